@@ -1,0 +1,75 @@
+"""The typed errors of spec/errors.md, shared by both engines.
+
+Every error carries one of the spec's kebab-case codes in ``code``; callers match on the code,
+never on the message.
+"""
+
+from __future__ import annotations
+
+__all__ = ["ReversisError", "InvalidInputError", "IllegalActionError", "INPUT_CODES", "ILLEGAL_CODES"]
+
+#: ERR-2: the input is malformed or impossible in itself.
+INPUT_CODES = frozenset(
+    {
+        "invalid-card",
+        "invalid-action",
+        "invalid-ruleset",
+        "unknown-preset",
+        "invalid-deal",
+        "invalid-record",
+        "no-seed",
+        "invalid-setup",
+    }
+)
+
+#: ERR-3: the action is well formed but the rules forbid it now.
+ILLEGAL_CODES = frozenset(
+    {
+        "match-over",
+        "wrong-phase",
+        "moon-choice-pending",
+        "not-moon-taker",
+        "wrong-seat",
+        "already-passed",
+        "wrong-pass-size",
+        "duplicate-card",
+        "card-not-held",
+        "must-lead-opening-card",
+        "must-follow-suit",
+        "points-on-first-trick",
+        "hearts-not-broken",
+    }
+)
+
+
+class ReversisError(ValueError):
+    """Base of every reversis error; ``code`` is the spec's error code (ERR-1)."""
+
+    code: str
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.code!r}, {str(self)!r})"
+
+    @staticmethod
+    def of(code: str, message: str) -> ReversisError:
+        """Build the error subclass that ``code`` belongs to.
+
+        :raises KeyError: if ``code`` is not a code of spec/errors.md.
+        """
+        if code in INPUT_CODES:
+            return InvalidInputError(code, message)
+        if code in ILLEGAL_CODES:
+            return IllegalActionError(code, message)
+        raise KeyError(f"unknown error code: {code!r}")
+
+
+class InvalidInputError(ReversisError):
+    """Malformed or impossible input: a bad card, action, ruleset, deal or record (ERR-2)."""
+
+
+class IllegalActionError(ReversisError):
+    """A well-formed action that the rules forbid in the current state (ERR-3)."""

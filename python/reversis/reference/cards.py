@@ -1,0 +1,115 @@
+"""Cards, card ids and card masks (spec/cards.md).
+
+A card is an id ``suit * 13 + rank`` (CARD-2); a set of cards is an int with bit ``id`` set for
+each member. Outside this engine cards travel as canonical strings such as ``"QS"``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from ..errors import InvalidInputError
+
+SUITS = "CDHS"
+RANKS = "23456789TJQKA"
+DECK_SIZE = 52
+CLUBS, DIAMONDS, HEARTS, SPADES = range(4)
+
+_SUIT_ALIASES = {"♣": "C", "♧": "C", "♦": "D", "♢": "D", "♥": "H", "♡": "H", "♠": "S", "♤": "S"}
+
+
+def suit_mask(suit: int) -> int:
+    """The mask of all 13 cards of ``suit``."""
+    return 0x1FFF << (13 * suit)
+
+
+def suit_of(card: int) -> int:
+    """The suit index of a card id."""
+    return card // 13
+
+
+def rank_of(card: int) -> int:
+    """The rank index of a card id (0 is the two, 12 the ace)."""
+    return card % 13
+
+
+def make_card(suit: int, rank: int) -> int:
+    """The id of the card of ``suit`` and ``rank`` (CARD-2)."""
+    return suit * 13 + rank
+
+
+def card_name(card: int) -> str:
+    """The canonical string of a card id (CARD-3)."""
+    return RANKS[rank_of(card)] + SUITS[suit_of(card)]
+
+
+def parse_card_id(text: object) -> int:
+    """Read a card in any form CARD-4 accepts and return its id.
+
+    :raises InvalidInputError: ``invalid-card`` if ``text`` is not a card.
+    """
+    if not isinstance(text, str):
+        raise InvalidInputError("invalid-card", f"a card must be a string, not {text!r}")
+    body = text.strip()
+    if len(body) < 2:
+        raise InvalidInputError("invalid-card", f"not a card: {text!r}")
+    rank_text, suit_text = body[:-1].upper(), body[-1]
+    suit_letter = _SUIT_ALIASES.get(suit_text, suit_text.upper())
+    if rank_text == "10":
+        rank_text = "T"
+    if len(rank_text) != 1 or rank_text not in RANKS or suit_letter not in SUITS:
+        raise InvalidInputError("invalid-card", f"not a card: {text!r}")
+    return make_card(SUITS.index(suit_letter), RANKS.index(rank_text))
+
+
+def parse_card(text: object) -> str:
+    """Return the canonical string of a card written in any accepted form (API-1).
+
+    >>> parse_card("10♥")
+    'TH'
+
+    :raises InvalidInputError: ``invalid-card`` if ``text`` is not a card.
+    """
+    return card_name(parse_card_id(text))
+
+
+def card_id(card: object) -> int:
+    """The id of CARD-2 for a card written in any accepted form (API-1).
+
+    >>> card_id("QS")
+    49
+
+    :raises InvalidInputError: ``invalid-card`` if ``card`` is not a card.
+    """
+    return parse_card_id(card)
+
+
+def bit(card: int) -> int:
+    """The one-card mask of a card id."""
+    return 1 << card
+
+
+def mask_of(cards: Iterable[int]) -> int:
+    """The mask of some card ids."""
+    mask = 0
+    for card in cards:
+        mask |= 1 << card
+    return mask
+
+
+def ids_in(mask: int) -> Iterator[int]:
+    """The card ids of a mask, ascending (CARD-2's sorted order)."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def names_in(mask: int) -> list[str]:
+    """The canonical strings of a mask's cards, sorted."""
+    return [card_name(card) for card in ids_in(mask)]
+
+
+def count(mask: int) -> int:
+    """The number of cards in a mask."""
+    return bin(mask).count("1")

@@ -1,0 +1,316 @@
+"""The ruleset model (spec/ruleset.md) and the named presets.
+
+A :class:`Ruleset` is validated once, when it is built, so the game never meets an impossible
+one (RS-13).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from ..errors import InvalidInputError
+from .cards import DECK_SIZE, HEARTS, RANKS, card_name, ids_in, mask_of, names_in, parse_card_id, rank_of, suit_mask
+
+PASS_DIRECTIONS = ("left", "right", "across", "hold")
+BREAKING_RULES = ("none", "heart", "heart-or-QS")
+MOON_SCORINGS = ("add-to-others", "subtract-from-taker", "taker-choice")
+REQUIRED_FIELDS = (
+    "name",
+    "players",
+    "deck",
+    "passing",
+    "opening_card",
+    "first_trick_ban",
+    "hearts_breaking",
+    "card_points",
+    "moon",
+    "target",
+)
+OPTIONAL_FIELDS = ("title", "sources")
+QUEEN_OF_SPADES = parse_card_id("QS")
+#: The presets of spec/rulesets, shipped inside the package.
+PRESET_DIR = Path(__file__).resolve().parent.parent / "rulesets"
+
+
+def _fail(message: str) -> InvalidInputError:
+    return InvalidInputError("invalid-ruleset", message)
+
+
+def _expect(value: Any, kind: type | tuple[type, ...], field: str) -> Any:
+    # bool is an int in Python, but a JSON true is never a number.
+    if isinstance(value, bool) and kind is not bool:
+        raise _fail(f"field {field!r} must be {_kind_name(kind)}, not {value!r}")
+    if not isinstance(value, kind):
+        raise _fail(f"field {field!r} must be {_kind_name(kind)}, not {value!r}")
+    return value
+
+
+def _kind_name(kind: type | tuple[type, ...]) -> str:
+    names = {int: "an integer", str: "a string", bool: "a boolean", list: "an array", dict: "an object"}
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    return " or ".join(names.get(k, k.__name__) for k in kinds)
+
+
+def _card_field(text: Any, field: str) -> int:
+    try:
+        return parse_card_id(text)
+    except InvalidInputError:
+        raise _fail(f"field {field!r} names {text!r}, which is not a card") from None
+
+
+class Ruleset:
+    """One variant of the Hearts family: an immutable, validated value of the ruleset model.
+
+    Build one with :meth:`from_json` or :func:`preset`; every field of spec/ruleset.md is an
+    attribute, and ``deck``, ``hand_size`` and ``point_cards`` are derived from them.
+    """
+
+    __slots__ = (
+        "name",
+        "title",
+        "sources",
+        "players",
+        "lowest_rank",
+        "removed",
+        "passing",
+        "opening_card",
+        "first_trick_ban",
+        "hearts_breaking",
+        "card_points",
+        "moon",
+        "target",
+        "deck_mask",
+        "point_mask",
+        "values",
+        "_json",
+    )
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        """Validate ``data`` (a ruleset object, RS-1..RS-13); prefer :meth:`from_json`.
+
+        :raises InvalidInputError: ``invalid-ruleset`` naming the offending field.
+        """
+        data = _expect(data, dict, "ruleset")
+        missing = [field for field in REQUIRED_FIELDS if field not in data]
+        if missing:
+            raise _fail(f"missing field {missing[0]!r}")
+        unknown = sorted(set(data) - set(REQUIRED_FIELDS) - set(OPTIONAL_FIELDS))
+        if unknown:
+            raise _fail(f"unknown field {unknown[0]!r}")
+
+        name = _expect(data["name"], str, "name")
+        if not re.fullmatch(r"[a-z0-9-]+", name):
+            raise _fail(f"field 'name' must match [a-z0-9-]+, not {name!r}")
+        self.name = name
+        self.title = _expect(data.get("title", ""), str, "title")
+        sources = _expect(data.get("sources", []), list, "sources")
+        self.sources = tuple(_expect(source, str, "sources") for source in sources)
+
+        players = _expect(data["players"], int, "players")
+        if not 3 <= players <= 7:
+            raise _fail(f"field 'players' must be from 3 to 7, not {players}")
+        self.players = players
+
+        self._read_deck(_expect(data["deck"], dict, "deck"))
+        self._read_passing(data["passing"])
+        self._read_opening(data["opening_card"])
+        self.first_trick_ban = _expect(data["first_trick_ban"], bool, "first_trick_ban")
+        breaking = _expect(data["hearts_breaking"], str, "hearts_breaking")
+        if breaking not in BREAKING_RULES:
+            raise _fail(f"field 'hearts_breaking' must be one of {', '.join(BREAKING_RULES)}, not {breaking!r}")
+        self.hearts_breaking = breaking
+        self._read_points(_expect(data["card_points"], dict, "card_points"))
+        self._read_moon(data["moon"])
+        target = _expect(data["target"], int, "target")
+        if target < 1:
+            raise _fail(f"field 'target' must be at least 1, not {target}")
+        self.target = target
+        self._json = self._canonical_json()
+
+    def _read_deck(self, deck: dict[str, Any]) -> None:
+        if set(deck) != {"lowest_rank", "removed"}:
+            extra = sorted(set(deck) - {"lowest_rank", "removed"})
+            raise _fail(f"unknown field 'deck.{extra[0]}'" if extra else "field 'deck' needs 'lowest_rank' and 'removed'")
+        lowest = _expect(deck["lowest_rank"], str, "deck.lowest_rank")
+        if lowest not in RANKS:
+            raise _fail(f"field 'deck.lowest_rank' must be a rank character 2..A, not {lowest!r}")
+        self.lowest_rank = lowest
+        full = mask_of(card for card in range(DECK_SIZE) if rank_of(card) >= RANKS.index(lowest))
+        removed = 0
+        for text in _expect(deck["removed"], list, "deck.removed"):
+            card = _card_field(text, "deck.removed")
+            if not full >> card & 1:
+                raise _fail(f"field 'deck.removed' names {text!r}, which is below the lowest rank")
+            if removed >> card & 1:
+                raise _fail(f"field 'deck.removed' names {text!r} twice")
+            removed |= 1 << card
+        self.removed = removed
+        self.deck_mask = full & ~removed
+        size = bin(self.deck_mask).count("1")
+        if size < self.players or size % self.players:
+            raise _fail(f"a deck of {size} cards cannot be dealt evenly to {self.players} players")
+
+    def _read_passing(self, passing: Any) -> None:
+        if passing is None:
+            self.passing = None
+            return
+        passing = _expect(passing, dict, "passing")
+        if set(passing) != {"cycle", "size"}:
+            extra = sorted(set(passing) - {"cycle", "size"})
+            raise _fail(f"unknown field 'passing.{extra[0]}'" if extra else "field 'passing' needs 'cycle' and 'size'")
+        cycle = _expect(passing["cycle"], list, "passing.cycle")
+        if not cycle:
+            raise _fail("field 'passing.cycle' must not be empty")
+        for direction in cycle:
+            if direction not in PASS_DIRECTIONS:
+                raise _fail(f"field 'passing.cycle' must hold {', '.join(PASS_DIRECTIONS)}, not {direction!r}")
+        if "across" in cycle and self.players != 4:
+            raise _fail(f"field 'passing.cycle' may use 'across' only with 4 players, not {self.players}")
+        if all(direction == "hold" for direction in cycle):
+            raise _fail("field 'passing.cycle' holds only 'hold': a table that never passes uses null")
+        size = _expect(passing["size"], int, "passing.size")
+        if not 1 <= size <= self.hand_size:
+            raise _fail(f"field 'passing.size' must be from 1 to the hand size {self.hand_size}, not {size}")
+        self.passing = (tuple(cycle), size)
+
+    def _read_opening(self, opening: Any) -> None:
+        if opening is None:
+            self.opening_card = None
+            return
+        card = _card_field(opening, "opening_card")
+        if not self.deck_mask >> card & 1:
+            raise _fail(f"field 'opening_card' names {opening!r}, which is not in the deck")
+        self.opening_card = card
+
+    def _read_points(self, points: dict[Any, Any]) -> None:
+        values = [0] * DECK_SIZE
+        for text, value in points.items():
+            card = _card_field(text, "card_points")
+            if not self.deck_mask >> card & 1:
+                raise _fail(f"field 'card_points' names {text!r}, which is not in the deck")
+            if values[card]:
+                raise _fail(f"field 'card_points' names {card_name(card)!r} twice")
+            value = _expect(value, int, f"card_points.{text}")
+            if value == 0:
+                raise _fail(f"field 'card_points' gives {text!r} the value 0: leave zero-valued cards out")
+            values[card] = value
+        self.values = tuple(values)
+        self.card_points = {card_name(card): values[card] for card in range(DECK_SIZE) if values[card]}
+        self.point_mask = mask_of(card for card in range(DECK_SIZE) if values[card] > 0)
+
+    def _read_moon(self, moon: Any) -> None:
+        if moon is None:
+            self.moon = None
+            return
+        moon = _expect(moon, dict, "moon")
+        if set(moon) != {"scoring", "bonus"}:
+            extra = sorted(set(moon) - {"scoring", "bonus"})
+            raise _fail(f"unknown field 'moon.{extra[0]}'" if extra else "field 'moon' needs 'scoring' and 'bonus'")
+        scoring = _expect(moon["scoring"], str, "moon.scoring")
+        if scoring not in MOON_SCORINGS:
+            raise _fail(f"field 'moon.scoring' must be one of {', '.join(MOON_SCORINGS)}, not {scoring!r}")
+        bonus = _expect(moon["bonus"], int, "moon.bonus")
+        if bonus < 1:
+            raise _fail(f"field 'moon.bonus' must be at least 1, not {bonus}")
+        if not self.point_mask:
+            raise _fail("field 'moon' is set but no card of the deck is worth points")
+        self.moon = (scoring, bonus)
+
+    def _canonical_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "title": self.title,
+            "sources": list(self.sources),
+            "players": self.players,
+            "deck": {"lowest_rank": self.lowest_rank, "removed": names_in(self.removed)},
+            "passing": None if self.passing is None else {"cycle": list(self.passing[0]), "size": self.passing[1]},
+            "opening_card": None if self.opening_card is None else card_name(self.opening_card),
+            "first_trick_ban": self.first_trick_ban,
+            "hearts_breaking": self.hearts_breaking,
+            "card_points": dict(self.card_points),
+            "moon": None if self.moon is None else {"scoring": self.moon[0], "bonus": self.moon[1]},
+            "target": self.target,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any] | str | bytes) -> Ruleset:
+        """Build a ruleset from its JSON object, or from JSON text (API-2).
+
+        :raises InvalidInputError: ``invalid-ruleset`` naming the problem.
+        """
+        if isinstance(data, (str, bytes)):
+            try:
+                data = json.loads(data)
+            except (ValueError, RecursionError) as error:
+                raise _fail(f"ruleset is not valid JSON: {error}") from None
+        return cls(data)  # type: ignore[arg-type]
+
+    def to_json(self) -> dict[str, Any]:
+        """The ruleset as the JSON object of spec/ruleset.md, canonical (cards sorted)."""
+        return json.loads(json.dumps(self._json))
+
+    @property
+    def hand_size(self) -> int:
+        """Cards dealt to each seat, and tricks per hand (RS-12)."""
+        return bin(self.deck_mask).count("1") // self.players
+
+    @property
+    def deck(self) -> list[str]:
+        """The cards in play, sorted."""
+        return names_in(self.deck_mask)
+
+    @property
+    def point_cards(self) -> list[str]:
+        """The cards worth more than zero, sorted (RS-14)."""
+        return names_in(self.point_mask)
+
+    @property
+    def hearts_mask(self) -> int:
+        """The hearts of the deck."""
+        return self.deck_mask & suit_mask(HEARTS)
+
+    def breaks_hearts(self, card: int) -> bool:
+        """Whether playing ``card`` breaks hearts under this ruleset (PLAY-6)."""
+        if self.hearts_breaking == "heart":
+            return bool(self.hearts_mask >> card & 1)
+        if self.hearts_breaking == "heart-or-QS":
+            return bool(self.hearts_mask >> card & 1) or card == QUEEN_OF_SPADES
+        return False
+
+    def points_of(self, mask: int) -> int:
+        """The sum of the values of the cards in ``mask`` (SCORE-1)."""
+        return sum(self.values[card] for card in ids_in(mask))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Ruleset) and self._json == other._json
+
+    def __hash__(self) -> int:
+        return hash(json.dumps(self._json, sort_keys=True))
+
+    def __repr__(self) -> str:
+        return f"Ruleset.from_json({json.dumps(self._json)!r})"
+
+    def __str__(self) -> str:
+        return self.name
+
+
+def preset_names() -> list[str]:
+    """The names of the built-in presets, sorted (API-2)."""
+    return sorted(path.stem for path in PRESET_DIR.glob("*.json"))
+
+
+def preset(name: str) -> Ruleset:
+    """The built-in preset called ``name`` (API-2).
+
+    >>> preset("hartenjagen").hand_size
+    8
+
+    :raises InvalidInputError: ``unknown-preset`` if there is none of that name.
+    """
+    if not isinstance(name, str) or name not in preset_names():
+        raise InvalidInputError("unknown-preset", f"no preset named {name!r}; presets: {', '.join(preset_names())}")
+    text = (PRESET_DIR / f"{name}.json").read_text(encoding="utf-8")
+    return Ruleset.from_json(text)

@@ -1,0 +1,27 @@
+"""Shared fixtures: every rules test runs against each engine that presents the API of spec/api.md."""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+import pytest
+
+ENGINE_MODULES = {"reference": "reversis.reference", "rust": "reversis"}
+
+
+def _load(name: str) -> ModuleType | None:
+    try:
+        module = importlib.import_module(ENGINE_MODULES[name])
+    except ImportError:
+        return None
+    return module if hasattr(module, "Game") else None
+
+
+@pytest.fixture(params=sorted(ENGINE_MODULES))
+def engine(request: pytest.FixtureRequest) -> ModuleType:
+    """The engine module under test: ``reversis.reference`` or the Rust-backed ``reversis``."""
+    module = _load(request.param)
+    if module is None:
+        pytest.skip(f"engine {request.param!r} is not built")
+    return module
