@@ -16,7 +16,7 @@ from .cards import card_id, parse_card
 from .game import Game
 from .records import dump_record, load_record
 from .ruleset import Ruleset, preset, preset_names
-from .seeding import deal_from_seed
+from .seeding import deal_from_seed, seed_draws
 
 ENGINE = "reference"
 
@@ -34,4 +34,5 @@ __all__ = [
     "parse_card",
     "preset",
     "preset_names",
+    "seed_draws",
 ]

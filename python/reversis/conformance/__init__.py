@@ -1,0 +1,20 @@
+"""The conformance runner, the driver protocol and the suite's coverage check."""
+
+from __future__ import annotations
+
+from .engines import DriverEngine, EngineError, EngineFault, ModuleEngine, builtin_engine
+from .runner import SUITE_DIR, Case, Outcome, Report, load_cases, run_cases
+
+__all__ = [
+    "SUITE_DIR",
+    "Case",
+    "DriverEngine",
+    "EngineError",
+    "EngineFault",
+    "ModuleEngine",
+    "Outcome",
+    "Report",
+    "builtin_engine",
+    "load_cases",
+    "run_cases",
+]
