@@ -99,6 +99,7 @@ class ModuleEngine:
                 "custom_rulesets": True,
                 "kinds": ALL_KINDS,
                 "observations": True,
+                "error_codes": True,
             },
         }
 
