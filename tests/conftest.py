@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import os
 from types import ModuleType
 
 import pytest
@@ -23,5 +24,7 @@ def engine(request: pytest.FixtureRequest) -> ModuleType:
     """The engine module under test: ``reversis.reference`` or the Rust-backed ``reversis``."""
     module = _load(request.param)
     if module is None:
+        if os.environ.get("REVERSIS_REQUIRE_RUST"):
+            pytest.fail(f"engine {request.param!r} is required but cannot be imported")
         pytest.skip(f"engine {request.param!r} is not built")
     return module

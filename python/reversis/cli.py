@@ -54,6 +54,20 @@ def _conformance(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+def _bench(args: argparse.Namespace) -> int:
+    from .conformance.bench import builtin_driver_command, format_results, run_bench
+
+    commands = {}
+    if args.driver:
+        commands[args.driver] = args.driver
+    for name in ENGINES:
+        commands[f"{name} (driver)"] = builtin_driver_command(name)
+    results = run_bench(commands, repeats=args.repeats, timeout=args.timeout)
+    print(f"median of {args.repeats} runs of each benchmark hand, every action through the driver protocol")
+    print(format_results(results))
+    return 0 if results else 1
+
+
 def _driver(args: argparse.Namespace) -> int:
     from .conformance.driver import serve
 
@@ -79,6 +93,17 @@ def build_parser() -> argparse.ArgumentParser:
     conformance.add_argument("--json", metavar="FILE", help="also write a JSON report to FILE")
     conformance.add_argument("--timeout", type=float, default=10.0, help="seconds a driver may take per request")
     conformance.set_defaults(run=_conformance)
+
+    bench = commands.add_parser(
+        "bench",
+        help="time the benchmark hands through the driver protocol",
+        description="Time the suite's benchmark hands (actions per second through the driver protocol), "
+        "for an implementation and beside the built-in engines.",
+    )
+    bench.add_argument("--driver", metavar="CMD", help="an implementation to time through the driver protocol")
+    bench.add_argument("--repeats", type=int, default=5, help="runs of each hand; the median is reported")
+    bench.add_argument("--timeout", type=float, default=10.0, help="seconds a driver may take per request")
+    bench.set_defaults(run=_bench)
 
     driver = commands.add_parser(
         "driver",

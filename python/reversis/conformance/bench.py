@@ -1,0 +1,81 @@
+"""``reversis bench``: time the suite's benchmark hands through the driver protocol."""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+from dataclasses import dataclass
+
+from .engines import DriverEngine, EngineError, EngineFault
+from .runner import Case, load_cases
+
+
+@dataclass
+class BenchResult:
+    """Actions per second for one engine on one benchmark hand (median over repeats)."""
+
+    engine: str
+    case: Case
+    actions: int
+    median_seconds: float
+
+    @property
+    def actions_per_second(self) -> float:
+        """Applied actions per second at the median."""
+        return self.actions / self.median_seconds if self.median_seconds else float("inf")
+
+
+def builtin_driver_command(engine: str) -> str:
+    """The command that serves a built-in engine over the protocol, with this interpreter."""
+    return f"{sys.executable} -m reversis driver --engine {engine}"
+
+
+def time_case(engine: DriverEngine, case: Case, repeats: int) -> float:
+    """The median seconds to play ``case``'s actions once, from ``new_game`` to ``drop``."""
+    actions = [step["action"] for step in case.data["steps"] if "action" in step]
+    samples = []
+    for _ in range(repeats):
+        started = time.perf_counter()
+        game = engine.call("new_game", ruleset=case.data["ruleset"], **case.data.get("start", {}))["game"]
+        for action in actions:
+            engine.call("apply", game=game, action=action)
+        engine.call("drop", game=game)
+        samples.append(time.perf_counter() - started)
+    return statistics.median(samples)
+
+
+def run_bench(commands: dict[str, str], repeats: int = 5, timeout: float = 10.0) -> list[BenchResult]:
+    """Time every benchmark case on every engine command; a failing engine is reported and skipped."""
+    cases = load_cases(("bench",))
+    results = []
+    for name, command in commands.items():
+        engine = DriverEngine(command, timeout=timeout)
+        try:
+            claimed = engine.call("hello")["capabilities"].get("presets", [])
+            for case in cases:
+                if case.data["ruleset"] not in claimed:
+                    continue
+                actions = sum(1 for step in case.data["steps"] if "action" in step)
+                try:
+                    results.append(BenchResult(name, case, actions, time_case(engine, case, repeats)))
+                except (EngineError, EngineFault) as problem:
+                    print(f"{name}: {case.id} failed: {problem}", file=sys.stderr)
+        except (EngineError, EngineFault) as problem:
+            print(f"{name}: no answer to hello: {problem}", file=sys.stderr)
+        finally:
+            engine.close()
+    return results
+
+
+def format_results(results: list[BenchResult]) -> str:
+    """A table: one row per benchmark hand, one column per engine, in actions per second."""
+    engines = list(dict.fromkeys(r.engine for r in results))
+    rulesets = list(dict.fromkeys(r.case.data["ruleset"] for r in results))
+    cell = {(r.engine, r.case.data["ruleset"]): r.actions_per_second for r in results}
+    width = max([len(e) for e in engines] + [12])
+    lines = [f"{'actions/s':<16}" + "".join(f"{e:>{width + 2}}" for e in engines)]
+    for ruleset in rulesets:
+        values = [cell.get((e, ruleset)) for e in engines]
+        lines.append(f"{ruleset:<16}" + "".join(f"{'-' if v is None else f'{v:,.0f}':>{width + 2}}" for v in values))
+    return "\n".join(lines)
