@@ -33,7 +33,7 @@ def _random_action(game: reference.Game, rng: random.Random) -> dict[str, Any]:
     """A uniformly random legal action of the seat that must act."""
     if game.phase == "pass":
         seat = game.awaiting_pass[0]
-        return {"type": "pass", "seat": seat, "cards": sorted(rng.sample(game.hand(seat), game.ruleset.passing[1]), key=reference.card_id)}
+        return {"type": "pass", "seat": seat, "cards": sorted(rng.sample(game.hand(seat), game.ruleset.pass_size), key=reference.card_id)}
     if game.phase == "moon":
         return {"type": "moon", "seat": game.moon_taker, "choice": rng.choice(["add-to-others", "subtract-from-taker"])}
     return {"type": "play", "seat": game.to_move, "card": rng.choice(game.legal_plays())}

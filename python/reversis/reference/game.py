@@ -119,9 +119,9 @@ class Game:
     @property
     def pass_direction(self) -> str | None:
         """The current hand's pass direction, or ``None`` where the ruleset never passes (PASS-1)."""
-        if self._ruleset.passing is None:
+        cycle = self._ruleset.pass_cycle
+        if cycle is None:
             return None
-        cycle = self._ruleset.passing[0]
         return cycle[self._hand_number % len(cycle)]
 
     @property
@@ -444,7 +444,7 @@ class Game:
         return masks
 
     def _check_pass(self, seat: int, cards: list[int]) -> None:
-        size = self._ruleset.passing[1]  # type: ignore[index]
+        size = self._ruleset.pass_size
         if self._passed[seat] is not None:
             raise _illegal("already-passed", f"seat {seat} has already passed this hand")
         if len(cards) != size:
@@ -462,8 +462,8 @@ class Game:
             return "card-not-held", f"seat {seat} does not hold {name}"
         first_trick = not self._tricks
         if not self._trick:
-            if first_trick and ruleset.opening_card is not None and card != ruleset.opening_card:
-                return "must-lead-opening-card", f"the first trick must be led with {card_name(ruleset.opening_card)}, not {name}"
+            if first_trick and ruleset.opening_id is not None and card != ruleset.opening_id:
+                return "must-lead-opening-card", f"the first trick must be led with {card_name(ruleset.opening_id)}, not {name}"
             hearts = ruleset.hearts_mask
             if not self.hearts_broken and hearts >> card & 1 and hand & ~hearts:
                 return "hearts-not-broken", f"{name} cannot be led: hearts are not broken and seat {seat} holds other suits"
@@ -532,10 +532,10 @@ class Game:
     def _start_play(self) -> None:
         ruleset = self._ruleset
         self._phase = "play"
-        if ruleset.opening_card is None:
+        if ruleset.opening_id is None:
             self._to_move = (self.dealer + 1) % ruleset.players
         else:
-            self._to_move = next(s for s, hand in enumerate(self._hands) if hand >> ruleset.opening_card & 1)
+            self._to_move = next(s for s, hand in enumerate(self._hands) if hand >> ruleset.opening_id & 1)
 
     def _do_play(self, seat: int, card: int) -> None:
         ruleset = self._ruleset
@@ -577,14 +577,14 @@ class Game:
     def _finish_hand(self) -> None:
         ruleset = self._ruleset
         self._to_move = None
-        if ruleset.moon is not None:
+        if ruleset.moon_scoring is not None:
             for seat, captured in enumerate(self._captured):
                 if captured & ruleset.point_mask == ruleset.point_mask:
                     self._moon_taker = seat
-        if self._moon_taker is not None and ruleset.moon[0] == "taker-choice":  # type: ignore[index]
+        if self._moon_taker is not None and ruleset.moon_scoring == "taker-choice":
             self._phase = "moon"
             return
-        self._score_hand(None if self._moon_taker is None else ruleset.moon[0])  # type: ignore[index]
+        self._score_hand(None if self._moon_taker is None else ruleset.moon_scoring)
 
     def _score_hand(self, moon_choice: str | None) -> None:
         """Turn the hand's points into scores (SCORE-1, SCORE-2) and move on (MATCH-2)."""
@@ -593,7 +593,7 @@ class Game:
         if moon_choice is None:
             hand = list(self._points)
         else:
-            bonus = ruleset.moon[1]  # type: ignore[index]
+            bonus = ruleset.moon_bonus
             taker = self._moon_taker
             if moon_choice == "add-to-others":
                 hand = [neg + (0 if seat == taker else bonus) for seat, neg in enumerate(negative)]

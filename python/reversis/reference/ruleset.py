@@ -75,12 +75,14 @@ class Ruleset:
         "players",
         "lowest_rank",
         "removed",
-        "passing",
-        "opening_card",
+        "pass_cycle",
+        "pass_size",
+        "opening_id",
         "first_trick_ban",
         "hearts_breaking",
         "card_points",
-        "moon",
+        "moon_scoring",
+        "moon_bonus",
         "target",
         "deck_mask",
         "point_mask",
@@ -155,7 +157,8 @@ class Ruleset:
 
     def _read_passing(self, passing: Any) -> None:
         if passing is None:
-            self.passing = None
+            self.pass_cycle: tuple[str, ...] | None = None
+            self.pass_size = 0
             return
         passing = _expect(passing, dict, "passing")
         if set(passing) != {"cycle", "size"}:
@@ -174,16 +177,17 @@ class Ruleset:
         size = _expect(passing["size"], int, "passing.size")
         if not 1 <= size <= self.hand_size:
             raise _fail(f"field 'passing.size' must be from 1 to the hand size {self.hand_size}, not {size}")
-        self.passing = (tuple(cycle), size)
+        self.pass_cycle = tuple(cycle)
+        self.pass_size = size
 
     def _read_opening(self, opening: Any) -> None:
         if opening is None:
-            self.opening_card = None
+            self.opening_id: int | None = None
             return
         card = _card_field(opening, "opening_card")
         if not self.deck_mask >> card & 1:
             raise _fail(f"field 'opening_card' names {opening!r}, which is not in the deck")
-        self.opening_card = card
+        self.opening_id = card
 
     def _read_points(self, points: dict[Any, Any]) -> None:
         values = [0] * DECK_SIZE
@@ -203,7 +207,8 @@ class Ruleset:
 
     def _read_moon(self, moon: Any) -> None:
         if moon is None:
-            self.moon = None
+            self.moon_scoring: str | None = None
+            self.moon_bonus = 0
             return
         moon = _expect(moon, dict, "moon")
         if set(moon) != {"scoring", "bonus"}:
@@ -217,7 +222,8 @@ class Ruleset:
             raise _fail(f"field 'moon.bonus' must be at least 1, not {bonus}")
         if not self.point_mask:
             raise _fail("field 'moon' is set but no card of the deck is worth points")
-        self.moon = (scoring, bonus)
+        self.moon_scoring = scoring
+        self.moon_bonus = bonus
 
     def _canonical_json(self) -> dict[str, Any]:
         return {
@@ -226,12 +232,12 @@ class Ruleset:
             "sources": list(self.sources),
             "players": self.players,
             "deck": {"lowest_rank": self.lowest_rank, "removed": names_in(self.removed)},
-            "passing": None if self.passing is None else {"cycle": list(self.passing[0]), "size": self.passing[1]},
-            "opening_card": None if self.opening_card is None else card_name(self.opening_card),
+            "passing": None if self.pass_cycle is None else {"cycle": list(self.pass_cycle), "size": self.pass_size},
+            "opening_card": None if self.opening_id is None else card_name(self.opening_id),
             "first_trick_ban": self.first_trick_ban,
             "hearts_breaking": self.hearts_breaking,
             "card_points": dict(self.card_points),
-            "moon": None if self.moon is None else {"scoring": self.moon[0], "bonus": self.moon[1]},
+            "moon": None if self.moon_scoring is None else {"scoring": self.moon_scoring, "bonus": self.moon_bonus},
             "target": self.target,
         }
 
@@ -251,6 +257,21 @@ class Ruleset:
     def to_json(self) -> dict[str, Any]:
         """The ruleset as the JSON object of spec/ruleset.md, canonical (cards sorted)."""
         return json.loads(json.dumps(self._json))
+
+    @property
+    def passing(self) -> dict[str, Any] | None:
+        """``{"cycle": [...], "size": n}``, or ``None`` where the table never passes (RS-5)."""
+        return self.to_json()["passing"]
+
+    @property
+    def opening_card(self) -> str | None:
+        """The card that must open the first trick, or ``None`` for a free lead (RS-6)."""
+        return None if self.opening_id is None else card_name(self.opening_id)
+
+    @property
+    def moon(self) -> dict[str, Any] | None:
+        """``{"scoring": ..., "bonus": n}``, or ``None`` without a moon (RS-10)."""
+        return self.to_json()["moon"]
 
     @property
     def hand_size(self) -> int:
