@@ -142,7 +142,7 @@ def _check_claimed(case: Case, capabilities: dict[str, Any]) -> None:
             raise Skip("custom rulesets not claimed")
     if data["kind"] == "record" and not capabilities.get("custom_rulesets", False):
         raise Skip("records carry whole rulesets; custom rulesets not claimed")
-    players = ruleset.get("players") if isinstance(ruleset, dict) else None
+    players = ruleset.get("players") if isinstance(ruleset, dict) and "error" not in data else None
     if isinstance(players, int) and players not in capabilities.get("players", []):
         raise Skip(f"{players} players not claimed")
     uses_observation = any("observe" in step for step in data.get("steps", []))
