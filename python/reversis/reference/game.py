@@ -607,6 +607,7 @@ class Game:
             self._winners = [seat for seat, total in enumerate(self._scores) if total == lowest]
             return
         self._hand_number += 1
+        self._reset_hand()
         self._phase = "deal"
         if self._rng is not None:
             self._deal_from_rng()

@@ -60,12 +60,7 @@ impl Suit {
 }
 
 /// The 13-card mask of each suit, indexed by suit index.
-pub const SUIT_MASKS: [u64; 4] = [
-    0x1FFF,
-    0x1FFF << 13,
-    0x1FFF << 26,
-    0x1FFF << 39,
-];
+pub const SUIT_MASKS: [u64; 4] = [0x1FFF, 0x1FFF << 13, 0x1FFF << 26, 0x1FFF << 39];
 
 /// The mask of all 52 cards.
 pub const FULL_DECK: u64 = (1u64 << 52) - 1;

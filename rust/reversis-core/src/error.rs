@@ -23,6 +23,9 @@ pub enum ErrorCode {
     InvalidRecord,
     /// `no-seed`: a deal from the seed is asked of an unseeded game (ERR-2).
     NoSeed,
+    /// `invalid-setup`: a game is started with a seed, hand number or totals that are not
+    /// valid values, API-3 (ERR-2).
+    InvalidSetup,
     /// `match-over`: any action after the game is over, MATCH-4 (ERR-3).
     MatchOver,
     /// `moon-choice-pending`: any action but `moon` while the taker must choose, SCORE-3.
@@ -53,7 +56,7 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code, in declaration order.
-    pub const ALL: [ErrorCode; 20] = [
+    pub const ALL: [ErrorCode; 21] = [
         ErrorCode::InvalidAction,
         ErrorCode::InvalidCard,
         ErrorCode::InvalidRuleset,
@@ -61,6 +64,7 @@ impl ErrorCode {
         ErrorCode::InvalidDeal,
         ErrorCode::InvalidRecord,
         ErrorCode::NoSeed,
+        ErrorCode::InvalidSetup,
         ErrorCode::MatchOver,
         ErrorCode::MoonChoicePending,
         ErrorCode::WrongPhase,
@@ -92,6 +96,7 @@ impl ErrorCode {
             ErrorCode::InvalidDeal => "invalid-deal",
             ErrorCode::InvalidRecord => "invalid-record",
             ErrorCode::NoSeed => "no-seed",
+            ErrorCode::InvalidSetup => "invalid-setup",
             ErrorCode::MatchOver => "match-over",
             ErrorCode::MoonChoicePending => "moon-choice-pending",
             ErrorCode::WrongPhase => "wrong-phase",
@@ -125,6 +130,7 @@ impl ErrorCode {
                 | ErrorCode::InvalidDeal
                 | ErrorCode::InvalidRecord
                 | ErrorCode::NoSeed
+                | ErrorCode::InvalidSetup
         )
     }
 }

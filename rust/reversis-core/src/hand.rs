@@ -1,0 +1,438 @@
+//! The play of one hand as a small `Copy` value (spec `game.md`, PLAY-1 … PLAY-8, SCORE-1,
+//! SCORE-2), built for search: every rule is a mask operation and nothing allocates.
+
+use crate::card::{Card, CardSet, Suit, SUIT_MASKS};
+use crate::error::ErrorCode;
+use crate::ruleset::{HeartsBreaking, MoonChoice, MoonScoring, Ruleset};
+
+const MOON_NOBODY: u8 = 0xFE;
+const MOON_SPLIT: u8 = 0xFF;
+const HEARTS: u64 = SUIT_MASKS[Suit::Hearts as usize];
+
+/// A completed trick (PLAY-7, SCORE-1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct CompletedTrick {
+    /// The seat that led.
+    pub leader: u8,
+    /// The cards in playing order; the first `len` entries are used.
+    pub cards: [Card; 7],
+    /// The number of cards (the number of players).
+    pub len: u8,
+    /// The seat that won the trick.
+    pub winner: u8,
+    /// The trick's value, the sum of its cards' `card_points`.
+    pub points: i32,
+}
+
+impl CompletedTrick {
+    /// The `(seat, card)` pairs in playing order.
+    pub fn plays(&self) -> impl Iterator<Item = (usize, Card)> + '_ {
+        let n = self.len as usize;
+        self.cards[..n]
+            .iter()
+            .enumerate()
+            .map(move |(i, &c)| ((self.leader as usize + i) % n, c))
+    }
+}
+
+/// The state of one hand from the first lead to the last trick: hands, the trick in progress,
+/// captured points, broken hearts, revealed voids. It is `Copy` and at most 128 bytes, so
+/// search code can clone it freely; the ruleset is passed separately to every method that needs
+/// it and must be the one the state was built with.
+///
+/// # Examples
+///
+/// ```
+/// use reversis_core::{preset, HandState, SplitMix64};
+/// let rules = preset("hearts-4").unwrap();
+/// let hands = SplitMix64::new(1).deal(&rules, 0);
+/// let mut h = HandState::new(&rules, &hands[..4], 0);
+/// while !h.is_complete(&rules) {
+///     let card = h.legal_plays(&rules).first().unwrap();
+///     h.play_unchecked(&rules, card);
+/// }
+/// assert_eq!(h.points().iter().sum::<i32>(), 26);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct HandState {
+    // Each seat's cards (seats beyond `players` are empty).
+    hands: [u64; 7],
+    // Every card played this hand, the trick in progress included.
+    played: u64,
+    // Each seat's points captured so far this hand (SCORE-1).
+    points: [i32; 7],
+    // Revealed voids: bit `seat * 4 + suit` once `seat` failed to follow `suit` (OBS-1).
+    voids: u32,
+    // The trick in progress, card ids in playing order.
+    trick: [u8; 7],
+    // The number of seats.
+    players: u8,
+    // The seat that led the trick in progress.
+    leader: u8,
+    // The number of cards in the trick in progress.
+    trick_len: u8,
+    // Completed tricks this hand.
+    tricks_played: u8,
+    // PLAY-6.
+    hearts_broken: bool,
+    // The only seat that has captured point cards so far, or MOON_NOBODY / MOON_SPLIT.
+    moon_cand: u8,
+}
+
+impl HandState {
+    /// A hand in which nothing has been dealt: every hand empty.
+    pub fn empty(rules: &Ruleset) -> HandState {
+        HandState {
+            hands: [0; 7],
+            played: 0,
+            points: [0; 7],
+            voids: 0,
+            trick: [0; 7],
+            players: rules.players() as u8,
+            leader: 0,
+            trick_len: 0,
+            tricks_played: 0,
+            hearts_broken: rules.hearts_breaking() == HeartsBreaking::None,
+            moon_cand: MOON_NOBODY,
+        }
+    }
+
+    /// A hand about to be played from `hands` (one per seat, after any pass), with `dealer`
+    /// dealing. The first leader is set by [`HandState::start_play`].
+    ///
+    /// # Panics
+    ///
+    /// Panics if `hands.len() < rules.players()` or `dealer >= rules.players()`.
+    pub fn new(rules: &Ruleset, hands: &[CardSet], dealer: usize) -> HandState {
+        let mut h = HandState::empty(rules);
+        for (slot, cards) in h.hands.iter_mut().zip(&hands[..rules.players()]) {
+            *slot = cards.0;
+        }
+        h.start_play(rules, dealer);
+        h
+    }
+
+    /// Sets the first leader: the holder of the opening card (PLAY-1), or the seat left of the
+    /// dealer where there is none (PLAY-2).
+    ///
+    /// # Panics
+    ///
+    /// Panics if `dealer >= rules.players()`.
+    pub fn start_play(&mut self, rules: &Ruleset, dealer: usize) {
+        let n = rules.players();
+        assert!(dealer < n, "dealer out of range");
+        self.leader = ((dealer + 1) % n) as u8;
+        if let Some(o) = rules.opening_card() {
+            if let Some(s) = (0..n).find(|&s| self.hands[s] & o.bit() != 0) {
+                self.leader = s as u8;
+            }
+        }
+    }
+
+    /// Replaces a seat's cards (used by the pass, PASS-3).
+    ///
+    /// # Panics
+    ///
+    /// Panics if `seat >= 7`.
+    #[inline]
+    pub fn set_hand(&mut self, seat: usize, cards: CardSet) {
+        self.hands[seat] = cards.0;
+    }
+
+    /// The number of seats.
+    #[inline]
+    pub fn players(&self) -> usize {
+        self.players as usize
+    }
+
+    /// A seat's cards.
+    ///
+    /// # Panics
+    ///
+    /// Panics if `seat >= 7`.
+    #[inline]
+    pub fn hand(&self, seat: usize) -> CardSet {
+        CardSet(self.hands[seat])
+    }
+
+    /// Every card played this hand, the trick in progress included.
+    #[inline]
+    pub fn played(&self) -> CardSet {
+        CardSet(self.played)
+    }
+
+    /// The seat to play.
+    #[inline]
+    pub fn to_move(&self) -> usize {
+        (self.leader as usize + self.trick_len as usize) % self.players as usize
+    }
+
+    /// The seat that led the trick in progress (or will lead the next one).
+    #[inline]
+    pub fn leader(&self) -> usize {
+        self.leader as usize
+    }
+
+    /// The number of cards in the trick in progress.
+    #[inline]
+    pub fn trick_len(&self) -> usize {
+        self.trick_len as usize
+    }
+
+    /// The trick in progress as `(seat, card)` in playing order.
+    pub fn trick(&self) -> impl Iterator<Item = (usize, Card)> + '_ {
+        let n = self.players as usize;
+        self.trick[..self.trick_len as usize]
+            .iter()
+            .enumerate()
+            .map(move |(i, &c)| ((self.leader as usize + i) % n, Card::new(c)))
+    }
+
+    /// The cards of the trick in progress.
+    #[inline]
+    pub fn trick_cards(&self) -> CardSet {
+        let mut m = 0u64;
+        for &c in &self.trick[..self.trick_len as usize] {
+            m |= 1u64 << c;
+        }
+        CardSet(m)
+    }
+
+    /// The suit led to the trick in progress, if a card has been led.
+    #[inline]
+    pub fn led_suit(&self) -> Option<Suit> {
+        (self.trick_len > 0).then(|| Suit::from_index(self.trick[0] as usize / 13))
+    }
+
+    /// Completed tricks this hand.
+    #[inline]
+    pub fn tricks_played(&self) -> usize {
+        self.tricks_played as usize
+    }
+
+    /// Whether hearts are broken (PLAY-6); always true under `none`.
+    #[inline]
+    pub fn hearts_broken(&self) -> bool {
+        self.hearts_broken
+    }
+
+    /// Each seat's points captured so far this hand (SCORE-1), one entry per seat.
+    #[inline]
+    pub fn points(&self) -> &[i32] {
+        &self.points[..self.players as usize]
+    }
+
+    /// The suits `seat` has revealed it lacks, as a 4-bit mask by suit index (OBS-1).
+    #[inline]
+    pub fn voids(&self, seat: usize) -> u8 {
+        ((self.voids >> (seat * 4)) & 0xF) as u8
+    }
+
+    /// Whether every trick of the hand has been played.
+    #[inline]
+    pub fn is_complete(&self, rules: &Ruleset) -> bool {
+        self.tricks_played as usize == rules.hand_size()
+    }
+
+    /// The legal cards of the seat to move (PLAY-8), computed as the ordered cascade of
+    /// PLAY-1, PLAY-4, PLAY-5 and PLAY-6 in which a rule that would leave nothing is skipped
+    /// (D-2). Empty once the hand is complete. Never allocates.
+    #[inline]
+    pub fn legal_plays(&self, rules: &Ruleset) -> CardSet {
+        let hand = self.hands[self.to_move()];
+        if self.trick_len == 0 {
+            if self.tricks_played == 0 {
+                if let Some(o) = rules.opening_card() {
+                    if hand & o.bit() != 0 {
+                        return CardSet(o.bit());
+                    }
+                }
+            }
+            if !self.hearts_broken {
+                let non_hearts = hand & !HEARTS;
+                if non_hearts != 0 {
+                    return CardSet(non_hearts);
+                }
+            }
+            return CardSet(hand);
+        }
+        let follow = hand & SUIT_MASKS[self.trick[0] as usize / 13];
+        if follow != 0 {
+            return CardSet(follow);
+        }
+        if self.tricks_played == 0 && rules.first_trick_ban() {
+            let safe = hand & !rules.point_cards().0;
+            if safe != 0 {
+                return CardSet(safe);
+            }
+        }
+        CardSet(hand)
+    }
+
+    /// Checks a play of `card` by the seat to move, reporting the first rule it breaks in the
+    /// order of PLAY-8: `card-not-held`, `must-lead-opening-card`, `must-follow-suit`,
+    /// `points-on-first-trick`, `hearts-not-broken`.
+    ///
+    /// # Errors
+    ///
+    /// The code of the first rule broken.
+    pub fn check_play(&self, rules: &Ruleset, card: Card) -> Result<(), ErrorCode> {
+        let hand = self.hands[self.to_move()];
+        let bit = card.bit();
+        if hand & bit == 0 {
+            return Err(ErrorCode::CardNotHeld);
+        }
+        if self.trick_len == 0 {
+            if self.tricks_played == 0 {
+                if let Some(o) = rules.opening_card() {
+                    if hand & o.bit() != 0 {
+                        return if card == o {
+                            Ok(())
+                        } else {
+                            Err(ErrorCode::MustLeadOpeningCard)
+                        };
+                    }
+                }
+            }
+            if !self.hearts_broken && bit & HEARTS != 0 && hand & !HEARTS != 0 {
+                return Err(ErrorCode::HeartsNotBroken);
+            }
+            return Ok(());
+        }
+        let follow = hand & SUIT_MASKS[self.trick[0] as usize / 13];
+        if follow != 0 {
+            return if follow & bit != 0 {
+                Ok(())
+            } else {
+                Err(ErrorCode::MustFollowSuit)
+            };
+        }
+        if self.tricks_played == 0
+            && rules.first_trick_ban()
+            && bit & rules.point_cards().0 != 0
+            && hand & !rules.point_cards().0 != 0
+        {
+            return Err(ErrorCode::PointsOnFirstTrick);
+        }
+        Ok(())
+    }
+
+    /// Plays `card` for the seat to move without checking legality, and resolves the trick
+    /// when it is complete (PLAY-7, SCORE-1). Returns the completed trick, if this card
+    /// completed one.
+    ///
+    /// # Panics
+    ///
+    /// Panics if the seat to move does not hold `card`. The caller must ensure the card is in
+    /// [`HandState::legal_plays`]; an illegal card that is held is played as if it were legal.
+    #[inline]
+    pub fn play_unchecked(&mut self, rules: &Ruleset, card: Card) -> Option<CompletedTrick> {
+        let seat = self.to_move();
+        let bit = card.bit();
+        assert!(
+            self.hands[seat] & bit != 0,
+            "play_unchecked: seat {seat} does not hold {card}"
+        );
+        self.hands[seat] &= !bit;
+        self.played |= bit;
+        if self.trick_len > 0 {
+            let led = self.trick[0] / 13;
+            if card.id() / 13 != led {
+                self.voids |= 1u32 << (seat * 4 + led as usize);
+            }
+        }
+        if rules.breakers().0 & bit != 0 {
+            self.hearts_broken = true;
+        }
+        self.trick[self.trick_len as usize] = card.id();
+        self.trick_len += 1;
+        if self.trick_len < self.players {
+            return None;
+        }
+        Some(self.resolve_trick(rules))
+    }
+
+    fn resolve_trick(&mut self, rules: &Ruleset) -> CompletedTrick {
+        let n = self.players as usize;
+        let led = self.trick[0] / 13;
+        let mut best = 0usize;
+        let mut pts = 0i32;
+        let mut mask = 0u64;
+        let table = rules.points_table();
+        for i in 0..n {
+            let c = self.trick[i];
+            if c / 13 == led && c > self.trick[best] {
+                best = i;
+            }
+            pts += table[c as usize];
+            mask |= 1u64 << c;
+        }
+        let winner = (self.leader as usize + best) % n;
+        self.points[winner] += pts;
+        if mask & rules.point_cards().0 != 0 {
+            if self.moon_cand == MOON_NOBODY {
+                self.moon_cand = winner as u8;
+            } else if self.moon_cand != winner as u8 {
+                self.moon_cand = MOON_SPLIT;
+            }
+        }
+        let mut cards = [Card::TWO_OF_CLUBS; 7];
+        for (i, c) in cards.iter_mut().enumerate().take(n) {
+            *c = Card::new(self.trick[i]);
+        }
+        let done = CompletedTrick {
+            leader: self.leader,
+            cards,
+            len: self.players,
+            winner: winner as u8,
+            points: pts,
+        };
+        self.leader = winner as u8;
+        self.trick_len = 0;
+        self.tricks_played += 1;
+        done
+    }
+
+    /// The seat that captured every point card of the completed hand, where the ruleset has a
+    /// moon (SCORE-2); `None` otherwise or while the hand is in progress.
+    #[inline]
+    pub fn moon_taker(&self, rules: &Ruleset) -> Option<usize> {
+        if rules.moon().is_some() && self.is_complete(rules) && self.moon_cand < 7 {
+            Some(self.moon_cand as usize)
+        } else {
+            None
+        }
+    }
+
+    /// The hand's scores (SCORE-1, SCORE-2): each seat's points, with the positive part
+    /// replaced where a seat shot the moon. `choice` is the taker's choice and is used only
+    /// under `taker-choice`. Entries beyond `players` are 0.
+    ///
+    /// # Panics
+    ///
+    /// Panics if a seat shot the moon under `taker-choice` and `choice` is `None`.
+    pub fn hand_scores(&self, rules: &Ruleset, choice: Option<MoonChoice>) -> [i32; 7] {
+        let mut s = self.points;
+        if let (Some(t), Some(moon)) = (self.moon_taker(rules), rules.moon()) {
+            let how = match moon.scoring {
+                MoonScoring::AddToOthers => MoonChoice::AddToOthers,
+                MoonScoring::SubtractFromTaker => MoonChoice::SubtractFromTaker,
+                MoonScoring::TakerChoice => {
+                    choice.expect("hand_scores: the moon taker's choice is needed")
+                }
+            };
+            s[t] -= rules.positive_total();
+            match how {
+                MoonChoice::AddToOthers => {
+                    for (o, v) in s.iter_mut().enumerate().take(self.players as usize) {
+                        if o != t {
+                            *v += moon.bonus;
+                        }
+                    }
+                }
+                MoonChoice::SubtractFromTaker => s[t] -= moon.bonus,
+            }
+        }
+        s
+    }
+}

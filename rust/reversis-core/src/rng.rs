@@ -1,0 +1,143 @@
+//! The portable seeded deal (spec `seeding.md`, SEED-1 … SEED-5).
+
+use crate::card::{Card, CardSet};
+use crate::ruleset::Ruleset;
+
+const GOLDEN: u64 = 0x9E37_79B9_7F4A_7C15;
+
+/// The SplitMix64 generator of SEED-1. Its state starts equal to the seed.
+///
+/// # Examples
+///
+/// ```
+/// use reversis_core::SplitMix64;
+/// let mut g = SplitMix64::new(0);
+/// assert_eq!(g.next_u64(), 0xE220A8397B1DCDAF);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SplitMix64 {
+    state: u64,
+}
+
+impl SplitMix64 {
+    /// A generator whose state is `seed`.
+    #[inline]
+    pub fn new(seed: u64) -> SplitMix64 {
+        SplitMix64 { state: seed }
+    }
+
+    /// The current state (the seed advanced by one golden-ratio step per draw).
+    #[inline]
+    pub fn state(&self) -> u64 {
+        self.state
+    }
+
+    /// One draw (SEED-1).
+    #[inline]
+    pub fn next_u64(&mut self) -> u64 {
+        self.state = self.state.wrapping_add(GOLDEN);
+        let mut z = self.state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A uniform integer in `0 … n−1` (SEED-2): with `t = 2^64 mod n`, draw `x` until `x ≥ t`
+    /// and return `x mod n`.
+    ///
+    /// # Panics
+    ///
+    /// Panics unless `1 ≤ n < 2^32`.
+    #[inline]
+    pub fn below(&mut self, n: u64) -> u64 {
+        assert!(
+            (1..(1u64 << 32)).contains(&n),
+            "below(n) needs 1 <= n < 2^32"
+        );
+        let t = n.wrapping_neg() % n;
+        loop {
+            let x = self.next_u64();
+            if x >= t {
+                return x % n;
+            }
+        }
+    }
+
+    /// Fisher–Yates (SEED-3): for `i` from `len−1` down to 1, `j = below(i+1)`, swap `i` and
+    /// `j`.
+    pub fn shuffle<T>(&mut self, items: &mut [T]) {
+        for i in (1..items.len()).rev() {
+            let j = self.below(i as u64 + 1) as usize;
+            items.swap(i, j);
+        }
+    }
+
+    /// One deal of `ruleset` with `dealer` dealing (SEED-3, SEED-4): the deck in sorted order
+    /// is shuffled, and the card at position `k` goes to seat `(dealer + 1 + k) mod players`.
+    /// Returns one mask per seat (only the first `players` entries are used).
+    ///
+    /// # Panics
+    ///
+    /// Panics if `dealer >= ruleset.players()`.
+    pub fn deal(&mut self, ruleset: &Ruleset, dealer: usize) -> [CardSet; 7] {
+        let n = ruleset.players();
+        assert!(dealer < n, "dealer out of range");
+        let mut cards = [Card::TWO_OF_CLUBS; 52];
+        let mut len = 0;
+        for c in ruleset.deck() {
+            cards[len] = c;
+            len += 1;
+        }
+        let cards = &mut cards[..len];
+        self.shuffle(cards);
+        let mut hands = [CardSet::EMPTY; 7];
+        let mut seat = (dealer + 1) % n;
+        for c in cards.iter() {
+            hands[seat].insert(*c);
+            seat += 1;
+            if seat == n {
+                seat = 0;
+            }
+        }
+        hands
+    }
+}
+
+/// The first `count` draws of SEED-1 from `seed` (API-5 `seed_draws`).
+///
+/// # Examples
+///
+/// ```
+/// assert_eq!(reversis_core::seed_draws(0, 1), [0xE220A8397B1DCDAF]);
+/// ```
+pub fn seed_draws(seed: u64, count: usize) -> Vec<u64> {
+    let mut g = SplitMix64::new(seed);
+    (0..count).map(|_| g.next_u64()).collect()
+}
+
+/// The first `deals` deals of a game seeded with `seed` that starts at hand `hand_number`
+/// (API-5, SEED-5): deal `i` is dealt by the dealer of hand `hand_number + i`, all from one
+/// generator. Each deal is a list of one sorted hand per seat.
+///
+/// # Examples
+///
+/// ```
+/// let r = reversis_core::preset("hearts-4").unwrap();
+/// let deals = reversis_core::deal_from_seed(&r, 7, 2, 0);
+/// assert_eq!(deals.len(), 2);
+/// assert!(deals[0].iter().all(|h| h.len() == 13));
+/// ```
+pub fn deal_from_seed(
+    ruleset: &Ruleset,
+    seed: u64,
+    deals: usize,
+    hand_number: u64,
+) -> Vec<Vec<CardSet>> {
+    let mut g = SplitMix64::new(seed);
+    (0..deals as u64)
+        .map(|i| {
+            let dealer = ruleset.dealer(hand_number.wrapping_add(i));
+            g.deal(ruleset, dealer)[..ruleset.players()].to_vec()
+        })
+        .collect()
+}

@@ -1,0 +1,294 @@
+//! RS-1 … RS-15 and the presets.
+#![allow(clippy::needless_range_loop)]
+
+mod common;
+
+use common::*;
+use reversis_core::{preset, preset_names, ErrorCode, HeartsBreaking, MoonScoring, Ruleset};
+use serde_json::{json, Value};
+
+#[test]
+fn presets_are_listed_sorted() {
+    assert_eq!(
+        preset_names(),
+        [
+            "hartenjagen",
+            "hearts-3",
+            "hearts-4",
+            "hearts-5",
+            "hearts-6",
+            "hearts-7",
+            "hearts-computer",
+            "omnibus-4"
+        ]
+    );
+    for n in preset_names() {
+        assert_eq!(preset(n).unwrap().name(), n);
+    }
+}
+
+#[test]
+fn unknown_preset() {
+    let e = preset("hearts-8").unwrap_err();
+    assert_eq!(e.code, ErrorCode::UnknownPreset);
+}
+
+#[test]
+fn rs_12_deck_and_hand_sizes() {
+    // 002 §Configuração: 4 players 13 each; 3 players without 2D 17 each; 5 players without
+    // 2D 2C 10 each; 6 players without 2D 3D 3C 4C 8 each; 7 without 2D 3D 3C 7 each.
+    // 000 §02: Hartenjagen 32 cards (7–A), 8 each.
+    for (name, deck, hand) in [
+        ("hearts-4", 52, 13),
+        ("hearts-3", 51, 17),
+        ("hearts-5", 50, 10),
+        ("hearts-6", 48, 8),
+        ("hearts-7", 49, 7),
+        ("hartenjagen", 32, 8),
+        ("hearts-computer", 52, 13),
+        ("omnibus-4", 52, 13),
+    ] {
+        let r = preset(name).unwrap();
+        assert_eq!(r.deck().len(), deck, "{name}");
+        assert_eq!(r.hand_size(), hand, "{name}");
+    }
+    assert!(!preset("hearts-3").unwrap().deck().contains(card("2D")));
+    assert!(!preset("hearts-5").unwrap().deck().contains(card("2C")));
+    assert!(!preset("hartenjagen").unwrap().deck().contains(card("6H")));
+    assert!(preset("hartenjagen").unwrap().deck().contains(card("7H")));
+}
+
+#[test]
+fn rs_6_opening_cards_follow_d_1() {
+    // D-1: the lowest club in play.
+    for (name, open) in [
+        ("hearts-4", "2C"),
+        ("hearts-3", "2C"),
+        ("hearts-5", "3C"),
+        ("hearts-6", "2C"),
+        ("hearts-7", "2C"),
+        ("hartenjagen", "7C"),
+    ] {
+        assert_eq!(
+            preset(name).unwrap().opening_card().unwrap().to_string(),
+            open
+        );
+    }
+}
+
+#[test]
+fn rs_9_point_cards_and_values() {
+    let h = preset("hearts-4").unwrap();
+    assert_eq!(h.points_of(card("QS")), 13); // 002 §Pontuação
+    assert_eq!(h.points_of(card("7H")), 1);
+    assert_eq!(h.points_of(card("AS")), 0);
+    assert_eq!(h.point_cards().len(), 14);
+    assert_eq!(h.positive_total(), 26);
+    let hj = preset("hartenjagen").unwrap();
+    assert_eq!(hj.points_of(card("QS")), 5); // 000 §04
+    assert_eq!(hj.points_of(card("JC")), 2);
+    assert_eq!(hj.positive_total(), 15); // 8 + 5 + 2
+    let o = preset("omnibus-4").unwrap();
+    assert_eq!(o.points_of(card("JD")), -10); // D-8
+    assert!(!o.point_cards().contains(card("JD"))); // RS-14
+    assert_eq!(o.point_cards().len(), 14);
+}
+
+#[test]
+fn rs_8_breaking_and_moon_fields() {
+    assert_eq!(
+        preset("hearts-4").unwrap().hearts_breaking(),
+        HeartsBreaking::HeartOrQs
+    );
+    assert_eq!(
+        preset("hearts-computer").unwrap().hearts_breaking(),
+        HeartsBreaking::Heart
+    );
+    assert_eq!(
+        preset("hartenjagen").unwrap().hearts_breaking(),
+        HeartsBreaking::None
+    );
+    assert_eq!(
+        preset("hearts-4").unwrap().moon().unwrap().scoring,
+        MoonScoring::TakerChoice
+    );
+    assert_eq!(preset("hartenjagen").unwrap().moon().unwrap().bonus, 15);
+    assert_eq!(preset("hartenjagen").unwrap().target(), 50);
+    assert!(preset("hartenjagen").unwrap().passing().is_none());
+}
+
+#[test]
+fn presets_round_trip_to_their_files() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../spec/rulesets");
+    for n in preset_names() {
+        let text = std::fs::read_to_string(format!("{dir}/{n}.json")).unwrap();
+        let file: Value = serde_json::from_str(&text).unwrap();
+        let r = preset(n).unwrap();
+        assert_eq!(r.to_value(), file, "{n}");
+        assert_eq!(Ruleset::from_value(&r.to_value()).unwrap(), *r);
+        assert_eq!(Ruleset::from_json_str(&text).unwrap(), *r);
+    }
+}
+
+#[test]
+fn rs_9_accepts_card_4_forms_and_stores_them_canonically() {
+    let r = modified("hearts-4", |o| {
+        o["card_points"] = json!({"Q♠": 13, "10h": 1});
+    });
+    assert_eq!(r.points_of(card("QS")), 13);
+    assert_eq!(r.points_of(card("TH")), 1);
+    assert_eq!(r.to_value()["card_points"], json!({"QS": 13, "TH": 1}));
+}
+
+#[test]
+fn title_and_sources_are_optional() {
+    let mut v = preset("hearts-4").unwrap().to_value();
+    v.as_object_mut().unwrap().remove("title");
+    v.as_object_mut().unwrap().remove("sources");
+    let r = Ruleset::from_value(&v).unwrap();
+    assert_eq!(r.to_value(), v);
+}
+
+fn rejects(name: &str, field: &str, f: impl FnOnce(&mut serde_json::Map<String, Value>)) {
+    let mut v = preset(name).unwrap().to_value();
+    f(v.as_object_mut().unwrap());
+    let e = Ruleset::from_value(&v).expect_err(field);
+    assert_eq!(e.code, ErrorCode::InvalidRuleset, "{field}");
+    assert!(
+        e.message.contains(field),
+        "message {:?} names {field}",
+        e.message
+    );
+}
+
+#[test]
+fn rs_13_invalid_rulesets_name_the_field() {
+    rejects("hearts-4", "target", |o| {
+        o.remove("target");
+    });
+    rejects("hearts-4", "trumps", |o| {
+        o.insert("trumps".into(), json!(null));
+    });
+    rejects("hearts-4", "players", |o| o["players"] = json!(8));
+    rejects("hearts-4", "players", |o| o["players"] = json!(2));
+    rejects("hearts-4", "players", |o| o["players"] = json!("4"));
+    rejects("hearts-4", "players", |o| o["players"] = json!(4.0));
+    rejects("hearts-4", "players", |o| o["players"] = json!(true));
+    rejects("hearts-4", "name", |o| o["name"] = json!("Hearts 4"));
+    rejects("hearts-4", "name", |o| o["name"] = json!(""));
+    rejects("hearts-4", "title", |o| o["title"] = json!(4));
+    rejects("hearts-4", "sources", |o| o["sources"] = json!("002"));
+    rejects("hearts-4", "deck", |o| o["deck"] = json!(52));
+    rejects("hearts-4", "deck.lowest_rank", |o| {
+        o["deck"]["lowest_rank"] = json!("1")
+    });
+    rejects("hearts-4", "deck.lowest_rank", |o| {
+        o["deck"]["lowest_rank"] = json!("10")
+    });
+    rejects("hearts-4", "deck.jokers", |o| {
+        o["deck"]["jokers"] = json!(0)
+    });
+    // RS-13.1: valid cards, rank at least lowest_rank, no card twice.
+    rejects("hearts-4", "deck.removed", |o| {
+        o["deck"]["removed"] = json!(["2X"])
+    });
+    rejects("hearts-3", "deck.removed", |o| {
+        o["deck"]["removed"] = json!(["2D", "2d", "3D", "4D"])
+    });
+    rejects("hartenjagen", "deck.removed", |o| {
+        o["deck"]["removed"] = json!(["2C", "3C", "4C", "5C"])
+    });
+    rejects("hartenjagen", "opening_card", |o| {
+        o["opening_card"] = json!("2C")
+    });
+    rejects("hartenjagen", "card_points", |o| {
+        o["card_points"] = json!({"2H": 1})
+    });
+    // RS-13.2: 51 cards do not divide among 4 players.
+    rejects("hearts-4", "deck", |o| o["deck"]["removed"] = json!(["2D"]));
+    // RS-13.3: opening card and card_points in the deck.
+    rejects("hearts-5", "opening_card", |o| {
+        o["opening_card"] = json!("2C")
+    });
+    rejects("hearts-3", "card_points", |o| {
+        o["card_points"] = json!({"2D": 1, "QS": 13})
+    });
+    rejects("hearts-4", "opening_card", |o| {
+        o["opening_card"] = json!("XX")
+    });
+    // RS-13.4: pass size, across only with 4 players, not only hold.
+    rejects("hearts-4", "passing.size", |o| {
+        o["passing"]["size"] = json!(0)
+    });
+    rejects("hearts-6", "passing.size", |o| {
+        o["passing"]["size"] = json!(9)
+    });
+    rejects("hearts-5", "passing.cycle", |o| {
+        o["passing"]["cycle"] = json!(["left", "across"])
+    });
+    rejects("hearts-4", "passing.cycle", |o| {
+        o["passing"]["cycle"] = json!(["hold", "hold"])
+    });
+    rejects("hearts-4", "passing.cycle", |o| {
+        o["passing"]["cycle"] = json!([])
+    });
+    rejects("hearts-4", "passing.cycle", |o| {
+        o["passing"]["cycle"] = json!(["up"])
+    });
+    rejects("hearts-4", "passing.extra", |o| {
+        o["passing"]["extra"] = json!(1)
+    });
+    // RS-7, RS-8
+    rejects("hearts-4", "first_trick_ban", |o| {
+        o["first_trick_ban"] = json!(1)
+    });
+    rejects("hearts-4", "hearts_breaking", |o| {
+        o["hearts_breaking"] = json!("heart-or-qs")
+    });
+    // RS-9: non-zero integers.
+    rejects("hearts-4", "card_points", |o| {
+        o["card_points"]["AS"] = json!(0)
+    });
+    rejects("hearts-4", "card_points", |o| {
+        o["card_points"]["AS"] = json!(1.5)
+    });
+    rejects("hearts-4", "card_points", |o| o["card_points"] = json!([]));
+    rejects("hearts-4", "card_points", |o| {
+        o["card_points"]["Q♠"] = json!(13)
+    });
+    // RS-10, RS-13.5
+    rejects("hearts-4", "moon.bonus", |o| o["moon"]["bonus"] = json!(0));
+    rejects("hearts-4", "moon.scoring", |o| {
+        o["moon"]["scoring"] = json!("both")
+    });
+    rejects("hearts-4", "moon", |o| {
+        o["card_points"] = json!({"JD": -10})
+    });
+    // RS-11, RS-13.6
+    rejects("hearts-4", "target", |o| o["target"] = json!(0));
+    rejects("hearts-4", "target", |o| o["target"] = json!(-5));
+}
+
+#[test]
+fn rs_13_non_objects_and_bad_json() {
+    for text in ["[]", "4", "null", "{", ""] {
+        let e = Ruleset::from_json_str(text).unwrap_err();
+        assert_eq!(e.code, ErrorCode::InvalidRuleset, "{text}");
+    }
+}
+
+#[test]
+fn rs_13_boundaries_are_accepted() {
+    // A moon-less table with only negative cards is valid (RS-13.5 needs a moon).
+    let r = modified("hearts-4", |o| {
+        o["card_points"] = json!({"JD": -10});
+        o["moon"] = json!(null);
+    });
+    assert!(r.point_cards().is_empty());
+    // Pass size equal to the hand size.
+    let r = modified("hearts-6", |o| o["passing"]["size"] = json!(8));
+    assert_eq!(r.passing().unwrap().size, 8);
+    // A free lead (RS-6 null).
+    let r = modified("hearts-4", |o| o["opening_card"] = json!(null));
+    assert!(r.opening_card().is_none());
+}

@@ -1,0 +1,693 @@
+//! `reversis._core`: the PyO3 binding of `reversis-core`.
+//!
+//! Each Python type wraps one core value and each method delegates to the core; the only work
+//! done here is converting arguments and results, and turning core errors into the typed
+//! exceptions of `reversis.errors` (in exactly one place, [`to_py_err`]).
+
+use std::sync::Arc;
+
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyBytes, PyInt, PyString, PyTuple};
+use pythonize::{depythonize, pythonize};
+use reversis_core as core;
+use reversis_core::{ErrorCode, MoonChoice};
+use serde_json::{json, Value};
+
+/// Converts a core error into `reversis.errors.InvalidInputError` or `IllegalActionError`,
+/// carrying the spec's error code.
+fn to_py_err(error: core::Error) -> PyErr {
+    Python::with_gil(|py| {
+        let class = if error.code().is_input_error() {
+            "InvalidInputError"
+        } else {
+            "IllegalActionError"
+        };
+        let built = py
+            .import("reversis.errors")
+            .and_then(|module| module.getattr(class))
+            .and_then(|class| class.call1((error.code().as_str(), error.message())));
+        match built {
+            Ok(exception) => PyErr::from_value(exception),
+            Err(import_failed) => import_failed,
+        }
+    })
+}
+
+fn fail<T>(code: ErrorCode, message: String) -> PyResult<T> {
+    Err(to_py_err(core::Error::new(code, message)))
+}
+
+fn core_result<T>(result: Result<T, core::Error>) -> PyResult<T> {
+    result.map_err(to_py_err)
+}
+
+fn describe(value: &Bound<'_, PyAny>) -> String {
+    value
+        .repr()
+        .map(|r| r.to_string())
+        .unwrap_or_else(|_| "<unprintable>".to_owned())
+}
+
+/// Reads a Python value as JSON data, failing with `code` if it is not JSON-shaped.
+fn json_arg(value: &Bound<'_, PyAny>, code: ErrorCode, what: &str) -> PyResult<Value> {
+    depythonize::<Value>(value).or_else(|error| {
+        fail(
+            code,
+            format!("{what} is not JSON data: {error}: {}", describe(value)),
+        )
+    })
+}
+
+fn to_python(py: Python<'_>, value: &Value) -> PyResult<PyObject> {
+    pythonize(py, value)
+        .map(Bound::unbind)
+        .map_err(|error| PyTypeError::new_err(error.to_string()))
+}
+
+/// An integer argument that is a real `int` (never a `bool`) in `0..=u64::MAX`.
+fn unsigned_arg(value: &Bound<'_, PyAny>, code: ErrorCode, what: &str) -> PyResult<u64> {
+    if value.is_instance_of::<PyInt>() && !value.is_instance_of::<PyBool>() {
+        if let Ok(number) = value.extract::<u64>() {
+            return Ok(number);
+        }
+    }
+    fail(
+        code,
+        format!(
+            "{what} must be an integer from 0 to 2**64-1, not {}",
+            describe(value)
+        ),
+    )
+}
+
+fn card_arg(value: &Bound<'_, PyAny>) -> PyResult<core::Card> {
+    match value.downcast::<PyString>() {
+        Ok(text) => core_result(core::Card::parse(&text.to_cow()?)),
+        Err(_) => fail(
+            ErrorCode::InvalidCard,
+            format!("a card must be a string, not {}", describe(value)),
+        ),
+    }
+}
+
+fn seat_value(seat: Option<&Bound<'_, PyAny>>) -> PyResult<Value> {
+    match seat {
+        None => Ok(Value::Null),
+        Some(seat) => json_arg(seat, ErrorCode::InvalidAction, "a seat"),
+    }
+}
+
+fn card_strings(cards: core::CardSet) -> Vec<String> {
+    cards.to_strings()
+}
+
+/// One variant of the Hearts family: an immutable, validated ruleset (API-2).
+#[pyclass(module = "reversis._core", name = "Ruleset", frozen)]
+pub struct PyRuleset {
+    inner: Arc<core::Ruleset>,
+}
+
+impl PyRuleset {
+    fn field(&self, py: Python<'_>, name: &str) -> PyResult<PyObject> {
+        to_python(py, &self.inner.to_value()[name])
+    }
+}
+
+#[pymethods]
+impl PyRuleset {
+    /// Builds a ruleset from its JSON object, or from JSON text.
+    #[staticmethod]
+    fn from_json(data: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let parsed = if let Ok(text) = data.downcast::<PyString>() {
+            core::Ruleset::from_json_str(&text.to_cow()?)
+        } else if let Ok(bytes) = data.downcast::<PyBytes>() {
+            match std::str::from_utf8(bytes.as_bytes()) {
+                Ok(text) => core::Ruleset::from_json_str(text),
+                Err(error) => {
+                    return fail(
+                        ErrorCode::InvalidRuleset,
+                        format!("ruleset is not UTF-8: {error}"),
+                    )
+                }
+            }
+        } else {
+            core::Ruleset::from_value(&json_arg(data, ErrorCode::InvalidRuleset, "a ruleset")?)
+        };
+        Ok(PyRuleset {
+            inner: Arc::new(core_result(parsed)?),
+        })
+    }
+
+    /// The ruleset as the JSON object of spec/ruleset.md.
+    fn to_json(&self, py: Python<'_>) -> PyResult<PyObject> {
+        to_python(py, &self.inner.to_value())
+    }
+
+    #[getter]
+    fn name(&self) -> &str {
+        self.inner.name()
+    }
+    #[getter]
+    fn title(&self, py: Python<'_>) -> PyResult<PyObject> {
+        self.field(py, "title")
+    }
+    #[getter]
+    fn sources(&self, py: Python<'_>) -> PyResult<PyObject> {
+        self.field(py, "sources")
+    }
+    #[getter]
+    fn players(&self) -> usize {
+        self.inner.players()
+    }
+    #[getter]
+    fn passing(&self, py: Python<'_>) -> PyResult<PyObject> {
+        self.field(py, "passing")
+    }
+    #[getter]
+    fn opening_card(&self) -> Option<String> {
+        self.inner.opening_card().map(|card| card.to_string())
+    }
+    #[getter]
+    fn first_trick_ban(&self) -> bool {
+        self.inner.first_trick_ban()
+    }
+    #[getter]
+    fn hearts_breaking(&self) -> &'static str {
+        self.inner.hearts_breaking().as_str()
+    }
+    #[getter]
+    fn card_points(&self, py: Python<'_>) -> PyResult<PyObject> {
+        self.field(py, "card_points")
+    }
+    #[getter]
+    fn moon(&self, py: Python<'_>) -> PyResult<PyObject> {
+        self.field(py, "moon")
+    }
+    #[getter]
+    fn target(&self) -> u64 {
+        self.inner.target()
+    }
+    #[getter]
+    fn deck(&self) -> Vec<String> {
+        card_strings(self.inner.deck())
+    }
+    #[getter]
+    fn hand_size(&self) -> usize {
+        self.inner.hand_size()
+    }
+    #[getter]
+    fn point_cards(&self) -> Vec<String> {
+        card_strings(self.inner.point_cards())
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other
+            .downcast::<PyRuleset>()
+            .map(|other| self.inner.to_value() == other.get().inner.to_value())
+            .unwrap_or(false)
+    }
+
+    fn __hash__(&self) -> u64 {
+        use std::hash::{DefaultHasher, Hash, Hasher};
+        let mut hasher = DefaultHasher::new();
+        self.inner.to_json_string().hash(&mut hasher);
+        hasher.finish()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Ruleset.from_json({:?})", self.inner.to_json_string())
+    }
+
+    fn __str__(&self) -> &str {
+        self.inner.name()
+    }
+}
+
+/// A match under one ruleset, from its first deal until the target ends it (API-3).
+#[pyclass(module = "reversis._core", name = "Game", subclass)]
+#[derive(Clone)]
+pub struct PyGame {
+    inner: core::Game,
+}
+
+#[pymethods]
+impl PyGame {
+    #[new]
+    #[pyo3(signature = (ruleset, seed=None, *, hand_number=None, scores=None))]
+    fn new(
+        ruleset: &Bound<'_, PyAny>,
+        seed: Option<&Bound<'_, PyAny>>,
+        hand_number: Option<&Bound<'_, PyAny>>,
+        scores: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let Ok(ruleset) = ruleset.downcast::<PyRuleset>() else {
+            return fail(
+                ErrorCode::InvalidSetup,
+                format!("a game needs a Ruleset, not {}", describe(ruleset)),
+            );
+        };
+        let seed = match seed {
+            Some(seed) if !seed.is_none() => {
+                Some(unsigned_arg(seed, ErrorCode::InvalidSetup, "a seed")?)
+            }
+            _ => None,
+        };
+        let hand_number = match hand_number {
+            Some(number) => unsigned_arg(number, ErrorCode::InvalidSetup, "a hand number")?,
+            None => 0,
+        };
+        let scores = match scores {
+            Some(scores) if !scores.is_none() => Some(scores_arg(scores)?),
+            _ => None,
+        };
+        let game = core::Game::new(ruleset.get().inner.clone(), seed, hand_number, scores);
+        Ok(PyGame {
+            inner: core_result(game)?,
+        })
+    }
+
+    #[getter]
+    fn ruleset(&self) -> PyRuleset {
+        PyRuleset {
+            inner: self.inner.ruleset().clone(),
+        }
+    }
+    #[getter]
+    fn seed(&self) -> Option<u64> {
+        self.inner.seed()
+    }
+    #[getter]
+    fn phase(&self) -> &'static str {
+        self.inner.phase().as_str()
+    }
+    #[getter]
+    fn hand_number(&self) -> u64 {
+        self.inner.hand_number()
+    }
+    #[getter]
+    fn dealer(&self) -> usize {
+        self.inner.dealer()
+    }
+    #[getter]
+    fn pass_direction(&self) -> Option<&'static str> {
+        self.inner
+            .pass_direction()
+            .map(|direction| direction.as_str())
+    }
+    #[getter]
+    fn to_move(&self) -> Option<usize> {
+        self.inner.to_move()
+    }
+    #[getter]
+    fn awaiting_pass(&self) -> Vec<usize> {
+        self.inner.awaiting_pass()
+    }
+    #[getter]
+    fn trick(&self) -> Vec<(usize, String)> {
+        self.inner
+            .trick()
+            .into_iter()
+            .map(|(seat, card)| (seat, card.to_string()))
+            .collect()
+    }
+    #[getter]
+    fn tricks_played(&self, py: Python<'_>) -> PyResult<PyObject> {
+        to_python(py, &self.inner.tricks_json())
+    }
+    #[getter]
+    fn hearts_broken(&self) -> bool {
+        self.inner.hearts_broken()
+    }
+    #[getter]
+    fn points(&self) -> Vec<i32> {
+        self.inner.points().to_vec()
+    }
+    #[getter]
+    fn scores(&self) -> Vec<i64> {
+        self.inner.scores().to_vec()
+    }
+    #[getter]
+    fn hand_scores(&self) -> Vec<Vec<i64>> {
+        self.inner.hand_scores().to_vec()
+    }
+    #[getter]
+    fn moon_taker(&self) -> Option<usize> {
+        self.inner.moon_taker()
+    }
+    #[getter]
+    fn winners(&self) -> Vec<usize> {
+        self.inner.winners()
+    }
+    #[getter]
+    fn actions(&self, py: Python<'_>) -> PyResult<PyObject> {
+        let actions: Vec<Value> = self.inner.actions().iter().map(|a| a.to_value()).collect();
+        to_python(py, &Value::Array(actions))
+    }
+
+    /// The cards `seat` holds, sorted.
+    fn hand(&self, seat: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+        let seat = seat_index(seat, self.inner.ruleset().players())?;
+        Ok(card_strings(core_result(self.inner.hand(seat))?))
+    }
+
+    /// The cards the seat to move may play, sorted (PLAY-8).
+    fn legal_plays(&self) -> Vec<String> {
+        card_strings(self.inner.legal_plays())
+    }
+
+    /// Applies an action of ACT-1, or raises and changes nothing.
+    fn apply(&mut self, action: &Bound<'_, PyAny>) -> PyResult<()> {
+        let action = json_arg(action, ErrorCode::InvalidAction, "an action")?;
+        core_result(self.inner.apply_value(&action))
+    }
+
+    /// Deals `hands`, or without them the next deal of the seed.
+    #[pyo3(signature = (hands=None))]
+    fn deal(&mut self, hands: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+        match hands {
+            Some(hands) if !hands.is_none() => {
+                let hands = json_arg(hands, ErrorCode::InvalidAction, "a deal's hands")?;
+                core_result(
+                    self.inner
+                        .apply_value(&json!({"type": "deal", "hands": hands})),
+                )
+            }
+            _ => core_result(self.inner.deal(None)),
+        }
+    }
+
+    /// Submits `seat`'s pass (PASS-2).
+    fn pass_cards(&mut self, seat: &Bound<'_, PyAny>, cards: &Bound<'_, PyAny>) -> PyResult<()> {
+        let action = json!({
+            "type": "pass",
+            "seat": seat_value(Some(seat))?,
+            "cards": json_arg(cards, ErrorCode::InvalidAction, "a pass's cards")?,
+        });
+        core_result(self.inner.apply_value(&action))
+    }
+
+    /// Plays `card` for `seat`, by default the seat to move.
+    #[pyo3(signature = (card, seat=None))]
+    fn play(&mut self, card: &Bound<'_, PyAny>, seat: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+        match seat {
+            Some(seat) if !seat.is_none() => {
+                let action = json!({
+                    "type": "play",
+                    "seat": seat_value(Some(seat))?,
+                    "card": json_arg(card, ErrorCode::InvalidCard, "a card")?,
+                });
+                core_result(self.inner.apply_value(&action))
+            }
+            _ => {
+                let card = card_arg(card)?;
+                core_result(self.inner.play(card, None))
+            }
+        }
+    }
+
+    /// Chooses how the moon scores, for the taker (SCORE-3).
+    fn choose_moon(&mut self, choice: &Bound<'_, PyAny>) -> PyResult<()> {
+        let parsed = choice
+            .downcast::<PyString>()
+            .ok()
+            .and_then(|text| MoonChoice::from_name(&text.to_cow().ok()?));
+        match parsed {
+            Some(choice) => core_result(self.inner.choose_moon(choice)),
+            None => fail(
+                ErrorCode::InvalidAction,
+                format!(
+                    "a moon choice is add-to-others or subtract-from-taker, not {}",
+                    describe(choice)
+                ),
+            ),
+        }
+    }
+
+    /// What `seat` may know, and nothing else (OBS-1).
+    fn observation(&self, py: Python<'_>, seat: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        let seat = seat_index(seat, self.inner.ruleset().players())?;
+        to_python(py, &core_result(self.inner.observation(seat))?)
+    }
+
+    /// The whole state as JSON data: equal states give equal values.
+    fn state(&self, py: Python<'_>) -> PyResult<PyObject> {
+        to_python(py, &self.inner.state_json())
+    }
+
+    /// The game record of REC-1.
+    fn to_record(&self, py: Python<'_>) -> PyResult<PyObject> {
+        to_python(py, &self.inner.to_record())
+    }
+
+    /// Rebuilds a game from its record by replaying it (REC-2).
+    #[classmethod]
+    fn from_record(
+        class: &Bound<'_, pyo3::types::PyType>,
+        record: &Bound<'_, PyAny>,
+    ) -> PyResult<PyObject> {
+        let record = json_arg(record, ErrorCode::InvalidRecord, "a record")?;
+        let game = PyGame {
+            inner: core_result(core::Game::from_record(&record))?,
+        };
+        instance_of(class, game)
+    }
+
+    /// An independent copy of this game.
+    fn copy(slf: &Bound<'_, Self>) -> PyResult<PyObject> {
+        instance_of(&slf.get_type(), slf.borrow().clone())
+    }
+
+    fn __copy__(slf: &Bound<'_, Self>) -> PyResult<PyObject> {
+        Self::copy(slf)
+    }
+
+    fn __deepcopy__(slf: &Bound<'_, Self>, _memo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        Self::copy(slf)
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<Game {} hand {} phase {} scores {:?} seed {}>",
+            self.inner.ruleset().name(),
+            self.inner.hand_number(),
+            self.inner.phase().as_str(),
+            self.inner.scores(),
+            self.inner
+                .seed()
+                .map_or_else(|| "None".to_owned(), |s| s.to_string())
+        )
+    }
+}
+
+/// Builds an instance of `class` (the Python subclass, if any) holding `game`.
+fn instance_of(class: &Bound<'_, pyo3::types::PyType>, game: PyGame) -> PyResult<PyObject> {
+    let py = class.py();
+    let base = py.get_type::<PyGame>();
+    if class.is(&base) {
+        return Ok(Py::new(py, game)?.into_any());
+    }
+    let instance = class.call_method1("__new__", (class,))?;
+    *instance.downcast::<PyGame>()?.borrow_mut() = game;
+    Ok(instance.unbind())
+}
+
+fn seat_index(seat: &Bound<'_, PyAny>, players: usize) -> PyResult<usize> {
+    if seat.is_instance_of::<PyInt>() && !seat.is_instance_of::<PyBool>() {
+        if let Ok(index) = seat.extract::<usize>() {
+            if index < players {
+                return Ok(index);
+            }
+        }
+    }
+    fail(
+        ErrorCode::InvalidAction,
+        format!("no seat {} at a table of {players}", describe(seat)),
+    )
+}
+
+fn scores_arg(scores: &Bound<'_, PyAny>) -> PyResult<Vec<i64>> {
+    let items: Option<Vec<i64>> = scores.try_iter().ok().and_then(|iter| {
+        iter.map(|item| {
+            let item = item.ok()?;
+            if item.is_instance_of::<PyBool>() {
+                return None;
+            }
+            item.extract::<i64>().ok()
+        })
+        .collect()
+    });
+    match items {
+        Some(items) if scores.downcast::<PyString>().is_err() => Ok(items),
+        _ => fail(
+            ErrorCode::InvalidSetup,
+            format!(
+                "scores must be a list of integers, not {}",
+                describe(scores)
+            ),
+        ),
+    }
+}
+
+/// The canonical string of a card written in any accepted form (API-1).
+#[pyfunction]
+fn parse_card(text: &Bound<'_, PyAny>) -> PyResult<String> {
+    Ok(card_arg(text)?.to_string())
+}
+
+/// The id of CARD-2 for a card written in any accepted form (API-1).
+#[pyfunction]
+fn card_id(card: &Bound<'_, PyAny>) -> PyResult<u8> {
+    Ok(card_arg(card)?.id())
+}
+
+/// The built-in preset called `name` (API-2).
+#[pyfunction]
+fn preset(name: &Bound<'_, PyAny>) -> PyResult<PyRuleset> {
+    let Ok(text) = name.downcast::<PyString>() else {
+        return fail(
+            ErrorCode::UnknownPreset,
+            format!("no preset named {}", describe(name)),
+        );
+    };
+    Ok(PyRuleset {
+        inner: core_result(core::preset(&text.to_cow()?))?,
+    })
+}
+
+/// The names of the built-in presets, sorted (API-2).
+#[pyfunction]
+fn preset_names() -> Vec<&'static str> {
+    let mut names = core::preset_names();
+    names.sort_unstable();
+    names
+}
+
+/// The first `deals` deals of a game seeded with `seed` starting at `hand_number` (API-5).
+#[pyfunction]
+#[pyo3(signature = (ruleset, seed, deals=1, hand_number=0))]
+fn deal_from_seed(
+    ruleset: &Bound<'_, PyRuleset>,
+    seed: &Bound<'_, PyAny>,
+    deals: usize,
+    hand_number: u64,
+) -> PyResult<Vec<Vec<Vec<String>>>> {
+    let seed = unsigned_arg(seed, ErrorCode::InvalidSetup, "a seed")?;
+    let dealt = core::deal_from_seed(&ruleset.get().inner, seed, deals, hand_number);
+    Ok(dealt
+        .into_iter()
+        .map(|deal| deal.into_iter().map(card_strings).collect())
+        .collect())
+}
+
+/// The first `count` draws of SEED-1 from `seed` (API-5).
+#[pyfunction]
+fn seed_draws(seed: &Bound<'_, PyAny>, count: usize) -> PyResult<Vec<u64>> {
+    let seed = unsigned_arg(seed, ErrorCode::InvalidSetup, "a seed")?;
+    Ok(core::seed_draws(seed, count))
+}
+
+/// Encodes a record as `"json"` or `"msgpack"` bytes (API-4).
+#[pyfunction]
+#[pyo3(signature = (record, format="json"))]
+fn dump_record<'py>(
+    py: Python<'py>,
+    record: &Bound<'py, PyAny>,
+    format: &str,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let Some(format) = core::RecordFormat::from_name(format) else {
+        return fail(
+            ErrorCode::InvalidRecord,
+            format!("unknown record format {format:?}; use 'json' or 'msgpack'"),
+        );
+    };
+    let record = json_arg(record, ErrorCode::InvalidRecord, "a record")?;
+    let bytes = core_result(core::dump_record(&record, format))?;
+    Ok(PyBytes::new(py, &bytes))
+}
+
+/// Decodes a record from JSON or MessagePack bytes (API-4).
+#[pyfunction]
+fn load_record(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    let Ok(bytes) = data.extract::<Vec<u8>>() else {
+        return fail(
+            ErrorCode::InvalidRecord,
+            format!(
+                "a record is bytes, not {}",
+                data.get_type()
+                    .name()
+                    .map(|n| n.to_string())
+                    .unwrap_or_default()
+            ),
+        );
+    };
+    if data.downcast::<PyString>().is_ok() {
+        return fail(
+            ErrorCode::InvalidRecord,
+            "a record is bytes, not str".into(),
+        );
+    }
+    let record = core_result(core::load_record(&bytes))?;
+    to_python(py, &record)
+}
+
+fn i32_bytes<'py>(py: Python<'py>, values: &[i32]) -> Bound<'py, PyBytes> {
+    let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_ne_bytes()).collect();
+    PyBytes::new(py, &bytes)
+}
+
+/// Plays `hands` random hands in Rust without the GIL; per-hand scores as native `int32` bytes.
+#[pyfunction]
+#[pyo3(signature = (ruleset, hands, seed, threads=1))]
+fn simulate_scores<'py>(
+    py: Python<'py>,
+    ruleset: &Bound<'py, PyRuleset>,
+    hands: usize,
+    seed: u64,
+    threads: usize,
+) -> Bound<'py, PyBytes> {
+    let rules = ruleset.get().inner.clone();
+    let scores = py.allow_threads(|| core::simulate(&rules, hands, seed, threads.max(1)));
+    i32_bytes(py, &scores)
+}
+
+/// As `simulate_scores`, and the legal-card mask of every play decision as native `uint64` bytes.
+#[pyfunction]
+#[pyo3(signature = (ruleset, hands, seed, threads=1))]
+fn simulate_scores_and_masks<'py>(
+    py: Python<'py>,
+    ruleset: &Bound<'py, PyRuleset>,
+    hands: usize,
+    seed: u64,
+    threads: usize,
+) -> Bound<'py, PyTuple> {
+    let rules = ruleset.get().inner.clone();
+    let (scores, masks) =
+        py.allow_threads(|| core::simulate_with_masks(&rules, hands, seed, threads.max(1)));
+    let mask_bytes: Vec<u8> = masks.iter().flat_map(|m| m.to_ne_bytes()).collect();
+    PyTuple::new(
+        py,
+        [
+            i32_bytes(py, &scores).into_any(),
+            PyBytes::new(py, &mask_bytes).into_any(),
+        ],
+    )
+    .expect("a tuple of two objects can always be built")
+}
+
+#[pymodule]
+fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
+    module.add_class::<PyRuleset>()?;
+    module.add_class::<PyGame>()?;
+    module.add_function(wrap_pyfunction!(parse_card, module)?)?;
+    module.add_function(wrap_pyfunction!(card_id, module)?)?;
+    module.add_function(wrap_pyfunction!(preset, module)?)?;
+    module.add_function(wrap_pyfunction!(preset_names, module)?)?;
+    module.add_function(wrap_pyfunction!(deal_from_seed, module)?)?;
+    module.add_function(wrap_pyfunction!(seed_draws, module)?)?;
+    module.add_function(wrap_pyfunction!(dump_record, module)?)?;
+    module.add_function(wrap_pyfunction!(load_record, module)?)?;
+    module.add_function(wrap_pyfunction!(simulate_scores, module)?)?;
+    module.add_function(wrap_pyfunction!(simulate_scores_and_masks, module)?)?;
+    Ok(())
+}
