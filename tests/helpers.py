@@ -12,8 +12,9 @@ from __future__ import annotations
 import copy
 import json
 import random
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, Callable
 
 import pytest
 
@@ -56,7 +57,7 @@ def full_deck() -> list[str]:
 
 
 def hearts(lowest: str = "2") -> list[str]:
-    return [rank + "H" for rank in RANKS[RANKS.index(lowest):]]
+    return [rank + "H" for rank in RANKS[RANKS.index(lowest) :]]
 
 
 def spec_preset(name: str) -> dict[str, Any]:
@@ -150,8 +151,9 @@ def build_deal(data: dict[str, Any], fixed: dict[int, list[str]] | None = None) 
     return hands
 
 
-def start(engine, rs, fixed: dict[int, list[str]] | None = None, *, hand_number: int = 0,
-          scores: list[int] | None = None):
+def start(
+    engine, rs, fixed: dict[int, list[str]] | None = None, *, hand_number: int = 0, scores: list[int] | None = None
+):
     """An unseeded game dealt by hand with ``build_deal``."""
     rs = as_ruleset(engine, rs)
     game = engine.Game(rs, hand_number=hand_number, scores=scores)
@@ -165,20 +167,22 @@ def start(engine, rs, fixed: dict[int, list[str]] | None = None, *, hand_number:
 
 def snapshot(game) -> dict[str, Any]:
     players = game.ruleset.players
-    return copy.deepcopy({
-        "state": game.state(),
-        "hands": [game.hand(s) for s in range(players)],
-        "phase": game.phase,
-        "to_move": game.to_move,
-        "awaiting_pass": list(game.awaiting_pass),
-        "trick": [tuple(x) for x in game.trick],
-        "points": list(game.points),
-        "scores": list(game.scores),
-        "hand_scores": [list(x) for x in game.hand_scores],
-        "hearts_broken": game.hearts_broken,
-        "legal": game.legal_plays(),
-        "actions": list(game.actions),
-    })
+    return copy.deepcopy(
+        {
+            "state": game.state(),
+            "hands": [game.hand(s) for s in range(players)],
+            "phase": game.phase,
+            "to_move": game.to_move,
+            "awaiting_pass": list(game.awaiting_pass),
+            "trick": [tuple(x) for x in game.trick],
+            "points": list(game.points),
+            "scores": list(game.scores),
+            "hand_scores": [list(x) for x in game.hand_scores],
+            "hearts_broken": game.hearts_broken,
+            "legal": game.legal_plays(),
+            "actions": list(game.actions),
+        }
+    )
 
 
 def check_error(engine, err: BaseException, code: str) -> None:
@@ -229,8 +233,9 @@ def values(data: dict[str, Any]) -> dict[str, int]:
     return dict(data["card_points"])
 
 
-def expected_hand_scores(data: dict[str, Any], captured: list[list[str]],
-                         choice: str | None = None) -> tuple[list[int], int | None]:
+def expected_hand_scores(
+    data: dict[str, Any], captured: list[list[str]], choice: str | None = None
+) -> tuple[list[int], int | None]:
     """SCORE-1 … SCORE-3 computed independently from the captured cards of each seat."""
     vals = values(data)
     players = data["players"]

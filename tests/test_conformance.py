@@ -58,7 +58,7 @@ def test_case(engine: ModuleType, case: object) -> None:
 
 @pytest.mark.parametrize("name", ["reference", "rust"])
 def test_whole_suite_through_the_driver(engine: ModuleType, name: str) -> None:
-    if engine.ENGINE != name:
+    if name != engine.ENGINE:
         pytest.skip("one driver run per engine")
     driver = DriverEngine(f"{sys.executable} -m reversis driver --engine {name}", timeout=30)
     try:

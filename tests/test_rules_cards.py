@@ -42,8 +42,29 @@ def test_aliases_parse_to_canonical(engine, text, expected):
 
 @pytest.mark.parametrize(
     "text",
-    ["", "   ", "1H", "11H", "0H", "XH", "QX", "Q", "S", "10", "QSS", "Q S", "SQ", "HT",
-     "Q♠♠", "♠Q", "QS,", "1OH", "JOKER", "QH1", "2"],
+    [
+        "",
+        "   ",
+        "1H",
+        "11H",
+        "0H",
+        "XH",
+        "QX",
+        "Q",
+        "S",
+        "10",
+        "QSS",
+        "Q S",
+        "SQ",
+        "HT",
+        "Q♠♠",
+        "♠Q",
+        "QS,",
+        "1OH",
+        "JOKER",
+        "QH1",
+        "2",
+    ],
 )
 def test_invalid_strings_raise_invalid_card(engine, text):
     """CARD-4, ERR-2: anything that is not a card is an invalid-card InvalidInputError."""

@@ -20,7 +20,14 @@ from helpers import (
 )
 
 PRESETS = [
-    "hartenjagen", "hearts-3", "hearts-4", "hearts-5", "hearts-6", "hearts-7", "hearts-computer", "omnibus-4",
+    "hartenjagen",
+    "hearts-3",
+    "hearts-4",
+    "hearts-5",
+    "hearts-6",
+    "hearts-7",
+    "hearts-computer",
+    "omnibus-4",
 ]
 
 # (preset, players, cards removed from the 52-card deck, hand size, opening card), from the
@@ -120,8 +127,14 @@ def test_holder_of_opening_card_leads_it(engine, name, players, removed, hand_si
     game = start(engine, rs, fixed, hand_number=0)
     if game.phase == "pass":
         # seat 2 passes the opening card on (hand 0 passes left), so the holder changes.
-        pass_all(game, lambda hand, size: sort_cards([opening] + [c for c in hand if c != opening][: size - 1])
-                 if opening in hand else hand[:size])
+        pass_all(
+            game,
+            lambda hand, size: (
+                sort_cards([opening] + [c for c in hand if c != opening][: size - 1])
+                if opening in hand
+                else hand[:size]
+            ),
+        )
     assert game.phase == "play"
     holder = next(s for s in range(players) if opening in game.hand(s))
     assert holder == (3 % players if rs.to_json()["passing"] is not None else 2)

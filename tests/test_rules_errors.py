@@ -61,10 +61,13 @@ def test_error_precedence(engine):
     tracker.play_all(["2C", "JD", "KC", "3C", "2D", "AD", "3D", "4D", "4H", "2H", "3H", "QS"])
     tracker.finish()
     assert pending.phase == "moon"
-    rejected(engine, pending, lambda: pending.apply({"type": "pass", "seat": 2, "cards": ["2S", "3S", "4S"]}),
-             "moon-choice-pending")
-    rejected(engine, pending, lambda: pending.apply({"type": "moon", "seat": 0, "choice": "both"}),
-             "invalid-action")
+    rejected(
+        engine,
+        pending,
+        lambda: pending.apply({"type": "pass", "seat": 2, "cards": ["2S", "3S", "4S"]}),
+        "moon-choice-pending",
+    )
+    rejected(engine, pending, lambda: pending.apply({"type": "moon", "seat": 0, "choice": "both"}), "invalid-action")
 
 
 def test_errors_carry_codes_and_classes(engine):
@@ -90,7 +93,7 @@ def test_errors_carry_codes_and_classes(engine):
         {"players": 8},
         {"players": 2},
         {"target": 0},
-        {"opening_card": "2D"},          # removed from the 3-player deck
+        {"opening_card": "2D"},  # removed from the 3-player deck
         {"opening_card": "ZZ"},
         {"hearts_breaking": "spade"},
         {"passing": {"cycle": ["left", "across"], "size": 3}},  # across needs 4 players (D-3)

@@ -38,10 +38,8 @@ def _assert_over_and_frozen(engine, game):
     rs = game.ruleset
     rejected(engine, game, lambda: game.deal(build_deal(rs.to_json())), "match-over")
     rejected(engine, game, lambda: game.apply({"type": "play", "seat": 0, "card": "2C"}), "match-over")
-    rejected(engine, game, lambda: game.apply({"type": "pass", "seat": 0, "cards": ["2C", "3C", "4C"]}),
-             "match-over")
-    rejected(engine, game, lambda: game.apply({"type": "moon", "seat": 0, "choice": "add-to-others"}),
-             "match-over")
+    rejected(engine, game, lambda: game.apply({"type": "pass", "seat": 0, "cards": ["2C", "3C", "4C"]}), "match-over")
+    rejected(engine, game, lambda: game.apply({"type": "moon", "seat": 0, "choice": "add-to-others"}), "match-over")
 
 
 def test_reaching_the_target_exactly_ends_the_match(engine):

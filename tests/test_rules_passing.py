@@ -148,7 +148,6 @@ def test_pass_on_hold_hand_is_wrong_phase(engine):
 def test_pass_seat_out_of_range_is_invalid_action(engine):
     """ACT-1, ERR-2: a seat outside 0 … players−1 is invalid-action."""
     game = start(engine, "hearts-4", hand_number=0)
-    rejected(engine, game, lambda: game.apply({"type": "pass", "seat": 4, "cards": game.hand(0)[:3]}),
-             "invalid-action")
+    rejected(engine, game, lambda: game.apply({"type": "pass", "seat": 4, "cards": game.hand(0)[:3]}), "invalid-action")
     rejected(engine, game, lambda: game.apply({"type": "pass", "seat": 0}), "invalid-action")
     rejected(engine, game, lambda: game.apply({"type": "shuffle"}), "invalid-action")

@@ -123,9 +123,9 @@ def test_first_trick_ban_three_players(engine):
     game = start(engine, "hearts-3", hand_number=0)
     # deal by the helper: seat 0 holds 2C…AC and 3D…6D, seat 1 7D…AD and 2H…TH, seat 2 the rest.
     assert game.hand(1)[0] == "7D"
-    game.pass_cards(0, ["QC", "KC", "AC"])      # to seat 1
-    game.pass_cards(1, ["7D", "8D", "9D"])      # to seat 2
-    game.pass_cards(2, game.hand(2)[-3:])       # to seat 0
+    game.pass_cards(0, ["QC", "KC", "AC"])  # to seat 1
+    game.pass_cards(1, ["7D", "8D", "9D"])  # to seat 2
+    game.pass_cards(2, game.hand(2)[-3:])  # to seat 0
     assert game.to_move == 0
     game.play("2C")
     hand1 = game.hand(1)
@@ -177,8 +177,7 @@ def test_jack_of_diamonds_is_not_a_point_card_for_the_ban(engine, name):
 def test_hartenjagen_has_no_first_trick_ban(engine):
     """000_8342d744d0b6b53c.txt §03 (no special ban on discarding penalties on the first trick),
     RS-7: a void seat may discard Q♠ or a heart on the first trick; Q♠ is no trump (§06)."""
-    fixed = {0: ["7C", "8C", "9C", "TC", "JC", "QC", "KC", "AC"],
-             1: ["7H", "8H", "9H", "QS", "7D", "8D", "9D", "TD"]}
+    fixed = {0: ["7C", "8C", "9C", "TC", "JC", "QC", "KC", "AC"], 1: ["7H", "8H", "9H", "QS", "7D", "8D", "9D", "TD"]}
     game = start(engine, "hartenjagen", fixed)
     assert game.hearts_broken is True, "PLAY-6: with hearts_breaking none hearts are always broken"
     game.play("7C")

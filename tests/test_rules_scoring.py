@@ -24,8 +24,8 @@ def test_section_06_trick_and_hand(engine):
     trump, A takes 2 + 5 = 7; after two more hearts A scores 9 for the hand; not a pit."""
     game = start(engine, "hartenjagen", SECTION_06)
     tracker = HandTracker(game)
-    tracker.play_all(["7C", "9C", "7D", "QC"])   # D wins with QC
-    tracker.play_all(["8D", "AD", "9D", "TD"])   # A wins with AD
+    tracker.play_all(["7C", "9C", "7D", "QC"])  # D wins with QC
+    tracker.play_all(["8D", "AD", "9D", "TD"])  # A wins with AD
     assert game.to_move == 0
     assert game.legal_plays() == game.hand(0), "hearts need no breaking (000 §03)"
     tracker.play_all(["KC", "JC", "QS"])
@@ -34,9 +34,9 @@ def test_section_06_trick_and_hand(engine):
     assert game.to_move == 0, "K♣ wins: Q♠ is not a trump"
     assert list(game.points) == [7, 0, 0, 0]
     assert list(game.scores) == [0, 0, 0, 0], "totals change only when the hand is scored (SCORE-4)"
-    tracker.play_all(["AH", "TH", "8S", "QD"])   # A captures 2 hearts: 9
+    tracker.play_all(["AH", "TH", "8S", "QD"])  # A captures 2 hearts: 9
     assert list(game.points) == [9, 0, 0, 0]
-    tracker.play_all(["7S", "TC", "9S", "JS"])   # D wins
+    tracker.play_all(["7S", "TC", "9S", "JS"])  # D wins
     tracker.play_all(["AC", "7H", "JH", "TS"])
     tracker.play_all(["KS", "8H", "QH", "JD"])
     tracker.play_all(["AS", "9H", "KH", "KD"])
@@ -149,18 +149,27 @@ def test_moon_taker_choice_is_pending(engine):
     assert list(game.scores) == [1, 2, 3, 4]
     assert list(game.hand_scores) == []
     for seat in (1, 2, 3):
-        rejected(engine, game, lambda: game.apply({"type": "moon", "seat": seat, "choice": "add-to-others"}),
-                 "not-moon-taker")
+        rejected(
+            engine,
+            game,
+            lambda: game.apply({"type": "moon", "seat": seat, "choice": "add-to-others"}),
+            "not-moon-taker",
+        )
     rejected(engine, game, lambda: game.apply({"type": "play", "seat": 0, "card": "AH"}), "moon-choice-pending")
     rejected(engine, game, lambda: game.apply({"type": "play", "seat": 2, "card": "2C"}), "moon-choice-pending")
     rejected(engine, game, lambda: game.deal(build_deal(game.ruleset.to_json())), "moon-choice-pending")
-    rejected(engine, game, lambda: game.apply({"type": "pass", "seat": 1, "cards": ["2C", "3C", "4C"]}),
-             "moon-choice-pending")
+    rejected(
+        engine,
+        game,
+        lambda: game.apply({"type": "pass", "seat": 1, "cards": ["2C", "3C", "4C"]}),
+        "moon-choice-pending",
+    )
     rejected(engine, game, lambda: game.apply({"type": "moon", "seat": 0, "choice": "double"}), "invalid-action")
 
 
-@pytest.mark.parametrize("choice, expected", [("add-to-others", [0, 26, 26, 26]),
-                                              ("subtract-from-taker", [-26, 0, 0, 0])])
+@pytest.mark.parametrize(
+    "choice, expected", [("add-to-others", [0, 26, 26, 26]), ("subtract-from-taker", [-26, 0, 0, 0])]
+)
 def test_moon_taker_choice_scores(engine, choice, expected):
     """002_a19656d00d6dcc0e.txt §Pontuação, 004_6369656a193d5fe2.txt §Pontuação, SCORE-2, SCORE-3:
     the shooter subtracts 26 from its own score or adds 26 to every other player's."""
@@ -174,8 +183,9 @@ def test_moon_taker_choice_scores(engine, choice, expected):
     assert game.pass_direction in ("left", None)
 
 
-@pytest.mark.parametrize("choice, expected", [("add-to-others", [0, 26, 26, 16]),
-                                              ("subtract-from-taker", [-26, 0, 0, -10])])
+@pytest.mark.parametrize(
+    "choice, expected", [("add-to-others", [0, 26, 26, 16]), ("subtract-from-taker", [-26, 0, 0, -10])]
+)
 def test_omnibus_jack_of_diamonds_under_a_moon(engine, choice, expected):
     """D-8, RS-14, SCORE-2, 004_6369656a193d5fe2.txt §Variantes: the Omnibus JD (−10) is not needed
     for the moon and still counts for whoever took it (seat 3 here)."""
@@ -188,8 +198,9 @@ def test_omnibus_jack_of_diamonds_under_a_moon(engine, choice, expected):
     assert expected_hand_scores(data, tracker.captured, choice) == (expected, 0)
 
 
-@pytest.mark.parametrize("choice, expected", [("add-to-others", [-10, 26, 26, 26]),
-                                              ("subtract-from-taker", [-36, 0, 0, 0])])
+@pytest.mark.parametrize(
+    "choice, expected", [("add-to-others", [-10, 26, 26, 26]), ("subtract-from-taker", [-36, 0, 0, 0])]
+)
 def test_omnibus_jack_of_diamonds_for_the_taker(engine, choice, expected):
     """D-8, SCORE-2, RS-14: when the moon taker also takes JD it keeps the −10: 0 − 10 with
     add-to-others, −26 − 10 with subtract-from-taker."""

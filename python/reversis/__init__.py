@@ -77,7 +77,9 @@ def simulate(ruleset: Ruleset, hands: int, seed: int, *, threads: int = 1, legal
     """
     if legal_masks:
         score_bytes, mask_bytes = simulate_scores_and_masks(ruleset, hands, seed, threads)
-        masks = memoryview(mask_bytes).cast("B").cast("Q", (hands, len(ruleset.deck))) if hands else memoryview(mask_bytes)
+        masks = (
+            memoryview(mask_bytes).cast("B").cast("Q", (hands, len(ruleset.deck))) if hands else memoryview(mask_bytes)
+        )
     else:
         score_bytes, masks = simulate_scores(ruleset, hands, seed, threads), None
     scores = memoryview(score_bytes).cast("B").cast("i", (hands, ruleset.players)) if hands else memoryview(score_bytes)

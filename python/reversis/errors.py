@@ -6,7 +6,7 @@ never on the message.
 
 from __future__ import annotations
 
-__all__ = ["ReversisError", "InvalidInputError", "IllegalActionError", "INPUT_CODES", "ILLEGAL_CODES"]
+__all__ = ["ILLEGAL_CODES", "INPUT_CODES", "IllegalActionError", "InvalidInputError", "ReversisError"]
 
 #: ERR-2: the input is malformed or impossible in itself.
 INPUT_CODES = frozenset(

@@ -22,11 +22,16 @@ def serve(engine_name: str, stdin: IO[str] = sys.stdin, stdout: IO[str] = sys.st
         try:
             request = json.loads(line)
         except ValueError as error:
-            stdout.write(_answer(None, {"ok": False, "error": "invalid-request", "message": f"not JSON: {error}"}) + "\n")
+            stdout.write(
+                _answer(None, {"ok": False, "error": "invalid-request", "message": f"not JSON: {error}"}) + "\n"
+            )
             stdout.flush()
             continue
         if not isinstance(request, dict) or not isinstance(request.get("cmd"), str):
-            stdout.write(_answer(None, {"ok": False, "error": "invalid-request", "message": "a request is an object with 'cmd'"}) + "\n")
+            stdout.write(
+                _answer(None, {"ok": False, "error": "invalid-request", "message": "a request is an object with 'cmd'"})
+                + "\n"
+            )
             stdout.flush()
             continue
         request_id = request.pop("id", None)

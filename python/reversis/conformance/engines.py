@@ -6,6 +6,7 @@ Both present the operations of spec/driver.md as methods; a rejected operation r
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import queue
@@ -263,10 +264,8 @@ def _kill_group(process: subprocess.Popen[str]) -> None:
             os.killpg(process.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
             process.kill()
-    try:
+    with contextlib.suppress(subprocess.TimeoutExpired):
         process.wait(timeout=5)
-    except subprocess.TimeoutExpired:
-        pass
     for stream in (process.stdin, process.stdout, process.stderr):
         try:
             if stream is not None:

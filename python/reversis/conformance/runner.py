@@ -76,7 +76,13 @@ class Report:
             "engine": self.engine,
             "counts": self.counts(),
             "outcomes": [
-                {"case": o.case.id, "area": o.case.area, "description": o.case.description, "status": o.status, "reason": o.reason}
+                {
+                    "case": o.case.id,
+                    "area": o.case.area,
+                    "description": o.case.description,
+                    "status": o.status,
+                    "reason": o.reason,
+                }
                 for o in self.outcomes
             ],
         }
@@ -151,7 +157,9 @@ def _check_claimed(case: Case, capabilities: dict[str, Any]) -> None:
 
 
 def _diff(what: str, expected: Any, got: Any) -> str:
-    return f"{what}:\n    expected {json.dumps(expected, ensure_ascii=False)}\n    got      {json.dumps(got, ensure_ascii=False)}"
+    expected_text = json.dumps(expected, ensure_ascii=False)
+    got_text = json.dumps(got, ensure_ascii=False)
+    return f"{what}:\n    expected {expected_text}\n    got      {got_text}"
 
 
 class CaseRun:
@@ -259,7 +267,9 @@ class CaseRun:
                 raise CaseFailure(f"{where}: {json.dumps(action)} was rejected with {error.code!r}: {error}") from None
             return
         before = self.engine.call("state", game=game)["state"]
-        self._expect_error(f"{where}: {json.dumps(action, ensure_ascii=False)}", step["error"], "apply", game=game, action=action)
+        self._expect_error(
+            f"{where}: {json.dumps(action, ensure_ascii=False)}", step["error"], "apply", game=game, action=action
+        )
         after = self.engine.call("state", game=game)["state"]
         if after != before:
             raise CaseFailure(f"{where}: the rejected action changed the state (ERR-1)")
@@ -278,7 +288,9 @@ class CaseRun:
 
 def _compare(where: str, expected: dict[str, Any], got: dict[str, Any]) -> None:
     problems = [
-        _diff(f"{where}: {key}", value, got.get(key, "<missing>")) for key, value in expected.items() if got.get(key, object()) != value
+        _diff(f"{where}: {key}", value, got.get(key, "<missing>"))
+        for key, value in expected.items()
+        if got.get(key, object()) != value
     ]
     if problems:
         raise CaseFailure("\n".join(problems))

@@ -218,7 +218,9 @@ class Game:
         elif kind == "play":
             seat, card = fields["seat"], fields["card"]
             if seat != self._to_move:
-                raise _illegal("wrong-seat", f"seat {seat} played {card_name(card)} but seat {self._to_move} is to move")
+                raise _illegal(
+                    "wrong-seat", f"seat {seat} played {card_name(card)} but seat {self._to_move} is to move"
+                )
             error = self._play_error(seat, card)
             if error is not None:
                 raise _illegal(*error)
@@ -338,7 +340,9 @@ class Game:
             odd = sorted(set(record) ^ expected)
             raise _invalid("invalid-record", f"record has a missing or unknown key {odd[0]!r}")
         if record["format"] != "reversis-record" or record["version"] != 1:
-            raise _invalid("invalid-record", f"not a version-1 reversis record: {record['format']!r} {record['version']!r}")
+            raise _invalid(
+                "invalid-record", f"not a version-1 reversis record: {record['format']!r} {record['version']!r}"
+            )
         start, actions = record["start"], record["actions"]
         if not isinstance(start, dict) or set(start) != {"hand_number", "scores"}:
             raise _invalid("invalid-record", "record 'start' must hold exactly 'hand_number' and 'scores'")
@@ -360,7 +364,9 @@ class Game:
             try:
                 game.apply(action)
             except (InvalidInputError, IllegalActionError) as error:
-                raise _invalid("invalid-record", f"action {index} {action!r} is rejected: {error.code}: {error}") from None
+                raise _invalid(
+                    "invalid-record", f"action {index} {action!r} is rejected: {error.code}: {error}"
+                ) from None
         game._seed = seed
         game._rng = rng
         if rng is not None:
@@ -412,7 +418,9 @@ class Game:
             fields["card"] = parse_card_id(action["card"])
         else:
             if action["choice"] not in MOON_CHOICES:
-                raise _invalid("invalid-action", f"a moon choice is {' or '.join(MOON_CHOICES)}, not {action['choice']!r}")
+                raise _invalid(
+                    "invalid-action", f"a moon choice is {' or '.join(MOON_CHOICES)}, not {action['choice']!r}"
+                )
             fields["choice"] = action["choice"]
         return kind, fields
 
@@ -463,14 +471,23 @@ class Game:
         first_trick = not self._tricks
         if not self._trick:
             if first_trick and ruleset.opening_id is not None and card != ruleset.opening_id:
-                return "must-lead-opening-card", f"the first trick must be led with {card_name(ruleset.opening_id)}, not {name}"
+                return (
+                    "must-lead-opening-card",
+                    f"the first trick must be led with {card_name(ruleset.opening_id)}, not {name}",
+                )
             hearts = ruleset.hearts_mask
             if not self.hearts_broken and hearts >> card & 1 and hand & ~hearts:
-                return "hearts-not-broken", f"{name} cannot be led: hearts are not broken and seat {seat} holds other suits"
+                return (
+                    "hearts-not-broken",
+                    f"{name} cannot be led: hearts are not broken and seat {seat} holds other suits",
+                )
             return None
         led = suit_mask(suit_of(self._trick[0][1]))
         if hand & led and not led >> card & 1:
-            return "must-follow-suit", f"seat {seat} must follow {SUITS[suit_of(self._trick[0][1])]} and cannot play {name}"
+            return (
+                "must-follow-suit",
+                f"seat {seat} must follow {SUITS[suit_of(self._trick[0][1])]} and cannot play {name}",
+            )
         if hand & led:
             return None
         points = ruleset.point_mask
@@ -589,7 +606,10 @@ class Game:
     def _score_hand(self, moon_choice: str | None) -> None:
         """Turn the hand's points into scores (SCORE-1, SCORE-2) and move on (MATCH-2)."""
         ruleset = self._ruleset
-        negative = [ruleset.points_of(captured) - ruleset.points_of(captured & ruleset.point_mask) for captured in self._captured]
+        negative = [
+            ruleset.points_of(captured) - ruleset.points_of(captured & ruleset.point_mask)
+            for captured in self._captured
+        ]
         if moon_choice is None:
             hand = list(self._points)
         else:
@@ -611,4 +631,3 @@ class Game:
         self._phase = "deal"
         if self._rng is not None:
             self._deal_from_rng()
-

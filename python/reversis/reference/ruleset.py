@@ -69,25 +69,25 @@ class Ruleset:
     """
 
     __slots__ = (
-        "name",
-        "title",
-        "sources",
-        "players",
-        "lowest_rank",
-        "removed",
-        "pass_cycle",
-        "pass_size",
-        "opening_id",
+        "_json",
+        "card_points",
+        "deck_mask",
         "first_trick_ban",
         "hearts_breaking",
-        "card_points",
-        "moon_scoring",
+        "lowest_rank",
         "moon_bonus",
-        "target",
-        "deck_mask",
+        "moon_scoring",
+        "name",
+        "opening_id",
+        "pass_cycle",
+        "pass_size",
+        "players",
         "point_mask",
+        "removed",
+        "sources",
+        "target",
+        "title",
         "values",
-        "_json",
     )
 
     def __init__(self, data: dict[str, Any]) -> None:
@@ -135,7 +135,9 @@ class Ruleset:
     def _read_deck(self, deck: dict[str, Any]) -> None:
         if set(deck) != {"lowest_rank", "removed"}:
             extra = sorted(set(deck) - {"lowest_rank", "removed"})
-            raise _fail(f"unknown field 'deck.{extra[0]}'" if extra else "field 'deck' needs 'lowest_rank' and 'removed'")
+            raise _fail(
+                f"unknown field 'deck.{extra[0]}'" if extra else "field 'deck' needs 'lowest_rank' and 'removed'"
+            )
         lowest = _expect(deck["lowest_rank"], str, "deck.lowest_rank")
         if lowest not in RANKS:
             raise _fail(f"field 'deck.lowest_rank' must be a rank character 2..A, not {lowest!r}")
@@ -191,13 +193,13 @@ class Ruleset:
 
     def _read_points(self, points: dict[Any, Any]) -> None:
         values = [0] * DECK_SIZE
-        for text, value in points.items():
+        for text, raw in points.items():
             card = _card_field(text, "card_points")
             if not self.deck_mask >> card & 1:
                 raise _fail(f"field 'card_points' names {text!r}, which is not in the deck")
             if values[card]:
                 raise _fail(f"field 'card_points' names {card_name(card)!r} twice")
-            value = _expect(value, int, f"card_points.{text}")
+            value = _expect(raw, int, f"card_points.{text}")
             if value == 0:
                 raise _fail(f"field 'card_points' gives {text!r} the value 0: leave zero-valued cards out")
             values[card] = value

@@ -72,6 +72,5 @@ def deal_from_seed(ruleset: Ruleset, seed: int, deals: int = 1, hand_number: int
     """
     rng = SplitMix64(seed)
     return [
-        [names_in(hand) for hand in deal_hands(ruleset, rng, (hand_number + k) % ruleset.players)]
-        for k in range(deals)
+        [names_in(hand) for hand in deal_hands(ruleset, rng, (hand_number + k) % ruleset.players)] for k in range(deals)
     ]
