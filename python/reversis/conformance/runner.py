@@ -13,6 +13,9 @@ from .engines import DriverEngine, EngineError, EngineFault, ModuleEngine
 
 Engine = Union[ModuleEngine, DriverEngine]
 
+#: The answer of an implementation that cannot express what a request asks (spec/driver.md).
+UNSUPPORTED = "unsupported"
+
 #: Where the suite lives: beside the package in a checkout, inside it when installed.
 _PACKAGED = Path(__file__).resolve().parent / "suite"
 _CHECKOUT = Path(__file__).resolve().parents[3] / "conformance"
@@ -181,6 +184,8 @@ class CaseRun:
         try:
             answer = self.engine.call(cmd, **args)
         except EngineError as error:
+            if error.code == UNSUPPORTED:
+                raise CaseFailure(f"{what}: the implementation cannot express this: {error}") from None
             if error.code != expected and self.error_codes:
                 raise CaseFailure(_diff(f"{what}: error code", expected, error.code)) from None
             return
