@@ -1,0 +1,123 @@
+"""The runner catches broken engines, and survives implementations that misbehave."""
+
+from __future__ import annotations
+
+import sys
+import textwrap
+import time
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from reversis import reference
+from reversis.cli import main
+from reversis.conformance import DriverEngine, ModuleEngine, load_cases, run_cases
+from reversis.conformance.runner import CASE_FOLDERS
+
+ROOT = Path(__file__).resolve().parents[1]
+CASES = load_cases(CASE_FOLDERS, ROOT / "conformance")
+
+
+class QueenBreaksHeartsEverywhere(ModuleEngine):
+    """A broken engine: Q♠ breaks hearts even where the ruleset says only a heart does (001 ¶11)."""
+
+    def _ruleset(self, ruleset: Any) -> Any:
+        value = super()._ruleset(ruleset)
+        if value.hearts_breaking != "heart":
+            return value
+        return self.module.Ruleset.from_json({**value.to_json(), "hearts_breaking": "heart-or-QS"})
+
+
+class PitPaysTheTaker(reference.Game):
+    """A broken game: an add-to-others moon or pit also gives the bonus to the taker."""
+
+    def _score_hand(self, moon_choice: str | None) -> None:
+        taker = self._moon_taker
+        super()._score_hand(moon_choice)
+        if moon_choice == "add-to-others" and taker is not None:
+            self._scores[taker] += self._ruleset.moon_bonus
+            self._hand_scores[-1][taker] += self._ruleset.moon_bonus
+
+
+def _broken_module(**replacements: Any) -> SimpleNamespace:
+    names = {name: getattr(reference, name) for name in reference.__all__}
+    return SimpleNamespace(**{**names, **replacements})
+
+
+def _ruleset_of(case: Any) -> dict[str, Any] | None:
+    ruleset = case.data.get("ruleset") or case.data.get("record", {}).get("ruleset")
+    if isinstance(ruleset, str):
+        return reference.preset(ruleset).to_json()
+    return ruleset if isinstance(ruleset, dict) else None
+
+
+def test_a_queen_that_breaks_hearts_under_001_fails_exactly_the_001_breaking_cases() -> None:
+    report = run_cases(QueenBreaksHeartsEverywhere(reference, "broken"), CASES)
+    failed = report.failed
+    assert failed, "the suite did not notice Q♠ breaking hearts under hearts-computer"
+    # Only cases under a ruleset where a heart alone breaks hearts can notice the bug...
+    for outcome in failed:
+        ruleset = _ruleset_of(outcome.case)
+        assert ruleset is not None and ruleset["hearts_breaking"] == "heart", outcome.case.id
+    # ...and the breaking-hearts cases written for 001 ¶11 must be among them.
+    assert any(o.case.area == "breaking-hearts" for o in failed)
+    # The same suite passes the unbroken engine.
+    assert run_cases(ModuleEngine(reference, "reference"), CASES).failed == []
+
+
+def test_a_pit_that_pays_the_taker_fails_exactly_the_add_to_others_moon_cases() -> None:
+    broken = ModuleEngine(_broken_module(Game=PitPaysTheTaker), "broken")
+    failed = run_cases(broken, CASES).failed
+    assert failed, "the suite did not notice a pit scored 15 for the taker"
+    for outcome in failed:
+        ruleset = _ruleset_of(outcome.case)
+        assert ruleset is not None and ruleset["moon"] is not None, outcome.case.id
+        assert ruleset["moon"]["scoring"] in ("add-to-others", "taker-choice"), outcome.case.id
+    descriptions = " ".join(o.case.description for o in failed if o.case.area == "moon-and-pit")
+    assert "pit" in descriptions
+
+
+FAKES = {
+    "crashes": "import sys; sys.stdin.readline(); sys.exit(3)",
+    "hangs": "import sys, time; sys.stdin.readline(); time.sleep(600)",
+    "garbage": "import sys\nfor line in sys.stdin:\n    print('this is not json', flush=True)",
+    "wrong-id": (
+        "import sys, json\nfor line in sys.stdin:\n"
+        "    print(json.dumps({'id': -1, 'ok': True}), flush=True)"
+    ),
+    "closes": "import sys, os; os.close(0); os.close(1); import time; time.sleep(600)",
+}
+
+
+@pytest.mark.parametrize("behaviour", sorted(FAKES))
+def test_a_misbehaving_implementation_is_reported_and_the_run_finishes(tmp_path: Path, behaviour: str) -> None:
+    script = tmp_path / "fake.py"
+    script.write_text(textwrap.dedent(FAKES[behaviour]))
+    driver = DriverEngine(f"{sys.executable} {script}", timeout=1.0)
+    some_cases = CASES[:3]
+    started = time.monotonic()
+    try:
+        report = run_cases(driver, some_cases, behaviour)
+    finally:
+        driver.close()
+    assert len(report.outcomes) == len(some_cases)
+    assert all(o.status == "failed" and "implementation fault" in o.reason for o in report.outcomes)
+    assert time.monotonic() - started < 30
+    assert driver._process is None
+
+
+def test_the_cli_runs_one_area_on_one_engine_and_writes_a_json_report(tmp_path: Path, capsys: Any) -> None:
+    report = tmp_path / "report.json"
+    status = main(["conformance", "--engine", "reference", "--area", "follow-suit", "--json", str(report)])
+    out = capsys.readouterr().out
+    assert status == 0
+    assert "follow-suit" in out and "trick-winner" not in out
+    assert report.read_text().count('"status": "passed"') == sum(1 for c in CASES if c.area == "follow-suit")
+
+
+def test_the_cli_exits_non_zero_when_a_case_fails(capsys: Any) -> None:
+    status = main(["conformance", "--driver", f"{sys.executable} -c 'import sys'", "--area", "cards", "--timeout", "2"])
+    assert status == 1
+    assert "FAIL" in capsys.readouterr().out
