@@ -83,10 +83,7 @@ FAKES = {
     "crashes": "import sys; sys.stdin.readline(); sys.exit(3)",
     "hangs": "import sys, time; sys.stdin.readline(); time.sleep(600)",
     "garbage": "import sys\nfor line in sys.stdin:\n    print('this is not json', flush=True)",
-    "wrong-id": (
-        "import sys, json\nfor line in sys.stdin:\n"
-        "    print(json.dumps({'id': -1, 'ok': True}), flush=True)"
-    ),
+    "wrong-id": ("import sys, json\nfor line in sys.stdin:\n    print(json.dumps({'id': -1, 'ok': True}), flush=True)"),
     "closes": "import sys, os; os.close(0); os.close(1); import time; time.sleep(600)",
 }
 

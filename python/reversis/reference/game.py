@@ -403,8 +403,10 @@ class Game:
             odd = sorted(set(action) ^ _ACTION_KEYS[kind])
             raise _invalid("invalid-action", f"a {kind} action has a missing or unknown key {odd[0]!r}")
         fields: dict[str, Any] = {}
-        if "seat" in action:
-            fields["seat"] = self._check_seat(action["seat"])
+        # ERR-4: first the action's shape, then its cards, then its seat against the table.
+        seat = action.get("seat")
+        if "seat" in action and (isinstance(seat, bool) or not isinstance(seat, int)):
+            raise _invalid("invalid-action", f"a seat is an integer, not {seat!r}")
         if kind == "deal":
             hands = action["hands"]
             if not isinstance(hands, list) or any(not isinstance(hand, list) for hand in hands):
@@ -422,6 +424,8 @@ class Game:
                     "invalid-action", f"a moon choice is {' or '.join(MOON_CHOICES)}, not {action['choice']!r}"
                 )
             fields["choice"] = action["choice"]
+        if "seat" in action:
+            fields["seat"] = self._check_seat(seat)
         return kind, fields
 
     def _check_phase(self, kind: str) -> None:
