@@ -11,7 +11,7 @@ ENGINES = ("rust", "reference")
 
 
 def _conformance(args: argparse.Namespace) -> int:
-    from .conformance import DriverEngine, builtin_engine, load_cases, run_cases
+    from .conformance import DriverEngine, ModuleEngine, builtin_engine, load_cases, run_cases
     from .conformance.runner import iter_failures
 
     cases = load_cases()
@@ -20,7 +20,7 @@ def _conformance(args: argparse.Namespace) -> int:
         if not cases:
             print(f"no cases in area(s) {', '.join(args.area)}", file=sys.stderr)
             return 2
-    targets = []
+    targets: list[tuple[str, ModuleEngine | DriverEngine]] = []
     if args.driver:
         targets.append((args.driver, DriverEngine(args.driver, timeout=args.timeout)))
     else:

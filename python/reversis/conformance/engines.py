@@ -15,7 +15,7 @@ import signal
 import subprocess
 import threading
 from types import ModuleType
-from typing import Any
+from typing import Any, NoReturn
 
 from ..errors import ReversisError
 
@@ -244,7 +244,7 @@ class DriverEngine:
             raise EngineError(code, str(answer.get("message", "")))
         return answer
 
-    def _fault(self, reason: str) -> None:
+    def _fault(self, reason: str) -> NoReturn:
         process, self._process = self._process, None
         if process is not None:
             _kill_group(process)

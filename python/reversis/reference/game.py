@@ -194,7 +194,7 @@ class Game:
 
     def legal_plays(self) -> list[str]:
         """The cards the seat to move may play, sorted; ``[]`` outside phase ``play`` (PLAY-8)."""
-        if self._phase != "play":
+        if self._phase != "play" or self._to_move is None:
             return []
         return names_in(self._legal_mask(self._to_move))
 
@@ -270,7 +270,7 @@ class Game:
         :raises InvalidInputError: ``invalid-action`` if there is no such seat.
         """
         seat = self._check_seat(seat)
-        exchanged = self._received[seat] is not None
+        passed, received = self._passed[seat], self._received[seat]
         return {
             "seat": seat,
             "phase": self._phase,
@@ -280,8 +280,8 @@ class Game:
             "to_move": self.to_move,
             "awaiting_pass": self.awaiting_pass,
             "hand": names_in(self._hands[seat]),
-            "passed": None if self._passed[seat] is None else names_in(self._passed[seat]),
-            "received": names_in(self._received[seat]) if exchanged else None,
+            "passed": None if passed is None else names_in(passed),
+            "received": None if received is None else names_in(received),
             "tricks": copy.deepcopy(self._tricks),
             "trick": [{"seat": s, "card": card_name(c)} for s, c in self._trick],
             "hearts_broken": self.hearts_broken,
@@ -543,11 +543,12 @@ class Game:
     def _exchange(self) -> None:
         players = self._ruleset.players
         offset = _DIRECTION_OFFSET[self.pass_direction]  # type: ignore[index]
-        self._received = [0] * players
+        received: list[int | None] = [0] * players
         for seat, cards in enumerate(self._passed):
             receiver = (seat + offset) % players
-            self._received[receiver] = cards
-            self._hands[receiver] |= cards  # type: ignore[operator]
+            received[receiver] = cards
+            self._hands[receiver] |= cards or 0
+        self._received = received
         self._start_play()
 
     def _start_play(self) -> None:

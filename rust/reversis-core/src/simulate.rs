@@ -18,13 +18,14 @@ pub fn hand_generator(seed: u64, index: u64) -> SplitMix64 {
 
 #[inline]
 fn random_card(rng: &mut SplitMix64, set: CardSet) -> crate::card::Card {
-    let k = rng.below(set.len() as u64) as usize;
+    let k = rng.below_fast(set.len() as u64) as usize;
     set.nth(k).expect("random_card: k < len")
 }
 
 /// Plays one full hand with uniformly random choices and returns each seat's hand score
 /// (entries beyond `players` are 0). `hand_number` fixes the dealer and pass direction; the
-/// hand is dealt from `rng` (SEED-3, SEED-4), each passing seat passes `passing.size` cards
+/// hand is dealt from `rng` by Fisher–Yates and SEED-4's order (with
+/// [`SplitMix64::below_fast`], so not the portable deal of SEED-3), each passing seat passes `passing.size` cards
 /// chosen uniformly, every play is uniform among the legal cards (PLAY-8), and a taker's moon
 /// choice is uniform. When `masks` is given, the legal mask of each play is written to it in
 /// playing order.
@@ -40,7 +41,7 @@ pub fn play_random_hand(
 ) -> [i32; 7] {
     let n = rules.players();
     let dealer = rules.dealer(hand_number);
-    let mut hands = rng.deal(rules, dealer);
+    let mut hands = rng.deal_fast(rules, dealer);
     if rules.passes_on(hand_number) {
         let dir = rules.pass_direction(hand_number).expect("passes_on");
         let size = rules.passing().map_or(0, |p| p.size);
@@ -69,7 +70,7 @@ pub fn play_random_hand(
     }
     let choice = match rules.moon() {
         Some(m) if m.scoring == MoonScoring::TakerChoice && st.moon_taker(rules).is_some() => {
-            Some(if rng.below(2) == 0 {
+            Some(if rng.below_fast(2) == 0 {
                 MoonChoice::AddToOthers
             } else {
                 MoonChoice::SubtractFromTaker
