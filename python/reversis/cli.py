@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
 from collections.abc import Sequence
 
+
 ENGINES = ("rust", "reference")
+#: Modules of :mod:`reversis.commands` that each register one subcommand.
+COMMAND_MODULES: list[str] = []
 
 
 def _conformance(args: argparse.Namespace) -> int:
@@ -111,6 +115,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     driver.add_argument("--engine", choices=ENGINES, default="rust")
     driver.set_defaults(run=_driver)
+
+    for name in COMMAND_MODULES:
+        importlib.import_module(f"reversis.commands.{name}").register(commands)
     return parser
 
 

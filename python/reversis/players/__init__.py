@@ -1,0 +1,107 @@
+"""Computer players that decide from an observation alone (001 ¶9).
+
+A :class:`Player` is handed an :class:`Observation`: what its seat may know (OBS-1) and the
+ruleset, which is public. Nothing else reaches it: not the game, not the other hands, not the
+seed. :func:`act_for` asks the player of the seat that must act and applies the action it
+returns.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["Observation", "Player", "RandomPlayer", "observe", "act_for"]
+
+
+@dataclass(frozen=True)
+class Observation:
+    """What one seat may know (OBS-1), with the public ruleset; immutable.
+
+    Build one with :func:`observe`; ``data`` is the observation's JSON form.
+    """
+
+    ruleset: Any
+    data: dict[str, Any]
+
+    @property
+    def seat(self) -> int:
+        """The observing seat."""
+        return int(self.data["seat"])
+
+    @property
+    def phase(self) -> str:
+        """The game's phase."""
+        return str(self.data["phase"])
+
+    @property
+    def hand(self) -> list[str]:
+        """The seat's cards, sorted."""
+        return list(self.data["hand"])
+
+    @property
+    def legal(self) -> list[str]:
+        """The seat's legal cards when it is to play, else ``[]``."""
+        return list(self.data["legal"])
+
+    def __getitem__(self, key: str) -> Any:
+        """Any key of OBS-1."""
+        return self.data[key]
+
+
+def observe(game: Any, seat: int) -> Observation:
+    """The observation of ``seat`` in ``game``: the only thing a player is ever given."""
+    return Observation(game.ruleset, game.observation(seat))
+
+
+class Player(ABC):
+    """A computer player: from an observation to an action of ACT-1 for the observing seat."""
+
+    name = "player"
+
+    @abstractmethod
+    def act(self, observation: Observation) -> dict[str, Any]:
+        """The action of the observing seat: its pass, its play or its moon choice."""
+
+
+class RandomPlayer(Player):
+    """Chooses uniformly among the legal actions: passes, plays and moon choices."""
+
+    name = "random"
+
+    def __init__(self, seed: int | None = None) -> None:
+        """Draw choices from a generator seeded with ``seed`` (fresh entropy without one)."""
+        self._rng = random.Random(seed)
+
+    def act(self, observation: Observation) -> dict[str, Any]:
+        """A uniformly random legal action."""
+        seat = observation.seat
+        if observation.phase == "pass":
+            size = observation.ruleset.passing["size"]
+            cards = self._rng.sample(observation.hand, size)
+            return {"type": "pass", "seat": seat, "cards": cards}
+        if observation.phase == "moon":
+            choice = self._rng.choice(["add-to-others", "subtract-from-taker"])
+            return {"type": "moon", "seat": seat, "choice": choice}
+        return {"type": "play", "seat": seat, "card": self._rng.choice(observation.legal)}
+
+
+def act_for(game: Any, players: Sequence[Player]) -> dict[str, Any]:
+    """Ask the player of the seat that must act next and apply its action to ``game``.
+
+    In phase ``pass`` the lowest seat still to pass acts. Returns the action applied.
+
+    :raises ValueError: if the game is not waiting for a seat (phase ``deal`` or ``over``).
+    """
+    if game.phase == "pass":
+        seat = game.awaiting_pass[0]
+    elif game.phase in ("play", "moon"):
+        seat = game.to_move
+    else:
+        raise ValueError(f"no seat acts in phase {game.phase!r}")
+    action = players[seat].act(observe(game, seat))
+    game.apply(action)
+    return action
