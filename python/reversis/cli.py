@@ -8,7 +8,6 @@ import json
 import sys
 from collections.abc import Sequence
 
-
 ENGINES = ("rust", "reference")
 #: Modules of :mod:`reversis.commands` that each register one subcommand.
 COMMAND_MODULES: list[str] = []

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Observation", "Player", "RandomPlayer", "observe", "act_for"]
+__all__ = ["Observation", "Player", "RandomPlayer", "act_for", "observe"]
 
 
 @dataclass(frozen=True)
