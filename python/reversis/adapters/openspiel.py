@@ -38,6 +38,8 @@ from typing import IO, Any
 
 import pyspiel
 
+import reversis
+
 PROTOCOL_VERSION = 1
 PLAYERS = 4
 HAND_SIZE = 13
@@ -58,7 +60,6 @@ ACTION_KEYS = {
     "play": {"type", "seat", "card"},
     "moon": {"type", "seat", "choice"},
 }
-_SUIT_ALIASES = {"♣": "C", "♧": "C", "♦": "D", "♢": "D", "♥": "H", "♡": "H", "♠": "S", "♤": "S"}
 
 
 class AdapterError(Exception):
@@ -79,18 +80,10 @@ def parse_card(text: object) -> int:
 
     This is notation, not rules: OpenSpiel prints ``2C`` … ``AS`` but reads no card text.
     """
-    if not isinstance(text, str):
-        raise AdapterError("invalid-card", f"a card must be a string, not {text!r}")
-    body = text.strip()
-    if len(body) < 2:
-        raise AdapterError("invalid-card", f"not a card: {text!r}")
-    rank, suit = body[:-1].upper(), body[-1]
-    suit = _SUIT_ALIASES.get(suit, suit.upper())
-    if rank == "10":
-        rank = "T"
-    if len(rank) != 1 or rank not in RANKS or suit not in SUITS:
-        raise AdapterError("invalid-card", f"not a card: {text!r}")
-    return SUITS.index(suit) * 13 + RANKS.index(rank)
+    try:
+        return reversis.card_id(text)  # type: ignore[arg-type]
+    except reversis.ReversisError as error:
+        raise AdapterError(error.code, str(error)) from None
 
 
 def card_name(card: int) -> str:
@@ -114,32 +107,6 @@ def from_spiel(action: int) -> int:
 
 
 # ----------------------------------------------------------------------------- presets
-
-
-def _hearts_points(**extra: int) -> dict[str, int]:
-    points = {rank + "H": 1 for rank in RANKS}
-    points["QS"] = 13
-    points.update(extra)
-    return points
-
-
-def _four_player_preset(
-    name: str, *, title: str, sources: list[str], breaking: str, points: dict[str, int], moon: str
-) -> dict[str, Any]:
-    return {
-        "name": name,
-        "title": title,
-        "sources": sources,
-        "players": PLAYERS,
-        "deck": {"lowest_rank": "2", "removed": []},
-        "passing": {"cycle": ["left", "right", "across", "hold"], "size": PASS_SIZE},
-        "opening_card": "2C",
-        "first_trick_ban": True,
-        "hearts_breaking": breaking,
-        "card_points": points,
-        "moon": {"scoring": moon, "bonus": 26},
-        "target": 100,
-    }
 
 
 @dataclass(frozen=True)
@@ -192,39 +159,11 @@ def _params(*, qs_breaks_hearts: bool, jd_bonus: bool) -> dict[str, bool]:
 
 
 PRESETS: dict[str, Preset] = {
-    "hearts-4": Preset(
-        _four_player_preset(
-            "hearts-4",
-            title="Classic Hearts, 4 players",
-            sources=["002_a19656d00d6dcc0e.txt", "004_6369656a193d5fe2.txt", "D-1", "D-2", "D-4", "D-5"],
-            breaking="heart-or-QS",
-            points=_hearts_points(),
-            moon="taker-choice",
-        ),
-        _params(qs_breaks_hearts=True, jd_bonus=False),
-    ),
+    "hearts-4": Preset(reversis.preset("hearts-4").to_json(), _params(qs_breaks_hearts=True, jd_bonus=False)),
     "hearts-computer": Preset(
-        _four_player_preset(
-            "hearts-computer",
-            title="Computer-table Hearts",
-            sources=["001_8139d5a4893f2ae5.txt", "D-2", "D-4"],
-            breaking="heart",
-            points=_hearts_points(),
-            moon="add-to-others",
-        ),
-        _params(qs_breaks_hearts=False, jd_bonus=False),
+        reversis.preset("hearts-computer").to_json(), _params(qs_breaks_hearts=False, jd_bonus=False)
     ),
-    "omnibus-4": Preset(
-        _four_player_preset(
-            "omnibus-4",
-            title="Omnibus Hearts, 4 players",
-            sources=["004_6369656a193d5fe2.txt", "002_a19656d00d6dcc0e.txt", "D-1", "D-4", "D-8"],
-            breaking="heart-or-QS",
-            points=_hearts_points(JD=-10),
-            moon="taker-choice",
-        ),
-        _params(qs_breaks_hearts=True, jd_bonus=True),
-    ),
+    "omnibus-4": Preset(reversis.preset("omnibus-4").to_json(), _params(qs_breaks_hearts=True, jd_bonus=True)),
 }
 
 #: The other reversis presets: known, but OpenSpiel's four-player 52-card game cannot play them.
