@@ -85,6 +85,24 @@ FAKES = {
     "garbage": "import sys\nfor line in sys.stdin:\n    print('this is not json', flush=True)",
     "wrong-id": ("import sys, json\nfor line in sys.stdin:\n    print(json.dumps({'id': -1, 'ok': True}), flush=True)"),
     "closes": "import sys, os; os.close(0); os.close(1); import time; time.sleep(600)",
+    # Right id, wrong shape: hello is fine, every other answer lacks its results.
+    "wrong-shape": """
+        import json, sys
+        PRESETS = ["hartenjagen", "hearts-3", "hearts-4", "hearts-5", "hearts-6", "hearts-7",
+                   "hearts-computer", "omnibus-4"]
+        for line in sys.stdin:
+            request = json.loads(line)
+            answer = {"id": request["id"], "ok": True}
+            if request["cmd"] == "hello":
+                kinds = ["card", "ruleset", "seed", "game", "record"]
+                answer.update(name="fake", protocol=1, capabilities={
+                    "players": [3, 4, 5, 6, 7], "presets": PRESETS, "custom_rulesets": True,
+                    "kinds": kinds, "observations": True, "error_codes": True})
+            elif request["cmd"] == "parse_card":
+                answer["card"] = ["not", "a", "string"]
+            print(json.dumps(answer), flush=True)
+    """,
+    "partial-line": 'import sys; sys.stdin.readline(); sys.stdout.write(\'{"id": 1, "ok"\'); sys.exit(0)',
 }
 
 
@@ -103,6 +121,47 @@ def test_a_misbehaving_implementation_is_reported_and_the_run_finishes(tmp_path:
     assert all(o.status == "failed" and "implementation fault" in o.reason for o in report.outcomes)
     assert time.monotonic() - started < 30
     assert driver._process is None
+
+
+def test_an_implementation_whose_child_hangs_leaves_no_process_behind(tmp_path: Path) -> None:
+    """The runner kills the implementation's whole process group, its children included."""
+    pids = tmp_path / "pids"
+    script = tmp_path / "fake.py"
+    script.write_text(
+        textwrap.dedent(
+            f"""
+            import os, subprocess, sys, time
+            child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
+            with open({str(pids)!r}, "a") as out:
+                out.write(f"{{os.getpid()}} {{child.pid}}\\n")
+            sys.stdin.readline()
+            time.sleep(600)
+            """
+        )
+    )
+    driver = DriverEngine(f"{sys.executable} {script}", timeout=1.0)
+    try:
+        report = run_cases(driver, CASES[:2], "child")
+    finally:
+        driver.close()
+    assert all(o.status == "failed" and "implementation fault" in o.reason for o in report.outcomes)
+    started = [int(pid) for line in pids.read_text().split() for pid in [line]]
+    assert len(started) == 4  # two runs, each a parent and its child
+    deadline = time.monotonic() + 10
+    alive = started
+    while alive and time.monotonic() < deadline:
+        alive = [pid for pid in started if _running(pid)]
+        time.sleep(0.1)
+    assert not alive, f"processes left behind: {alive}"
+
+
+def _running(pid: int) -> bool:
+    """Whether ``pid`` exists and is not a zombie waiting to be reaped."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, IndexError):
+        return False
+    return state not in ("Z", "X")
 
 
 def test_the_cli_runs_one_area_on_one_engine_and_writes_a_json_report(tmp_path: Path, capsys: Any) -> None:

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 ENGINES = ("rust", "reference")
 #: Modules of :mod:`reversis.commands` that each register one subcommand.
-COMMAND_MODULES: list[str] = []
+COMMAND_MODULES: list[str] = ["play", "tournament", "soak"]
 
 
 def _conformance(args: argparse.Namespace) -> int:
@@ -127,7 +127,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return 2
-    return int(args.run(args))
+    try:
+        return int(args.run(args))
+    except (OSError, ValueError) as error:
+        # Unreadable or unwritable files and rejected input (every ReversisError is a
+        # ValueError): a message and a non-zero status, never a traceback.
+        print(f"reversis {args.command}: error: {error}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

@@ -6,7 +6,9 @@ never on the message.
 
 from __future__ import annotations
 
-__all__ = ["ILLEGAL_CODES", "INPUT_CODES", "IllegalActionError", "InvalidInputError", "ReversisError"]
+import reprlib
+
+__all__ = ["ILLEGAL_CODES", "INPUT_CODES", "IllegalActionError", "InvalidInputError", "ReversisError", "shown"]
 
 #: ERR-2: the input is malformed or impossible in itself.
 INPUT_CODES = frozenset(
@@ -40,6 +42,23 @@ ILLEGAL_CODES = frozenset(
         "hearts-not-broken",
     }
 )
+
+
+_REPR = reprlib.Repr()
+_REPR.maxlevel = 3
+_REPR.maxstring = 80
+_REPR.maxother = 80
+
+
+def shown(value: object) -> str:
+    """A short ``repr`` of user input for an error message, bounded in length and depth.
+
+    A hostile (huge or deeply nested) value never makes building the message fail or crawl.
+    """
+    try:
+        return _REPR.repr(value)
+    except Exception:  # a broken __repr__ must not hide the real error
+        return f"<{type(value).__name__}>"
 
 
 class ReversisError(ValueError):

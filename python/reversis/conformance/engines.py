@@ -128,8 +128,8 @@ class ModuleEngine:
         return self._keep(self.module.Game(self._ruleset(ruleset), seed, hand_number=hand_number, scores=scores))
 
     def _game(self, game: int) -> Any:
-        if game not in self._games:
-            raise EngineError("invalid-action", f"no game {game}")
+        if isinstance(game, bool) or not isinstance(game, int) or game not in self._games:
+            raise EngineError("invalid-request", f"no game {game!r}")
         return self._games[game]
 
     def _cmd_apply(self, game: int, action: Any) -> dict[str, Any]:

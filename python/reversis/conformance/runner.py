@@ -132,6 +132,10 @@ def run_cases(engine: Engine, cases: Iterable[Case], engine_name: str | None = N
             capabilities = None
         except EngineError as error:
             status, reason = "failed", f"unexpected error {error.code!r}: {error}"
+        except (KeyError, TypeError, AttributeError, IndexError, ValueError) as error:
+            # An answer with the right id but the wrong shape (a view without "view", a card
+            # that is not a string...): the implementation's fault, not the runner's.
+            status, reason = "failed", f"implementation fault: malformed answer: {error!r}"
         else:
             status, reason = "passed", ""
         report.outcomes.append(Outcome(case, status, reason, time.perf_counter() - started))

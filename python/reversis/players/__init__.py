@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Observation", "Player", "RandomPlayer", "act_for", "observe"]
+__all__ = ["MonteCarloPlayer", "Observation", "Player", "RandomPlayer", "RuleBasedPlayer", "act_for", "observe"]
 
 
 @dataclass(frozen=True)
@@ -105,3 +105,8 @@ def act_for(game: Any, players: Sequence[Player]) -> dict[str, Any]:
     action = players[seat].act(observe(game, seat))
     game.apply(action)
     return action
+
+
+# Players built on the interface above; imported last because they import it.
+from .montecarlo import MonteCarloPlayer  # noqa: E402
+from .rulebased import RuleBasedPlayer  # noqa: E402

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from ..errors import InvalidInputError
+from ..errors import InvalidInputError, shown
 
 SUITS = "CDHS"
 RANKS = "23456789TJQKA"
@@ -49,16 +49,16 @@ def parse_card_id(text: object) -> int:
     :raises InvalidInputError: ``invalid-card`` if ``text`` is not a card.
     """
     if not isinstance(text, str):
-        raise InvalidInputError("invalid-card", f"a card must be a string, not {text!r}")
+        raise InvalidInputError("invalid-card", f"a card must be a string, not {shown(text)}")
     body = text.strip()
     if len(body) < 2:
-        raise InvalidInputError("invalid-card", f"not a card: {text!r}")
+        raise InvalidInputError("invalid-card", f"not a card: {shown(text)}")
     rank_text, suit_text = body[:-1].upper(), body[-1]
     suit_letter = _SUIT_ALIASES.get(suit_text, suit_text.upper())
     if rank_text == "10":
         rank_text = "T"
     if len(rank_text) != 1 or rank_text not in RANKS or suit_letter not in SUITS:
-        raise InvalidInputError("invalid-card", f"not a card: {text!r}")
+        raise InvalidInputError("invalid-card", f"not a card: {shown(text)}")
     return make_card(SUITS.index(suit_letter), RANKS.index(rank_text))
 
 

@@ -7,9 +7,10 @@ then changes the state, so a rejected action leaves the game exactly as it was (
 from __future__ import annotations
 
 import copy
+import math
 from typing import Any
 
-from ..errors import IllegalActionError, InvalidInputError
+from ..errors import IllegalActionError, InvalidInputError, shown
 from .cards import SUITS, card_name, ids_in, mask_of, names_in, parse_card_id, suit_mask, suit_of
 from .ruleset import Ruleset
 from .seeding import SplitMix64, deal_hands
@@ -24,6 +25,10 @@ _ACTION_KEYS = {
 }
 _DIRECTION_OFFSET = {"left": 1, "right": -1, "across": 2}
 _MAX_SEED = (1 << 64) - 1
+#: ERR-6: match totals are 64-bit signed integers; a total that would pass a bound stays at it.
+_MIN_TOTAL, _MAX_TOTAL = -(1 << 63), (1 << 63) - 1
+#: ERR-6: the most actions a record may hold (the Rust core's ``MAX_RECORD_ACTIONS``).
+MAX_RECORD_ACTIONS = 100_000
 
 
 def _illegal(code: str, message: str) -> IllegalActionError:
@@ -36,7 +41,7 @@ def _invalid(code: str, message: str) -> InvalidInputError:
 
 def _check_seed(seed: Any) -> None:
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= _MAX_SEED):
-        raise _invalid("invalid-setup", f"a seed must be an integer from 0 to 2**64-1, not {seed!r}")
+        raise _invalid("invalid-setup", f"a seed must be an integer from 0 to 2**64-1, not {shown(seed)}")
 
 
 class Game:
@@ -62,18 +67,20 @@ class Game:
             not valid values.
         """
         if not isinstance(ruleset, Ruleset):
-            raise _invalid("invalid-setup", f"a game needs a Ruleset, not {ruleset!r}")
+            raise _invalid("invalid-setup", f"a game needs a Ruleset, not {shown(ruleset)}")
         _check_seed(seed)
-        if isinstance(hand_number, bool) or not isinstance(hand_number, int) or hand_number < 0:
-            raise _invalid("invalid-setup", f"a hand number must be a non-negative integer, not {hand_number!r}")
+        if isinstance(hand_number, bool) or not isinstance(hand_number, int) or not 0 <= hand_number <= _MAX_SEED:
+            raise _invalid(
+                "invalid-setup", f"a hand number must be an integer from 0 to 2**64-1, not {shown(hand_number)}"
+            )
         if scores is None:
             scores = [0] * ruleset.players
         if (
             not isinstance(scores, (list, tuple))
             or len(scores) != ruleset.players
-            or any(isinstance(s, bool) or not isinstance(s, int) for s in scores)
+            or any(isinstance(s, bool) or not isinstance(s, int) or not _MIN_TOTAL <= s <= _MAX_TOTAL for s in scores)
         ):
-            raise _invalid("invalid-setup", f"scores must be {ruleset.players} integers, not {scores!r}")
+            raise _invalid("invalid-setup", f"scores must be {ruleset.players} integers, not {shown(scores)}")
         self._ruleset = ruleset
         self._seed = seed
         self._rng = None if seed is None else SplitMix64(seed)
@@ -253,12 +260,15 @@ class Game:
     def play(self, card: str, seat: int | None = None) -> None:
         """Play ``card`` for ``seat``, by default the seat to move; see :meth:`apply`."""
         if seat is None:
+            parse_card_id(card)  # ERR-4: the card's form before the phase
             self._check_phase("play")
             seat = self._to_move
         self.apply({"type": "play", "seat": seat, "card": card})
 
     def choose_moon(self, choice: str) -> None:
         """Choose how the moon scores, for the taker (SCORE-3); see :meth:`apply`."""
+        if not isinstance(choice, str) or choice not in MOON_CHOICES:  # ERR-4: the shape first
+            raise _invalid("invalid-action", f"a moon choice is {' or '.join(MOON_CHOICES)}, not {shown(choice)}")
         self._check_phase("moon")
         self.apply({"type": "moon", "seat": self._moon_taker, "choice": choice})
 
@@ -333,39 +343,20 @@ class Game:
         :raises InvalidInputError: ``invalid-record`` if the record is malformed, an action is
             rejected on replay, or a deal differs from what the seed deals.
         """
-        if not isinstance(record, dict):
-            raise _invalid("invalid-record", f"a record must be an object, not {type(record).__name__}")
-        expected = {"format", "version", "ruleset", "seed", "start", "actions"}
-        if set(record) != expected:
-            odd = sorted(set(record) ^ expected)
-            raise _invalid("invalid-record", f"record has a missing or unknown key {odd[0]!r}")
-        if record["format"] != "reversis-record" or record["version"] != 1:
-            raise _invalid(
-                "invalid-record", f"not a version-1 reversis record: {record['format']!r} {record['version']!r}"
-            )
-        start, actions = record["start"], record["actions"]
-        if not isinstance(start, dict) or set(start) != {"hand_number", "scores"}:
-            raise _invalid("invalid-record", "record 'start' must hold exactly 'hand_number' and 'scores'")
-        if not isinstance(actions, list):
-            raise _invalid("invalid-record", "record 'actions' must be an array")
-        try:
-            ruleset = Ruleset.from_json(record["ruleset"])
-            game = cls(ruleset, None, hand_number=start["hand_number"], scores=start["scores"])
-            seed = record["seed"]
-            _check_seed(seed)
-        except InvalidInputError as error:
-            raise _invalid("invalid-record", f"record setup: {error}") from None
+        ruleset, seed, hand_number, scores, actions = check_record(record)
+        game = cls(ruleset, None, hand_number=hand_number, scores=scores)
         rng = None if seed is None else SplitMix64(seed)
         for index, action in enumerate(actions):
             if rng is not None and isinstance(action, dict) and action.get("type") == "deal":
                 expected_hands = [names_in(h) for h in deal_hands(ruleset, rng, game.dealer)]
-                if action.get("hands") != expected_hands:
+                given = [names_in(mask_of(hand)) for hand in game._parse_action(action)[1]["hands"]]
+                if given != expected_hands:
                     raise _invalid("invalid-record", f"action {index}: the deal differs from what seed {seed} deals")
             try:
                 game.apply(action)
             except (InvalidInputError, IllegalActionError) as error:
                 raise _invalid(
-                    "invalid-record", f"action {index} {action!r} is rejected: {error.code}: {error}"
+                    "invalid-record", f"action {index} {shown(action)} is rejected: {error.code}: {error}"
                 ) from None
         game._seed = seed
         game._rng = rng
@@ -389,43 +380,51 @@ class Game:
 
     def _check_seat(self, seat: Any) -> int:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self._ruleset.players:
-            raise _invalid("invalid-action", f"no seat {seat!r} at a table of {self._ruleset.players}")
+            raise _invalid("invalid-action", f"no seat {shown(seat)} at a table of {self._ruleset.players}")
         return seat
 
-    def _parse_action(self, action: Any) -> tuple[str, dict[str, Any]]:
-        """Read an ACT-1 action into ids and seats; nothing here depends on the state."""
+    def _parse_action(self, action: Any, check_table: bool = True) -> tuple[str, dict[str, Any]]:
+        """Read an ACT-1 action into ids and seats; nothing here depends on the state.
+
+        Without ``check_table`` a seat is not checked against the table (a record's shape).
+        """
         if not isinstance(action, dict):
-            raise _invalid("invalid-action", f"an action must be an object, not {action!r}")
+            raise _invalid("invalid-action", f"an action must be an object, not {shown(action)}")
+        problem = json_problem(action)
+        if problem is not None:
+            raise _invalid("invalid-action", f"an action is not JSON data: {problem}: {shown(action)}")
         kind = action.get("type")
-        if kind not in _ACTION_KEYS:
-            raise _invalid("invalid-action", f"unknown action type {kind!r}")
+        if not isinstance(kind, str) or kind not in _ACTION_KEYS:
+            raise _invalid("invalid-action", f"unknown action type {shown(kind)}")
         if set(action) != _ACTION_KEYS[kind]:
             odd = sorted(set(action) ^ _ACTION_KEYS[kind])
-            raise _invalid("invalid-action", f"a {kind} action has a missing or unknown key {odd[0]!r}")
+            raise _invalid("invalid-action", f"a {kind} action has a missing or unknown key {shown(odd[0])}")
         fields: dict[str, Any] = {}
         # ERR-4: first the action's shape, then its cards, then its seat against the table.
         seat = action.get("seat")
-        if "seat" in action and (isinstance(seat, bool) or not isinstance(seat, int)):
-            raise _invalid("invalid-action", f"a seat is an integer, not {seat!r}")
+        # ERR-6: a seat outside 0 … 2**64-1 is not a seat-shaped value at all.
+        if "seat" in action and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat <= _MAX_SEED):
+            raise _invalid("invalid-action", f"a seat is a non-negative integer, not {shown(seat)}")
         if kind == "deal":
             hands = action["hands"]
-            if not isinstance(hands, list) or any(not isinstance(hand, list) for hand in hands):
+            # A tuple is an array, as in the Rust binding.
+            if not isinstance(hands, (list, tuple)) or any(not isinstance(hand, (list, tuple)) for hand in hands):
                 raise _invalid("invalid-action", "a deal's 'hands' must be an array of arrays of cards")
             fields["hands"] = [[parse_card_id(card) for card in hand] for hand in hands]
         elif kind == "pass":
-            if not isinstance(action["cards"], list):
-                raise _invalid("invalid-action", f"a pass's 'cards' must be an array, not {action['cards']!r}")
+            if not isinstance(action["cards"], (list, tuple)):
+                raise _invalid("invalid-action", f"a pass's 'cards' must be an array, not {shown(action['cards'])}")
             fields["cards"] = [parse_card_id(card) for card in action["cards"]]
         elif kind == "play":
             fields["card"] = parse_card_id(action["card"])
         else:
             if action["choice"] not in MOON_CHOICES:
                 raise _invalid(
-                    "invalid-action", f"a moon choice is {' or '.join(MOON_CHOICES)}, not {action['choice']!r}"
+                    "invalid-action", f"a moon choice is {' or '.join(MOON_CHOICES)}, not {shown(action['choice'])}"
                 )
             fields["choice"] = action["choice"]
         if "seat" in action:
-            fields["seat"] = self._check_seat(seat)
+            fields["seat"] = self._check_seat(seat) if check_table else seat
         return kind, fields
 
     def _check_phase(self, kind: str) -> None:
@@ -434,7 +433,7 @@ class Game:
         if self._phase == "moon" and kind != "moon":
             raise _illegal("moon-choice-pending", f"seat {self._moon_taker} must choose how its moon scores first")
         if self._phase != kind:
-            raise _illegal("wrong-phase", f"a {kind} is not possible in phase {self._phase!r}")
+            raise _illegal("wrong-phase", f"a {kind} is not possible in phase {shown(self._phase)}")
 
     def _check_deal(self, hands: list[list[int]]) -> list[int]:
         ruleset = self._ruleset
@@ -479,6 +478,10 @@ class Game:
                     "must-lead-opening-card",
                     f"the first trick must be led with {card_name(ruleset.opening_id)}, not {name}",
                 )
+            if first_trick and ruleset.opening_id is not None:
+                # PLAY-8: the cascade never empties the legal set, so an opening card that is
+                # a heart is led even while hearts are unbroken (PLAY-1 before PLAY-6).
+                return None
             hearts = ruleset.hearts_mask
             if not self.hearts_broken and hearts >> card & 1 and hand & ~hearts:
                 return (
@@ -625,14 +628,111 @@ class Game:
             else:
                 hand = [neg - (bonus if seat == taker else 0) for seat, neg in enumerate(negative)]
         self._hand_scores.append(hand)
-        self._scores = [total + gained for total, gained in zip(self._scores, hand)]
+        self._scores = [min(max(total + gained, _MIN_TOTAL), _MAX_TOTAL) for total, gained in zip(self._scores, hand)]
         if max(self._scores) >= ruleset.target:
             self._phase = "over"
             lowest = min(self._scores)
             self._winners = [seat for seat, total in enumerate(self._scores) if total == lowest]
             return
-        self._hand_number += 1
+        self._hand_number = (self._hand_number + 1) % (_MAX_SEED + 1)
         self._reset_hand()
         self._phase = "deal"
         if self._rng is not None:
             self._deal_from_rng()
+
+
+#: ERR-6: how deeply JSON data handed in from Python may nest (as the Rust binding).
+MAX_JSON_DEPTH = 128
+
+
+def json_problem(value: Any) -> str | None:
+    """Why ``value`` is not JSON data, or ``None`` if it is.
+
+    JSON data is ``None``, ``bool``, 64-bit ``int``, finite ``float``, UTF-8-encodable ``str``,
+    ``list``/``tuple`` and ``dict`` with ``str`` keys, nested at most ``MAX_JSON_DEPTH`` deep
+    (ERR-6). Iterative: any depth is safe.
+    """
+    stack = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > MAX_JSON_DEPTH:
+            return f"nested more than {MAX_JSON_DEPTH} deep"
+        if item is None or isinstance(item, bool):
+            continue
+        if isinstance(item, int):
+            if not -(1 << 63) <= item <= _MAX_SEED:
+                return f"integer out of range: {shown(item)}"
+        elif isinstance(item, float):
+            if not math.isfinite(item):
+                return f"not a finite number: {shown(item)}"
+        elif isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                return f"not valid text: {shown(item)}"
+        elif isinstance(item, (list, tuple)):
+            stack.extend((element, depth + 1) for element in item)
+        elif isinstance(item, dict):
+            for key, element in item.items():
+                if not isinstance(key, str):
+                    return f"a key is not a string: {shown(key)}"
+                stack.append((element, depth + 1))
+        else:
+            return f"a {type(item).__name__} is not JSON data"
+    return None
+
+
+def _bad_record(message: str) -> InvalidInputError:
+    return _invalid("invalid-record", f"invalid record: {message}")
+
+
+def check_record(record: Any) -> tuple[Ruleset, int | None, int, list[int], list[Any]]:
+    """Check a record's structure (REC-1) without replaying it.
+
+    Its keys, format and version, a valid ruleset, seed and start, and well-formed actions (at
+    most ``MAX_RECORD_ACTIONS``).
+
+    :raises InvalidInputError: ``invalid-record`` naming the first problem.
+    """
+    if not isinstance(record, dict):
+        raise _bad_record(f"a record must be an object, not {type(record).__name__}")
+    expected = {"format", "version", "ruleset", "seed", "start", "actions"}
+    if set(record) != expected:
+        odd = sorted(set(record) ^ expected, key=str)
+        raise _bad_record(f"a missing or unknown key {shown(odd[0])}")
+    if record["format"] != "reversis-record" or not isinstance(record["format"], str):
+        raise _bad_record(f"format must be 'reversis-record', not {shown(record['format'])}")
+    version = record["version"]
+    if isinstance(version, bool) or not isinstance(version, int) or version != 1:
+        raise _bad_record(f"version must be 1, not {shown(version)}")
+    try:
+        ruleset = Ruleset.from_json(record["ruleset"])
+    except InvalidInputError as error:
+        raise _bad_record(str(error)) from None
+    seed = record["seed"]
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= _MAX_SEED):
+        raise _bad_record(f"seed must be an unsigned 64-bit integer or null, not {shown(seed)}")
+    start = record["start"]
+    if not isinstance(start, dict) or set(start) != {"hand_number", "scores"}:
+        raise _bad_record("'start' must hold exactly 'hand_number' and 'scores'")
+    hand_number, scores = start["hand_number"], start["scores"]
+    if isinstance(hand_number, bool) or not isinstance(hand_number, int) or not 0 <= hand_number <= _MAX_SEED:
+        raise _bad_record(f"start.hand_number must be a non-negative integer, not {shown(hand_number)}")
+    if (
+        not isinstance(scores, list)
+        or len(scores) != ruleset.players
+        or any(isinstance(s, bool) or not isinstance(s, int) or not _MIN_TOTAL <= s <= _MAX_TOTAL for s in scores)
+    ):
+        raise _bad_record(f"start.scores must be {ruleset.players} 64-bit integers, not {shown(scores)}")
+    actions = record["actions"]
+    if not isinstance(actions, list):
+        raise _bad_record("'actions' must be an array")
+    if len(actions) > MAX_RECORD_ACTIONS:
+        raise _bad_record(f"{len(actions)} actions, more than the limit of {MAX_RECORD_ACTIONS}")
+    probe = Game(ruleset)
+    for index, action in enumerate(actions):
+        try:
+            probe._parse_action(action, check_table=False)
+        except InvalidInputError as error:
+            raise _bad_record(f"action {index}: {error}") from None
+    return ruleset, seed, hand_number, list(scores), actions

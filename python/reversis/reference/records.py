@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..errors import InvalidInputError
+from ..errors import InvalidInputError, shown
 
 #: Hostile input fails fast: no record of ours is anywhere near this size.
 MAX_RECORD_BYTES = 64 * 1024 * 1024
@@ -14,21 +14,27 @@ MAX_RECORD_BYTES = 64 * 1024 * 1024
 def dump_record(record: dict[str, Any], format: str = "json") -> bytes:
     """Encode a record as ``"json"`` (UTF-8 text) or ``"msgpack"`` (API-4).
 
-    :raises InvalidInputError: ``invalid-record`` for an unknown format.
+    :raises InvalidInputError: ``invalid-record`` for an unknown format or a malformed record.
     """
+    if format not in ("json", "msgpack"):
+        raise InvalidInputError("invalid-record", f"unknown record format {shown(format)}; use 'json' or 'msgpack'")
+    from .game import check_record
+
+    check_record(record)
     if format == "json":
         return (json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
     if format == "msgpack":
         import msgpack
 
         return msgpack.packb(record, use_bin_type=True)
-    raise InvalidInputError("invalid-record", f"unknown record format {format!r}; use 'json' or 'msgpack'")
+    raise InvalidInputError("invalid-record", f"unknown record format {shown(format)}; use 'json' or 'msgpack'")
 
 
 def load_record(data: bytes) -> dict[str, Any]:
     """Decode a record from JSON or MessagePack, told apart by the first byte (API-4).
 
-    The result is checked for shape only; :meth:`Game.from_record` replays it.
+    The result's structure is checked (REC-1), nothing is replayed; :meth:`Game.from_record`
+    replays it. JSON is recognised by its first byte, ``{`` (API-4).
 
     :raises InvalidInputError: ``invalid-record`` if the bytes are not a record.
     """
@@ -37,7 +43,7 @@ def load_record(data: bytes) -> dict[str, Any]:
     data = bytes(data)
     if len(data) > MAX_RECORD_BYTES:
         raise InvalidInputError("invalid-record", f"a record of {len(data)} bytes is larger than {MAX_RECORD_BYTES}")
-    if data.lstrip()[:1] == b"{":
+    if data[:1] == b"{":
         try:
             record = json.loads(data.decode("utf-8"))
         except (UnicodeDecodeError, ValueError, RecursionError) as error:
@@ -51,7 +57,8 @@ def load_record(data: bytes) -> dict[str, Any]:
                 data,
                 raw=False,
                 strict_map_key=True,
-                max_buffer_size=len(data),
+                # No max_buffer_size: unpackb already holds the whole buffer, and msgpack 1.1+
+                # rejects that keyword here.
                 max_str_len=len(data),
                 max_bin_len=0,
                 max_array_len=len(data),
@@ -62,4 +69,7 @@ def load_record(data: bytes) -> dict[str, Any]:
             raise InvalidInputError("invalid-record", f"record is not valid MessagePack: {error}") from None
     if not isinstance(record, dict):
         raise InvalidInputError("invalid-record", "a record must be a JSON object or MessagePack map")
+    from .game import check_record
+
+    check_record(record)
     return record

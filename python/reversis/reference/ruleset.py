@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from ..errors import InvalidInputError
+from ..errors import InvalidInputError, shown
 from .cards import DECK_SIZE, HEARTS, RANKS, card_name, ids_in, mask_of, names_in, parse_card_id, rank_of, suit_mask
 
 PASS_DIRECTIONS = ("left", "right", "across", "hold")
@@ -31,6 +31,9 @@ REQUIRED_FIELDS = (
 )
 OPTIONAL_FIELDS = ("title", "sources")
 QUEEN_OF_SPADES = parse_card_id("QS")
+#: ERR-6: the largest target, and the largest sum of the magnitudes of the card values and bonus.
+MAX_TARGET = 2**64 - 1
+MAX_POINTS = 2**31 - 1
 #: The presets of spec/rulesets, shipped inside the package.
 PRESET_DIR = Path(__file__).resolve().parent.parent / "rulesets"
 
@@ -42,9 +45,9 @@ def _fail(message: str) -> InvalidInputError:
 def _expect(value: Any, kind: type | tuple[type, ...], field: str) -> Any:
     # bool is an int in Python, but a JSON true is never a number.
     if isinstance(value, bool) and kind is not bool:
-        raise _fail(f"field {field!r} must be {_kind_name(kind)}, not {value!r}")
+        raise _fail(f"field {shown(field)} must be {_kind_name(kind)}, not {shown(value)}")
     if not isinstance(value, kind):
-        raise _fail(f"field {field!r} must be {_kind_name(kind)}, not {value!r}")
+        raise _fail(f"field {shown(field)} must be {_kind_name(kind)}, not {shown(value)}")
     return value
 
 
@@ -58,7 +61,7 @@ def _card_field(text: Any, field: str) -> int:
     try:
         return parse_card_id(text)
     except InvalidInputError:
-        raise _fail(f"field {field!r} names {text!r}, which is not a card") from None
+        raise _fail(f"field {shown(field)} names {shown(text)}, which is not a card") from None
 
 
 class Ruleset:
@@ -98,18 +101,19 @@ class Ruleset:
         data = _expect(data, dict, "ruleset")
         missing = [field for field in REQUIRED_FIELDS if field not in data]
         if missing:
-            raise _fail(f"missing field {missing[0]!r}")
+            raise _fail(f"missing field {shown(missing[0])}")
         unknown = sorted(set(data) - set(REQUIRED_FIELDS) - set(OPTIONAL_FIELDS))
         if unknown:
-            raise _fail(f"unknown field {unknown[0]!r}")
+            raise _fail(f"unknown field {shown(unknown[0])}")
 
         name = _expect(data["name"], str, "name")
         if not re.fullmatch(r"[a-z0-9-]+", name):
-            raise _fail(f"field 'name' must match [a-z0-9-]+, not {name!r}")
+            raise _fail(f"field 'name' must match [a-z0-9-]+, not {shown(name)}")
         self.name = name
-        self.title = _expect(data.get("title", ""), str, "title")
-        sources = _expect(data.get("sources", []), list, "sources")
-        self.sources = tuple(_expect(source, str, "sources") for source in sources)
+        # Optional and informative (RS-2): absent stays absent, as in the Rust core.
+        self.title = None if "title" not in data else _expect(data["title"], str, "title")
+        sources = None if "sources" not in data else _expect(data["sources"], list, "sources")
+        self.sources = None if sources is None else tuple(_expect(source, str, "sources") for source in sources)
 
         players = _expect(data["players"], int, "players")
         if not 3 <= players <= 7:
@@ -122,13 +126,13 @@ class Ruleset:
         self.first_trick_ban = _expect(data["first_trick_ban"], bool, "first_trick_ban")
         breaking = _expect(data["hearts_breaking"], str, "hearts_breaking")
         if breaking not in BREAKING_RULES:
-            raise _fail(f"field 'hearts_breaking' must be one of {', '.join(BREAKING_RULES)}, not {breaking!r}")
+            raise _fail(f"field 'hearts_breaking' must be one of {', '.join(BREAKING_RULES)}, not {shown(breaking)}")
         self.hearts_breaking = breaking
         self._read_points(_expect(data["card_points"], dict, "card_points"))
         self._read_moon(data["moon"])
         target = _expect(data["target"], int, "target")
-        if target < 1:
-            raise _fail(f"field 'target' must be at least 1, not {target}")
+        if not 1 <= target <= MAX_TARGET:
+            raise _fail(f"field 'target' must be a positive integer up to 2**64-1, not {target}")
         self.target = target
         self._json = self._canonical_json()
 
@@ -140,16 +144,16 @@ class Ruleset:
             )
         lowest = _expect(deck["lowest_rank"], str, "deck.lowest_rank")
         if lowest not in RANKS:
-            raise _fail(f"field 'deck.lowest_rank' must be a rank character 2..A, not {lowest!r}")
+            raise _fail(f"field 'deck.lowest_rank' must be a rank character 2..A, not {shown(lowest)}")
         self.lowest_rank = lowest
         full = mask_of(card for card in range(DECK_SIZE) if rank_of(card) >= RANKS.index(lowest))
         removed = 0
         for text in _expect(deck["removed"], list, "deck.removed"):
             card = _card_field(text, "deck.removed")
             if not full >> card & 1:
-                raise _fail(f"field 'deck.removed' names {text!r}, which is below the lowest rank")
+                raise _fail(f"field 'deck.removed' names {shown(text)}, which is below the lowest rank")
             if removed >> card & 1:
-                raise _fail(f"field 'deck.removed' names {text!r} twice")
+                raise _fail(f"field 'deck.removed' names {shown(text)} twice")
             removed |= 1 << card
         self.removed = removed
         self.deck_mask = full & ~removed
@@ -171,7 +175,7 @@ class Ruleset:
             raise _fail("field 'passing.cycle' must not be empty")
         for direction in cycle:
             if direction not in PASS_DIRECTIONS:
-                raise _fail(f"field 'passing.cycle' must hold {', '.join(PASS_DIRECTIONS)}, not {direction!r}")
+                raise _fail(f"field 'passing.cycle' must hold {', '.join(PASS_DIRECTIONS)}, not {shown(direction)}")
         if "across" in cycle and self.players != 4:
             raise _fail(f"field 'passing.cycle' may use 'across' only with 4 players, not {self.players}")
         if all(direction == "hold" for direction in cycle):
@@ -188,7 +192,7 @@ class Ruleset:
             return
         card = _card_field(opening, "opening_card")
         if not self.deck_mask >> card & 1:
-            raise _fail(f"field 'opening_card' names {opening!r}, which is not in the deck")
+            raise _fail(f"field 'opening_card' names {shown(opening)}, which is not in the deck")
         self.opening_id = card
 
     def _read_points(self, points: dict[Any, Any]) -> None:
@@ -196,13 +200,16 @@ class Ruleset:
         for text, raw in points.items():
             card = _card_field(text, "card_points")
             if not self.deck_mask >> card & 1:
-                raise _fail(f"field 'card_points' names {text!r}, which is not in the deck")
+                raise _fail(f"field 'card_points' names {shown(text)}, which is not in the deck")
             if values[card]:
-                raise _fail(f"field 'card_points' names {card_name(card)!r} twice")
+                raise _fail(f"field 'card_points' names {shown(card_name(card))} twice")
             value = _expect(raw, int, f"card_points.{text}")
             if value == 0:
-                raise _fail(f"field 'card_points' gives {text!r} the value 0: leave zero-valued cards out")
+                raise _fail(f"field 'card_points' gives {shown(text)} the value 0: leave zero-valued cards out")
             values[card] = value
+        # ERR-6: every hand's scores fit in 32 bits.
+        if sum(abs(value) for value in values) > MAX_POINTS:
+            raise _fail("field 'card_points' values are too large (their magnitudes must add up to less than 2**31)")
         self.values = tuple(values)
         self.card_points = {card_name(card): values[card] for card in range(DECK_SIZE) if values[card]}
         self.point_mask = mask_of(card for card in range(DECK_SIZE) if values[card] > 0)
@@ -218,20 +225,26 @@ class Ruleset:
             raise _fail(f"unknown field 'moon.{extra[0]}'" if extra else "field 'moon' needs 'scoring' and 'bonus'")
         scoring = _expect(moon["scoring"], str, "moon.scoring")
         if scoring not in MOON_SCORINGS:
-            raise _fail(f"field 'moon.scoring' must be one of {', '.join(MOON_SCORINGS)}, not {scoring!r}")
+            raise _fail(f"field 'moon.scoring' must be one of {', '.join(MOON_SCORINGS)}, not {shown(scoring)}")
         bonus = _expect(moon["bonus"], int, "moon.bonus")
         if bonus < 1:
             raise _fail(f"field 'moon.bonus' must be at least 1, not {bonus}")
+        if bonus + sum(abs(value) for value in self.values) > MAX_POINTS:
+            raise _fail("field 'moon.bonus' is too large (with the card values it must stay below 2**31)")
         if not self.point_mask:
             raise _fail("field 'moon' is set but no card of the deck is worth points")
         self.moon_scoring = scoring
         self.moon_bonus = bonus
 
     def _canonical_json(self) -> dict[str, Any]:
+        optional: dict[str, Any] = {}
+        if self.title is not None:
+            optional["title"] = self.title
+        if self.sources is not None:
+            optional["sources"] = list(self.sources)
         return {
             "name": self.name,
-            "title": self.title,
-            "sources": list(self.sources),
+            **optional,
             "players": self.players,
             "deck": {"lowest_rank": self.lowest_rank, "removed": names_in(self.removed)},
             "passing": None if self.pass_cycle is None else {"cycle": list(self.pass_cycle), "size": self.pass_size},
@@ -314,7 +327,7 @@ class Ruleset:
         return hash(json.dumps(self._json, sort_keys=True))
 
     def __repr__(self) -> str:
-        return f"Ruleset.from_json({json.dumps(self._json)!r})"
+        return f"Ruleset.from_json({shown(json.dumps(self._json))})"
 
     def __str__(self) -> str:
         return self.name
@@ -334,6 +347,8 @@ def preset(name: str) -> Ruleset:
     :raises InvalidInputError: ``unknown-preset`` if there is none of that name.
     """
     if not isinstance(name, str) or name not in preset_names():
-        raise InvalidInputError("unknown-preset", f"no preset named {name!r}; presets: {', '.join(preset_names())}")
+        raise InvalidInputError(
+            "unknown-preset", f"no preset named {shown(name)}; presets: {', '.join(preset_names())}"
+        )
     text = (PRESET_DIR / f"{name}.json").read_text(encoding="utf-8")
     return Ruleset.from_json(text)

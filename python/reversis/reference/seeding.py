@@ -2,8 +2,24 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from ..errors import InvalidInputError, shown
 from .cards import ids_in, names_in
 from .ruleset import Ruleset
+
+#: ERR-6: the most deals one ``deal_from_seed`` call returns, and the most draws of ``seed_draws``.
+MAX_DEALS = 10_000
+MAX_DRAWS = 1_000_000
+_MAX_U64 = 2**64 - 1
+
+
+def check_count(value: Any, what: str, low: int, high: int) -> int:
+    """``value`` if it is an integer (never a bool) in ``low..high``, else ``invalid-setup``."""
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise InvalidInputError("invalid-setup", f"{what} must be an integer from {low} to {high}, not {shown(value)}")
+    return value
+
 
 _MASK64 = (1 << 64) - 1
 
@@ -40,6 +56,8 @@ def seed_draws(seed: int, count: int) -> list[int]:
     >>> hex(seed_draws(0, 1)[0])
     '0xe220a8397b1dcdaf'
     """
+    check_count(seed, "a seed", 0, _MAX_U64)
+    check_count(count, "a number of draws", 0, MAX_DRAWS)
     rng = SplitMix64(seed)
     return [rng.next() for _ in range(count)]
 
@@ -70,7 +88,13 @@ def deal_from_seed(ruleset: Ruleset, seed: int, deals: int = 1, hand_number: int
     >>> len(deal_from_seed(preset("hearts-4"), 7)[0][0])
     13
     """
+    if not isinstance(ruleset, Ruleset):
+        raise InvalidInputError("invalid-setup", f"a Ruleset is needed, not {shown(ruleset)}")
+    check_count(seed, "a seed", 0, _MAX_U64)
+    check_count(deals, "a number of deals", 0, MAX_DEALS)
+    check_count(hand_number, "a hand number", 0, _MAX_U64)
     rng = SplitMix64(seed)
     return [
-        [names_in(hand) for hand in deal_hands(ruleset, rng, (hand_number + k) % ruleset.players)] for k in range(deals)
+        [names_in(hand) for hand in deal_hands(ruleset, rng, (hand_number + k) % 2**64 % ruleset.players)]
+        for k in range(deals)
     ]

@@ -31,6 +31,7 @@ mod hand;
 mod record;
 mod rng;
 mod ruleset;
+mod sample;
 mod simulate;
 
 pub use action::Action;
@@ -43,11 +44,15 @@ pub use game::{Game, Phase};
 pub use hand::{CompletedTrick, HandState};
 pub use record::{
     dump_record, load_record, msgpack_decode, msgpack_encode, parse_record, RecordFormat,
-    RecordParts, RECORD_FORMAT, RECORD_VERSION,
+    RecordParts, MAX_RECORD_ACTIONS, MAX_RECORD_BYTES, RECORD_FORMAT, RECORD_VERSION,
 };
 pub use rng::{deal_from_seed, seed_draws, SplitMix64};
 pub use ruleset::{
     preset, preset_names, HeartsBreaking, Moon, MoonChoice, MoonScoring, PassDirection, Passing,
     Ruleset,
+};
+pub use sample::{
+    count_layouts, count_observation_layouts, monte_carlo_evaluate, monte_carlo_play,
+    sample_layouts, Knowledge, Layout, Sampler,
 };
 pub use simulate::{hand_generator, play_random_hand, simulate, simulate_with_masks};

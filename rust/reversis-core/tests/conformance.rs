@@ -143,7 +143,14 @@ fn run_case(case: &Value) -> Result<(), String> {
                 (_, r) => Err(format!("got {r:?}")),
             }
         }
-        "ruleset" => match (Ruleset::from_value(&case["ruleset"]), case.get("error")) {
+        "ruleset" => match (
+            // A string names a preset (driver.md `ruleset`: "a ruleset object or a preset name").
+            match case["ruleset"].as_str() {
+                Some(name) => reversis_core::preset(name).map(|r| (*r).clone()),
+                None => Ruleset::from_value(&case["ruleset"]),
+            },
+            case.get("error"),
+        ) {
             (Ok(r), None) => {
                 if let Some(h) = case.get("hand_size") {
                     if *h != json!(r.hand_size()) {

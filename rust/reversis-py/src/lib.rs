@@ -8,8 +8,8 @@ use std::sync::Arc;
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyBytes, PyInt, PyString, PyTuple};
-use pythonize::{depythonize, pythonize};
+use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
+use pythonize::pythonize;
 use reversis_core as core;
 use reversis_core::{ErrorCode, MoonChoice};
 use serde_json::{json, Value};
@@ -49,13 +49,93 @@ fn describe(value: &Bound<'_, PyAny>) -> String {
         .unwrap_or_else(|_| "<unprintable>".to_owned())
 }
 
+/// How deeply JSON data handed in from Python may nest (the limit of `serde_json`'s parser).
+const MAX_DEPTH: usize = 128;
+
+/// Converts a Python value into JSON data: `None`, `bool`, `int` (64-bit), finite `float`,
+/// `str`, `list`/`tuple` and `dict` with `str` keys, nested at most [`MAX_DEPTH`] deep.
+/// Anything else (NaN, infinities, integers beyond 64 bits, other types) is an error, never
+/// silently changed (`serde_json` would turn a NaN into `null`).
+fn py_to_value(value: &Bound<'_, PyAny>, depth: usize) -> Result<Value, String> {
+    if depth > MAX_DEPTH {
+        return Err(format!("nested more than {MAX_DEPTH} deep"));
+    }
+    if value.is_none() {
+        return Ok(Value::Null);
+    }
+    if let Ok(flag) = value.downcast::<PyBool>() {
+        return Ok(Value::Bool(flag.is_true()));
+    }
+    if value.is_instance_of::<PyInt>() {
+        if let Ok(number) = value.extract::<i64>() {
+            return Ok(Value::from(number));
+        }
+        if let Ok(number) = value.extract::<u64>() {
+            return Ok(Value::from(number));
+        }
+        return Err(format!("integer out of range: {}", describe(value)));
+    }
+    if let Ok(number) = value.downcast::<PyFloat>() {
+        return serde_json::Number::from_f64(number.value())
+            .map(Value::Number)
+            .ok_or_else(|| format!("not a finite number: {}", describe(value)));
+    }
+    if let Ok(text) = value.downcast::<PyString>() {
+        return text
+            .to_cow()
+            .map(|text| Value::String(text.into_owned()))
+            .map_err(|_| format!("not valid text: {}", describe(value)));
+    }
+    if let Ok(items) = value.downcast::<PyList>() {
+        return items
+            .iter()
+            .map(|item| py_to_value(&item, depth + 1))
+            .collect::<Result<Vec<_>, _>>()
+            .map(Value::Array);
+    }
+    if let Ok(items) = value.downcast::<PyTuple>() {
+        return items
+            .iter()
+            .map(|item| py_to_value(&item, depth + 1))
+            .collect::<Result<Vec<_>, _>>()
+            .map(Value::Array);
+    }
+    if let Ok(map) = value.downcast::<PyDict>() {
+        let mut object = serde_json::Map::new();
+        for (key, item) in map.iter() {
+            let Ok(key) = key.downcast::<PyString>() else {
+                return Err(format!("a key is not a string: {}", describe(&key)));
+            };
+            let key = key
+                .to_cow()
+                .map_err(|_| format!("a key is not valid text: {}", describe(key)))?;
+            object.insert(key.into_owned(), py_to_value(&item, depth + 1)?);
+        }
+        return Ok(Value::Object(object));
+    }
+    Err(format!(
+        "a {} is not JSON data",
+        value
+            .get_type()
+            .name()
+            .map(|n| n.to_string())
+            .unwrap_or_default()
+    ))
+}
+
 /// Reads a Python value as JSON data, failing with `code` if it is not JSON-shaped.
 fn json_arg(value: &Bound<'_, PyAny>, code: ErrorCode, what: &str) -> PyResult<Value> {
-    depythonize::<Value>(value).or_else(|error| {
-        fail(
-            code,
-            format!("{what} is not JSON data: {error}: {}", describe(value)),
-        )
+    py_to_value(value, 0).or_else(|error| {
+        let mut shown = describe(value);
+        if shown.len() > 200 {
+            let mut end = 200;
+            while !shown.is_char_boundary(end) {
+                end -= 1;
+            }
+            shown.truncate(end);
+            shown.push_str("...");
+        }
+        fail(code, format!("{what} is not JSON data: {error}: {shown}"))
     })
 }
 
@@ -83,7 +163,13 @@ fn unsigned_arg(value: &Bound<'_, PyAny>, code: ErrorCode, what: &str) -> PyResu
 
 fn card_arg(value: &Bound<'_, PyAny>) -> PyResult<core::Card> {
     match value.downcast::<PyString>() {
-        Ok(text) => core_result(core::Card::parse(&text.to_cow()?)),
+        Ok(text) => match text.to_cow() {
+            Ok(text) => core_result(core::Card::parse(&text)),
+            Err(_) => fail(
+                ErrorCode::InvalidCard,
+                format!("not a card: {}", describe(value)),
+            ),
+        },
         Err(_) => fail(
             ErrorCode::InvalidCard,
             format!("a card must be a string, not {}", describe(value)),
@@ -120,7 +206,13 @@ impl PyRuleset {
     #[staticmethod]
     fn from_json(data: &Bound<'_, PyAny>) -> PyResult<Self> {
         let parsed = if let Ok(text) = data.downcast::<PyString>() {
-            core::Ruleset::from_json_str(&text.to_cow()?)
+            let Ok(text) = text.to_cow() else {
+                return fail(
+                    ErrorCode::InvalidRuleset,
+                    "ruleset text is not valid unicode".to_owned(),
+                );
+            };
+            core::Ruleset::from_json_str(&text)
         } else if let Ok(bytes) = data.downcast::<PyBytes>() {
             match std::str::from_utf8(bytes.as_bytes()) {
                 Ok(text) => core::Ruleset::from_json_str(text),
@@ -446,6 +538,23 @@ impl PyGame {
         class: &Bound<'_, pyo3::types::PyType>,
         record: &Bound<'_, PyAny>,
     ) -> PyResult<PyObject> {
+        // Refuse an oversized record before converting it (the core checks again).
+        if let Ok(map) = record.downcast::<PyDict>() {
+            if let Ok(Some(actions)) = map.get_item("actions") {
+                if let Ok(actions) = actions.downcast::<PyList>() {
+                    if actions.len() > core::MAX_RECORD_ACTIONS {
+                        return fail(
+                            ErrorCode::InvalidRecord,
+                            format!(
+                                "invalid record: {} actions, more than the limit of {}",
+                                actions.len(),
+                                core::MAX_RECORD_ACTIONS
+                            ),
+                        );
+                    }
+                }
+            }
+        }
         let record = json_arg(record, ErrorCode::InvalidRecord, "a record")?;
         let game = PyGame {
             inner: core_result(core::Game::from_record(&record))?,
@@ -550,8 +659,14 @@ fn preset(name: &Bound<'_, PyAny>) -> PyResult<PyRuleset> {
             format!("no preset named {}", describe(name)),
         );
     };
+    let Ok(text) = text.to_cow() else {
+        return fail(
+            ErrorCode::UnknownPreset,
+            format!("no preset named {}", describe(name)),
+        );
+    };
     Ok(PyRuleset {
-        inner: core_result(core::preset(&text.to_cow()?))?,
+        inner: core_result(core::preset(&text))?,
     })
 }
 
@@ -563,16 +678,64 @@ fn preset_names() -> Vec<&'static str> {
     names
 }
 
+/// The most deals one `deal_from_seed` call returns (ERR-6).
+const MAX_DEALS: u64 = 10_000;
+/// The most draws one `seed_draws` call returns (ERR-6).
+const MAX_DRAWS: u64 = 1_000_000;
+/// The most hands one `simulate_scores*` call plays (ERR-6).
+const MAX_SIMULATE_HANDS: u64 = 1_000_000;
+/// The most layouts one `sample_hidden` call returns (ERR-6).
+const MAX_SAMPLES: u64 = 100_000;
+/// The most threads one `simulate_scores*` call uses (ERR-6).
+const MAX_THREADS: u64 = 256;
+
+/// An integer argument in `low..=high`, else `invalid-setup` naming it.
+fn count_arg(value: &Bound<'_, PyAny>, what: &str, low: u64, high: u64) -> PyResult<usize> {
+    if value.is_instance_of::<PyInt>() && !value.is_instance_of::<PyBool>() {
+        if let Ok(number) = value.extract::<u64>() {
+            if (low..=high).contains(&number) {
+                return Ok(number as usize);
+            }
+        }
+    }
+    fail(
+        ErrorCode::InvalidSetup,
+        format!(
+            "{what} must be an integer from {low} to {high}, not {}",
+            describe(value)
+        ),
+    )
+}
+
+fn ruleset_arg<'py>(value: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyRuleset>> {
+    match value.downcast::<PyRuleset>() {
+        Ok(ruleset) => Ok(ruleset.clone()),
+        Err(_) => fail(
+            ErrorCode::InvalidSetup,
+            format!("a Ruleset is needed, not {}", describe(value)),
+        ),
+    }
+}
+
 /// The first `deals` deals of a game seeded with `seed` starting at `hand_number` (API-5).
 #[pyfunction]
-#[pyo3(signature = (ruleset, seed, deals=1, hand_number=0))]
+#[pyo3(signature = (ruleset, seed, deals=None, hand_number=None))]
 fn deal_from_seed(
-    ruleset: &Bound<'_, PyRuleset>,
+    ruleset: &Bound<'_, PyAny>,
     seed: &Bound<'_, PyAny>,
-    deals: usize,
-    hand_number: u64,
+    deals: Option<&Bound<'_, PyAny>>,
+    hand_number: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Vec<Vec<Vec<String>>>> {
+    let ruleset = ruleset_arg(ruleset)?;
     let seed = unsigned_arg(seed, ErrorCode::InvalidSetup, "a seed")?;
+    let deals = match deals {
+        Some(deals) => count_arg(deals, "a number of deals", 0, MAX_DEALS)?,
+        None => 1,
+    };
+    let hand_number = match hand_number {
+        Some(number) => unsigned_arg(number, ErrorCode::InvalidSetup, "a hand number")?,
+        None => 0,
+    };
     let dealt = core::deal_from_seed(&ruleset.get().inner, seed, deals, hand_number);
     Ok(dealt
         .into_iter()
@@ -582,34 +745,49 @@ fn deal_from_seed(
 
 /// The first `count` draws of SEED-1 from `seed` (API-5).
 #[pyfunction]
-fn seed_draws(seed: &Bound<'_, PyAny>, count: usize) -> PyResult<Vec<u64>> {
+fn seed_draws(seed: &Bound<'_, PyAny>, count: &Bound<'_, PyAny>) -> PyResult<Vec<u64>> {
     let seed = unsigned_arg(seed, ErrorCode::InvalidSetup, "a seed")?;
+    let count = count_arg(count, "a number of draws", 0, MAX_DRAWS)?;
     Ok(core::seed_draws(seed, count))
 }
 
 /// Encodes a record as `"json"` or `"msgpack"` bytes (API-4).
 #[pyfunction]
-#[pyo3(signature = (record, format="json"))]
+#[pyo3(signature = (record, format=None))]
 fn dump_record<'py>(
     py: Python<'py>,
     record: &Bound<'py, PyAny>,
-    format: &str,
+    format: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    let Some(format) = core::RecordFormat::from_name(format) else {
+    let parsed = match format {
+        None => Some(core::RecordFormat::Json),
+        Some(format) => format
+            .downcast::<PyString>()
+            .ok()
+            .and_then(|text| core::RecordFormat::from_name(&text.to_cow().ok()?)),
+    };
+    let Some(parsed) = parsed else {
         return fail(
             ErrorCode::InvalidRecord,
-            format!("unknown record format {format:?}; use 'json' or 'msgpack'"),
+            format!(
+                "unknown record format {}; use 'json' or 'msgpack'",
+                format.map(describe).unwrap_or_default()
+            ),
         );
     };
     let record = json_arg(record, ErrorCode::InvalidRecord, "a record")?;
-    let bytes = core_result(core::dump_record(&record, format))?;
+    let bytes = core_result(core::dump_record(&record, parsed))?;
     Ok(PyBytes::new(py, &bytes))
 }
 
-/// Decodes a record from JSON or MessagePack bytes (API-4).
+/// Decodes a record from JSON or MessagePack bytes (API-4): `bytes`, `bytearray` or
+/// `memoryview`.
 #[pyfunction]
 fn load_record(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-    let Ok(bytes) = data.extract::<Vec<u8>>() else {
+    let is_bytes_like = data.is_instance_of::<PyBytes>()
+        || data.is_instance_of::<pyo3::types::PyByteArray>()
+        || data.is_instance_of::<pyo3::types::PyMemoryView>();
+    if !is_bytes_like {
         return fail(
             ErrorCode::InvalidRecord,
             format!(
@@ -620,13 +798,26 @@ fn load_record(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<PyObject> {
                     .unwrap_or_default()
             ),
         );
-    };
-    if data.downcast::<PyString>().is_ok() {
+    }
+    let length = data.len()?;
+    if length > core::MAX_RECORD_BYTES {
         return fail(
             ErrorCode::InvalidRecord,
-            "a record is bytes, not str".into(),
+            format!(
+                "invalid record: {length} bytes, more than the limit of {}",
+                core::MAX_RECORD_BYTES
+            ),
         );
     }
+    let bytes: Vec<u8> = if let Ok(bytes) = data.downcast::<PyBytes>() {
+        bytes.as_bytes().to_vec()
+    } else {
+        py.get_type::<PyBytes>()
+            .call1((data,))?
+            .downcast::<PyBytes>()?
+            .as_bytes()
+            .to_vec()
+    };
     let record = core_result(core::load_record(&bytes))?;
     to_python(py, &record)
 }
@@ -638,32 +829,32 @@ fn i32_bytes<'py>(py: Python<'py>, values: &[i32]) -> Bound<'py, PyBytes> {
 
 /// Plays `hands` random hands in Rust without the GIL; per-hand scores as native `int32` bytes.
 #[pyfunction]
-#[pyo3(signature = (ruleset, hands, seed, threads=1))]
+#[pyo3(signature = (ruleset, hands, seed, threads=None))]
 fn simulate_scores<'py>(
     py: Python<'py>,
-    ruleset: &Bound<'py, PyRuleset>,
-    hands: usize,
-    seed: u64,
-    threads: usize,
-) -> Bound<'py, PyBytes> {
-    let rules = ruleset.get().inner.clone();
-    let scores = py.allow_threads(|| core::simulate(&rules, hands, seed, threads.max(1)));
-    i32_bytes(py, &scores)
+    ruleset: &Bound<'py, PyAny>,
+    hands: &Bound<'py, PyAny>,
+    seed: &Bound<'py, PyAny>,
+    threads: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let (rules, hands, seed, threads) = simulate_args(ruleset, hands, seed, threads)?;
+    let scores = py.allow_threads(|| core::simulate(&rules, hands, seed, threads));
+    Ok(i32_bytes(py, &scores))
 }
 
 /// As `simulate_scores`, and the legal-card mask of every play decision as native `uint64` bytes.
 #[pyfunction]
-#[pyo3(signature = (ruleset, hands, seed, threads=1))]
+#[pyo3(signature = (ruleset, hands, seed, threads=None))]
 fn simulate_scores_and_masks<'py>(
     py: Python<'py>,
-    ruleset: &Bound<'py, PyRuleset>,
-    hands: usize,
-    seed: u64,
-    threads: usize,
-) -> Bound<'py, PyTuple> {
-    let rules = ruleset.get().inner.clone();
+    ruleset: &Bound<'py, PyAny>,
+    hands: &Bound<'py, PyAny>,
+    seed: &Bound<'py, PyAny>,
+    threads: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyTuple>> {
+    let (rules, hands, seed, threads) = simulate_args(ruleset, hands, seed, threads)?;
     let (scores, masks) =
-        py.allow_threads(|| core::simulate_with_masks(&rules, hands, seed, threads.max(1)));
+        py.allow_threads(|| core::simulate_with_masks(&rules, hands, seed, threads));
     let mask_bytes: Vec<u8> = masks.iter().flat_map(|m| m.to_ne_bytes()).collect();
     PyTuple::new(
         py,
@@ -672,7 +863,82 @@ fn simulate_scores_and_masks<'py>(
             PyBytes::new(py, &mask_bytes).into_any(),
         ],
     )
-    .expect("a tuple of two objects can always be built")
+}
+
+type SimulateArgs = (Arc<core::Ruleset>, usize, u64, usize);
+
+fn simulate_args(
+    ruleset: &Bound<'_, PyAny>,
+    hands: &Bound<'_, PyAny>,
+    seed: &Bound<'_, PyAny>,
+    threads: Option<&Bound<'_, PyAny>>,
+) -> PyResult<SimulateArgs> {
+    let rules = ruleset_arg(ruleset)?.get().inner.clone();
+    let hands = count_arg(hands, "a number of hands", 0, MAX_SIMULATE_HANDS)?;
+    let seed = unsigned_arg(seed, ErrorCode::InvalidSetup, "a seed")?;
+    let threads = match threads {
+        Some(threads) => count_arg(threads, "a number of threads", 1, MAX_THREADS)?,
+        None => 1,
+    };
+    Ok((rules, hands, seed, threads))
+}
+
+/// `samples` layouts of the hidden cards drawn exactly uniformly among those consistent with
+/// what the observer of `observation` (OBS-1) knows: each one sorted hand per seat.
+#[pyfunction]
+fn sample_hidden(
+    py: Python<'_>,
+    ruleset: &Bound<'_, PyRuleset>,
+    observation: &Bound<'_, PyAny>,
+    samples: usize,
+    seed: u64,
+) -> PyResult<Vec<Vec<Vec<String>>>> {
+    // ERR-6: a huge count must fail with a typed error, not abort on allocation.
+    if samples as u64 > MAX_SAMPLES {
+        return fail(
+            ErrorCode::InvalidSetup,
+            format!(
+                "a number of samples must be an integer from 0 to {MAX_SAMPLES}, not {samples}"
+            ),
+        );
+    }
+    let rules = ruleset.get().inner.clone();
+    let obs = json_arg(observation, ErrorCode::InvalidAction, "an observation")?;
+    let layouts =
+        core_result(py.allow_threads(|| core::sample_layouts(&rules, &obs, samples, seed)))?;
+    let n = rules.players();
+    Ok(layouts
+        .into_iter()
+        .map(|l| l[..n].iter().map(|h| card_strings(*h)).collect())
+        .collect())
+}
+
+/// The number of layouts of the hidden cards consistent with what the observer knows.
+#[pyfunction]
+fn count_layouts(
+    py: Python<'_>,
+    ruleset: &Bound<'_, PyRuleset>,
+    observation: &Bound<'_, PyAny>,
+) -> PyResult<u128> {
+    let rules = ruleset.get().inner.clone();
+    let obs = json_arg(observation, ErrorCode::InvalidAction, "an observation")?;
+    core_result(py.allow_threads(|| core::count_observation_layouts(&rules, &obs)))
+}
+
+/// The Monte Carlo player's card for the observer, who must be to play.
+#[pyfunction]
+fn monte_carlo_play(
+    py: Python<'_>,
+    ruleset: &Bound<'_, PyRuleset>,
+    observation: &Bound<'_, PyAny>,
+    rollouts: usize,
+    seed: u64,
+) -> PyResult<String> {
+    let rules = ruleset.get().inner.clone();
+    let obs = json_arg(observation, ErrorCode::InvalidAction, "an observation")?;
+    let card =
+        core_result(py.allow_threads(|| core::monte_carlo_play(&rules, &obs, rollouts, seed)))?;
+    Ok(card.to_string())
 }
 
 #[pymodule]
@@ -689,5 +955,8 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(load_record, module)?)?;
     module.add_function(wrap_pyfunction!(simulate_scores, module)?)?;
     module.add_function(wrap_pyfunction!(simulate_scores_and_masks, module)?)?;
+    module.add_function(wrap_pyfunction!(sample_hidden, module)?)?;
+    module.add_function(wrap_pyfunction!(count_layouts, module)?)?;
+    module.add_function(wrap_pyfunction!(monte_carlo_play, module)?)?;
     Ok(())
 }

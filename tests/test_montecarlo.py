@@ -1,0 +1,84 @@
+"""The Monte Carlo player (``reversis.players.MonteCarloPlayer``): legal in every phase and
+preset, deterministic for a seed, and a function of its observation alone (001 ¶9)."""
+
+from __future__ import annotations
+
+import copy
+import inspect
+import json
+
+import pytest
+
+import reversis
+from reversis import _core
+from reversis.players import MonteCarloPlayer, Observation, Player, act_for, observe
+
+PRESETS = ["hearts-3", "hearts-4", "hearts-5", "hearts-6", "hearts-7", "hartenjagen", "omnibus-4", "hearts-computer"]
+
+
+def play_hand(name: str, seed: int) -> list[dict]:
+    """One full hand of Monte Carlo players; every action is applied, so each must be legal."""
+    game = reversis.Game(reversis.preset(name), seed)
+    players = [MonteCarloPlayer(rollouts=4, seed=seed * 7 + s) for s in range(game.ruleset.players)]
+    actions = []
+    hand = game.hand_number
+    while game.phase != "over" and game.hand_number == hand:
+        actions.append(act_for(game, players))
+    return actions
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_legal_in_every_phase_of_a_hand(name: str) -> None:
+    actions = play_hand(name, 3)
+    rules = reversis.preset(name)
+    plays = [a for a in actions if a["type"] == "play"]
+    assert len(plays) == len(rules.deck)
+    if rules.passing is not None:
+        assert any(a["type"] == "pass" for a in actions)
+
+
+def test_deterministic_for_a_seed() -> None:
+    assert play_hand("hearts-4", 11) == play_hand("hearts-4", 11)
+
+
+def test_a_decision_depends_on_the_observation_only() -> None:
+    game = reversis.Game(reversis.preset("hearts-4"), 8, hand_number=3)
+    for _ in range(9):
+        game.play(game.legal_plays()[0])
+    obs = observe(game, game.to_move)
+    copied = Observation(obs.ruleset, json.loads(json.dumps(obs.data)))
+    del game
+    a = MonteCarloPlayer(rollouts=50, seed=5).act(obs)
+    b = MonteCarloPlayer(rollouts=50, seed=5).act(Observation(copied.ruleset, copy.deepcopy(copied.data)))
+    assert a == b
+    assert a["card"] in obs.legal
+    assert list(inspect.signature(MonteCarloPlayer.act).parameters) == ["self", "observation"]
+    assert issubclass(MonteCarloPlayer, Player) and MonteCarloPlayer.name == "montecarlo"
+
+
+def test_works_with_the_reference_engine_ruleset() -> None:
+    from reversis import reference
+
+    game = reference.Game(reference.preset("hearts-4"), 4, hand_number=3)
+    for _ in range(6):
+        game.play(game.legal_plays()[0])
+    obs = observe(game, game.to_move)
+    assert MonteCarloPlayer(rollouts=10, seed=1).act(obs)["card"] in obs.legal
+
+
+def test_monte_carlo_play_refuses_a_seat_not_to_move() -> None:
+    rules = reversis.preset("hearts-4")
+    game = reversis.Game(rules, 8, hand_number=3)
+    game.play(game.legal_plays()[0])
+    other = (game.to_move + 1) % 4
+    with pytest.raises(reversis.InvalidInputError):
+        _core.monte_carlo_play(rules, game.observation(other), 5, 0)
+
+
+def test_passes_and_moon_choices_are_the_rule_based_players() -> None:
+    """Only the card play is Monte Carlo; the pass and the moon choice defer to the rules."""
+    from reversis.players import RuleBasedPlayer
+
+    game = reversis.Game(reversis.preset("hearts-4"), seed=17)
+    obs = observe(game, 2)
+    assert MonteCarloPlayer(seed=1).act(obs) == RuleBasedPlayer(1).act(obs)

@@ -1,0 +1,54 @@
+"""A quick run of ``reversis soak`` with a small hand count."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from reversis.cli import main
+
+pytest.importorskip("reversis._core")
+
+
+def test_soak_plays_compares_and_reports(capsys: pytest.CaptureFixture[str]) -> None:
+    status = main(
+        [
+            "soak",
+            "--hands",
+            "2500",
+            "--chunk",
+            "1000",
+            "--sample",
+            "2",
+            "--preset",
+            "hearts-4",
+            "--preset",
+            "omnibus-4",
+            "--checkpoints",
+            "2",
+            "--threads",
+            "2",
+        ]
+    )
+    out = capsys.readouterr().out
+    assert status == 0, out
+    assert "hands/s" in out and "MiB" in out
+    assert "hearts-4" in out and "omnibus-4" in out
+    assert "compared 2 hands" in out
+    assert "no problems" in out
+
+
+def test_soak_rejects_an_unknown_preset(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["soak", "--hands", "10", "--preset", "nope"]) == 2
+    assert "unknown preset" in capsys.readouterr().err
+
+
+def test_soak_finds_impossible_sums() -> None:
+    from reversis.commands import soak
+
+    out = io.StringIO()
+    import reversis
+
+    assert soak.allowed_sums(reversis.preset("hearts-4")) == {26, 78, -26}
+    assert soak.soak(["hartenjagen"], 300, 100, 1, 1, 5, 1, out=out) == 0, out.getvalue()

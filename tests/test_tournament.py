@@ -1,0 +1,145 @@
+"""``reversis tournament``: duplicate seating, statistics, parallel runs and the command."""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+from reversis.cli import main
+from reversis.commands import tournament
+from reversis.commands.tournament import (
+    TournamentError,
+    deal_seed,
+    interval,
+    run_tournament,
+    seatings,
+)
+
+
+def _numbers(result: tournament.TournamentResult) -> dict:
+    data = result.to_json()
+    for stat in data["stats"]:
+        del stat["median_decision_seconds"]  # wall-clock time differs from run to run
+    return data
+
+
+def test_seatings_put_every_type_at_every_seat() -> None:
+    for names, seats in [(["random", "rules"], 4), (["a", "b", "c"], 4), (["a", "b", "c"], 3), (["a", "b"], 7)]:
+        rotations = seatings(names, seats)
+        assert len(rotations) == seats
+        for seat in range(seats):
+            assert {rotation[seat] for rotation in rotations} == set(names)
+        # each rotation keeps the same multiset of types
+        assert all(sorted(r) == sorted(rotations[0]) for r in rotations)
+    assert seatings(["random", "rules"], 4)[0] == ["random", "rules", "random", "rules"]
+    with pytest.raises(TournamentError):
+        seatings(["a", "b", "c", "d"], 3)
+
+
+def test_deal_seeds_differ_and_are_stable() -> None:
+    seeds = {deal_seed(1, i) for i in range(100)}
+    assert len(seeds) == 100
+    assert deal_seed(1, 5) == deal_seed(1, 5)
+    assert all(0 <= s < 2**64 for s in seeds)
+
+
+def test_interval_formula() -> None:
+    mean, low, high = interval([1.0, 2.0, 3.0, 4.0])
+    half = 1.96 * math.sqrt(5 / 3) / 2  # sd of 1..4 with n − 1 is sqrt(5/3)
+    assert mean == 2.5
+    assert low == pytest.approx(2.5 - half)
+    assert high == pytest.approx(2.5 + half)
+    assert interval([3.0]) == (3.0, 3.0, 3.0)
+
+
+def test_jobs_do_not_change_the_numbers() -> None:
+    one = run_tournament(["random", "rules"], preset="hartenjagen", hands=6, seed=3, jobs=1)
+    two = run_tournament(["random", "rules"], preset="hartenjagen", hands=6, seed=3, jobs=2, chunk=1)
+    assert _numbers(one) == _numbers(two)
+    other = run_tournament(["random", "rules"], preset="hartenjagen", hands=6, seed=4, jobs=1)
+    assert _numbers(other) != _numbers(one)
+
+
+def test_every_player_plays_every_seat_with_every_deal() -> None:
+    result = run_tournament(["random", "rules"], preset="hearts-3", hands=3, seed=1)
+    for deal in result.deals:
+        assert len(deal.seatings) == 3
+        for seat in range(3):
+            assert {s[seat] for s in deal.seatings} == {"random", "rules"}
+        # the same deal in every rotation: hand points sum to 26 (a moon: 52 or −26)
+        assert all(sum(scores) in (26, 52, -26) for scores in deal.scores)
+
+
+def test_statistics_are_consistent() -> None:
+    result = run_tournament(["random", "rules"], preset="hearts-computer", hands=8, seed=2)
+    total = 0.0
+    for stat in result.stats:
+        assert stat.hands == 8 * 4
+        assert stat.low <= stat.mean <= stat.high
+        assert stat.median_decision_seconds > 0
+        total += stat.mean
+    # two seats each per hand: the two means add up to half of each hand's points (26 or 78)
+    assert 13 <= total <= 39
+    (pair,) = result.pairs
+    assert (pair.first, pair.second, pair.deals) == ("random", "rules", 8)
+    assert pair.low <= pair.mean_difference <= pair.high
+    assert pair.mean_difference == pytest.approx(result.stat("random").mean - result.stat("rules").mean)
+
+
+def test_rules_beats_random() -> None:
+    result = run_tournament(["random", "rules"], preset="hearts-computer", hands=40, seed=5)
+    (pair,) = result.pairs
+    assert pair.low > 0  # random takes more points than the rule-based player
+
+
+def test_unknown_and_unavailable_players(monkeypatch: pytest.MonkeyPatch) -> None:
+    with pytest.raises(TournamentError, match="unknown player"):
+        run_tournament(["random", "nobody"], hands=1)
+    monkeypatch.setitem(tournament.PLAYER_CLASSES, "ghost", ("reversis.players.no_such_module", "Ghost"))
+    with pytest.raises(TournamentError, match="not available"):
+        run_tournament(["random", "ghost"], hands=1)
+    with pytest.raises(TournamentError):
+        run_tournament(["random", "random"], hands=1)
+
+
+def test_progress_bar() -> None:
+    stream = io.StringIO()
+    run_tournament(["random", "rules"], preset="hartenjagen", hands=2, seed=1, progress=stream)
+    text = stream.getvalue()
+    assert "\r" in text
+    assert "2/2 deals" in text
+
+
+def test_command_prints_the_table(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    out = tmp_path / "t.json"
+    status = main(
+        ["tournament", "--players", "random,rules", "--preset", "hartenjagen", "--hands", "3", "--seed", "9"]
+        + ["--jobs", "1", "--json", str(out)]
+    )
+    assert status == 0
+    captured = capsys.readouterr()
+    assert "mean pts/hand" in captured.out
+    assert "95% interval" in captured.out
+    assert "random - rules" in captured.out
+    assert "3/3 deals" in captured.err
+    data = json.loads(out.read_text())
+    assert data["deals"] == 3
+    assert [s["name"] for s in data["stats"]] == ["random", "rules"]
+    assert len(data["hands"]) == 3
+
+
+def test_command_reports_a_missing_player(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(tournament.PLAYER_CLASSES, "ghost", ("reversis.players.no_such_module", "Ghost"))
+    status = main(["tournament", "--players", "random,ghost", "--hands", "1", "--jobs", "1"])
+    assert status == 2
+    assert "'ghost' is not available" in capsys.readouterr().err
+
+
+def test_help_says_the_unit_is_the_hand(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["tournament", "--help"])
+    assert "HAND" in capsys.readouterr().out
