@@ -82,3 +82,19 @@ def test_passes_and_moon_choices_are_the_rule_based_players() -> None:
     game = reversis.Game(reversis.preset("hearts-4"), seed=17)
     obs = observe(game, 2)
     assert MonteCarloPlayer(seed=1).act(obs) == RuleBasedPlayer(1).act(obs)
+
+
+@pytest.mark.parametrize(("rollouts", "seed"), [(0, 1), (-1, 1), (10**7, 1), ("many", 1), (5, -1), (5, 2**64)])
+def test_monte_carlo_play_rejects_bad_counts_and_seeds(rollouts: object, seed: object) -> None:
+    game = reversis.Game(reversis.preset("hearts-4"), 3, hand_number=3)
+    with pytest.raises(reversis.InvalidInputError) as caught:
+        _core.monte_carlo_play(game.ruleset, game.observation(game.to_move), rollouts, seed)
+    assert caught.value.code == "invalid-setup"
+
+
+@pytest.mark.parametrize("samples", [-1, 10**6, 2.5])
+def test_sample_hidden_rejects_bad_counts(samples: object) -> None:
+    game = reversis.Game(reversis.preset("hearts-4"), 3, hand_number=3)
+    with pytest.raises(reversis.InvalidInputError) as caught:
+        _core.sample_hidden(game.ruleset, game.observation(0), samples, 1)
+    assert caught.value.code == "invalid-setup"

@@ -99,10 +99,12 @@ def soak(  # noqa: PLR0917 (the command's options, one for one)
     sample: int,
     seed: int,
     checkpoints: int,
-    out: Any = sys.stdout,
+    out: Any = None,
 ) -> int:
     """Run the soak; returns the number of problems found (0 when all is well)."""
     import reversis
+
+    out = sys.stdout if out is None else out
 
     problems = 0
     print(

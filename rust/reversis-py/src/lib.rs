@@ -688,6 +688,8 @@ const MAX_SIMULATE_HANDS: u64 = 1_000_000;
 const MAX_SAMPLES: u64 = 100_000;
 /// The most threads one `simulate_scores*` call uses (ERR-6).
 const MAX_THREADS: u64 = 256;
+/// The most playouts per legal card one `monte_carlo_play` call makes (ERR-6).
+const MAX_ROLLOUTS: u64 = 1_000_000;
 
 /// An integer argument in `low..=high`, else `invalid-setup` naming it.
 fn count_arg(value: &Bound<'_, PyAny>, what: &str, low: u64, high: u64) -> PyResult<usize> {
@@ -888,21 +890,14 @@ fn simulate_args(
 #[pyfunction]
 fn sample_hidden(
     py: Python<'_>,
-    ruleset: &Bound<'_, PyRuleset>,
+    ruleset: &Bound<'_, PyAny>,
     observation: &Bound<'_, PyAny>,
-    samples: usize,
-    seed: u64,
+    samples: &Bound<'_, PyAny>,
+    seed: &Bound<'_, PyAny>,
 ) -> PyResult<Vec<Vec<Vec<String>>>> {
-    // ERR-6: a huge count must fail with a typed error, not abort on allocation.
-    if samples as u64 > MAX_SAMPLES {
-        return fail(
-            ErrorCode::InvalidSetup,
-            format!(
-                "a number of samples must be an integer from 0 to {MAX_SAMPLES}, not {samples}"
-            ),
-        );
-    }
-    let rules = ruleset.get().inner.clone();
+    let rules = ruleset_arg(ruleset)?.get().inner.clone();
+    let samples = count_arg(samples, "a number of samples", 0, MAX_SAMPLES)?;
+    let seed = unsigned_arg(seed, ErrorCode::InvalidSetup, "a seed")?;
     let obs = json_arg(observation, ErrorCode::InvalidAction, "an observation")?;
     let layouts =
         core_result(py.allow_threads(|| core::sample_layouts(&rules, &obs, samples, seed)))?;
@@ -917,10 +912,10 @@ fn sample_hidden(
 #[pyfunction]
 fn count_layouts(
     py: Python<'_>,
-    ruleset: &Bound<'_, PyRuleset>,
+    ruleset: &Bound<'_, PyAny>,
     observation: &Bound<'_, PyAny>,
 ) -> PyResult<u128> {
-    let rules = ruleset.get().inner.clone();
+    let rules = ruleset_arg(ruleset)?.get().inner.clone();
     let obs = json_arg(observation, ErrorCode::InvalidAction, "an observation")?;
     core_result(py.allow_threads(|| core::count_observation_layouts(&rules, &obs)))
 }
@@ -929,12 +924,14 @@ fn count_layouts(
 #[pyfunction]
 fn monte_carlo_play(
     py: Python<'_>,
-    ruleset: &Bound<'_, PyRuleset>,
+    ruleset: &Bound<'_, PyAny>,
     observation: &Bound<'_, PyAny>,
-    rollouts: usize,
-    seed: u64,
+    rollouts: &Bound<'_, PyAny>,
+    seed: &Bound<'_, PyAny>,
 ) -> PyResult<String> {
-    let rules = ruleset.get().inner.clone();
+    let rules = ruleset_arg(ruleset)?.get().inner.clone();
+    let rollouts = count_arg(rollouts, "a number of rollouts", 1, MAX_ROLLOUTS)?;
+    let seed = unsigned_arg(seed, ErrorCode::InvalidSetup, "a seed")?;
     let obs = json_arg(observation, ErrorCode::InvalidAction, "an observation")?;
     let card =
         core_result(py.allow_threads(|| core::monte_carlo_play(&rules, &obs, rollouts, seed)))?;
