@@ -791,16 +791,7 @@ impl Game {
         self.seat_ok(seat)?;
         let mut o = Map::new();
         o.insert("seat".into(), Value::from(seat));
-        o.insert("phase".into(), Value::from(self.phase.as_str()));
-        o.insert("hand_number".into(), Value::from(self.hand_number));
-        o.insert("dealer".into(), Value::from(self.dealer()));
-        o.insert(
-            "pass_direction".into(),
-            self.pass_direction()
-                .map_or(Value::Null, |d| Value::from(d.as_str())),
-        );
-        o.insert("to_move".into(), Self::opt_seat(self.to_move()));
-        o.insert("awaiting_pass".into(), Value::from(self.awaiting_pass()));
+        self.insert_public_phase(&mut o);
         o.insert("hand".into(), cards_value(self.hand.hand(seat)));
         o.insert("passed".into(), Self::opt_cards(self.passed[seat]));
         o.insert("received".into(), Self::opt_cards(self.received(seat)?));
@@ -820,6 +811,20 @@ impl Game {
         Ok(Value::Object(o))
     }
 
+    // The keys an observation and the whole state share: where the game stands and who acts.
+    fn insert_public_phase(&self, o: &mut Map<String, Value>) {
+        o.insert("phase".into(), Value::from(self.phase.as_str()));
+        o.insert("hand_number".into(), Value::from(self.hand_number));
+        o.insert("dealer".into(), Value::from(self.dealer()));
+        o.insert(
+            "pass_direction".into(),
+            self.pass_direction()
+                .map_or(Value::Null, |d| Value::from(d.as_str())),
+        );
+        o.insert("to_move".into(), Self::opt_seat(self.to_move()));
+        o.insert("awaiting_pass".into(), Value::from(self.awaiting_pass()));
+    }
+
     /// The whole state as canonical JSON data: two games are in the same state exactly when
     /// their `state_json()` are equal (API-3 `state`). The layout is this implementation's.
     pub fn state_json(&self) -> Value {
@@ -836,16 +841,7 @@ impl Game {
             "start".into(),
             json!({"hand_number": self.start_hand, "scores": self.start_scores}),
         );
-        o.insert("phase".into(), Value::from(self.phase.as_str()));
-        o.insert("hand_number".into(), Value::from(self.hand_number));
-        o.insert("dealer".into(), Value::from(self.dealer()));
-        o.insert(
-            "pass_direction".into(),
-            self.pass_direction()
-                .map_or(Value::Null, |d| Value::from(d.as_str())),
-        );
-        o.insert("to_move".into(), Self::opt_seat(self.to_move()));
-        o.insert("awaiting_pass".into(), Value::from(self.awaiting_pass()));
+        self.insert_public_phase(&mut o);
         o.insert(
             "hands".into(),
             Value::Array((0..n).map(|s| cards_value(self.hand.hand(s))).collect()),
