@@ -8,40 +8,39 @@ from __future__ import annotations
 
 import reprlib
 
-__all__ = ["ILLEGAL_CODES", "INPUT_CODES", "IllegalActionError", "InvalidInputError", "ReversisError", "shown"]
+__all__ = ["ERROR_CODES", "ILLEGAL_CODES", "INPUT_CODES", "IllegalActionError", "InvalidInputError", "ReversisError", "shown"]
 
-#: ERR-2: the input is malformed or impossible in itself.
-INPUT_CODES = frozenset(
-    {
-        "invalid-card",
-        "invalid-action",
-        "invalid-ruleset",
-        "unknown-preset",
-        "invalid-deal",
-        "invalid-record",
-        "no-seed",
-        "invalid-setup",
-    }
+#: ERR-2 then ERR-3: every code of spec/errors.md, in the order of its tables (API-6).
+ERROR_CODES = (
+    # ERR-2: the input is malformed or impossible in itself.
+    "invalid-card",
+    "invalid-action",
+    "invalid-ruleset",
+    "unknown-preset",
+    "invalid-deal",
+    "invalid-record",
+    "no-seed",
+    "invalid-setup",
+    # ERR-3: the action is well formed but the rules forbid it now.
+    "match-over",
+    "wrong-phase",
+    "moon-choice-pending",
+    "not-moon-taker",
+    "wrong-seat",
+    "already-passed",
+    "wrong-pass-size",
+    "duplicate-card",
+    "card-not-held",
+    "must-lead-opening-card",
+    "must-follow-suit",
+    "points-on-first-trick",
+    "hearts-not-broken",
+    "nothing-to-undo",
 )
-
-#: ERR-3: the action is well formed but the rules forbid it now.
-ILLEGAL_CODES = frozenset(
-    {
-        "match-over",
-        "wrong-phase",
-        "moon-choice-pending",
-        "not-moon-taker",
-        "wrong-seat",
-        "already-passed",
-        "wrong-pass-size",
-        "duplicate-card",
-        "card-not-held",
-        "must-lead-opening-card",
-        "must-follow-suit",
-        "points-on-first-trick",
-        "hearts-not-broken",
-    }
-)
+#: ERR-2.
+INPUT_CODES = frozenset(ERROR_CODES[: ERROR_CODES.index("invalid-setup") + 1])
+#: ERR-3.
+ILLEGAL_CODES = frozenset(ERROR_CODES[ERROR_CODES.index("match-over") :])
 
 
 _REPR = reprlib.Repr()
