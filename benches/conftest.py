@@ -1,4 +1,4 @@
-"""Print the ratios of the benchmarks measured in this run, per hand, side by side."""
+"""Print the ratios of the benchmarks measured in this run, side by side."""
 
 from __future__ import annotations
 
@@ -7,9 +7,11 @@ from typing import Any
 #: (label, numerator, denominator, the ratio the project promises): each side is (kind, engine).
 RATIOS = [
     ("batch: Rust vs reference", ("batch", "reference"), ("batch", "rust"), 200),
-    ("per-step: Rust vs reference", ("per-step", "reference"), ("per-step", "rust"), 10),
-    ("batch Rust vs OpenSpiel per-step loop", ("batch", "openspiel"), ("batch", "rust"), 100),
-    ("per-step: Rust vs OpenSpiel", ("per-step", "openspiel"), ("per-step", "rust"), 2),
+    ("batch Rust vs OpenSpiel per-hand loop", ("batch", "openspiel"), ("batch", "rust"), 100),
+    ("per-step ids: Rust vs OpenSpiel", ("per-step ids", "openspiel"), ("per-step ids", "rust"), 2),
+    ("per-step cards: Rust vs OpenSpiel", ("per-step ids", "openspiel"), ("per-step cards", "rust"), 1.5),
+    ("per-step ids: Rust vs reference", ("per-step ids", "reference"), ("per-step ids", "rust"), 10),
+    ("per-step cards: Rust vs reference", ("per-step cards", "reference"), ("per-step cards", "rust"), 10),
 ]
 
 
@@ -18,15 +20,20 @@ def pytest_terminal_summary(terminalreporter: Any, config: Any) -> None:
     if session is None or not session.benchmarks:
         return
     per_hand: dict[tuple[str, str], float] = {}
+    per_call: dict[str, float] = {}
     for bench in session.benchmarks:
         info = bench.extra_info
-        if "kind" in info and bench.stats is not None:
+        if bench.stats is None:
+            continue
+        if info.get("kind") == "per-call":
+            per_call[info["call"]] = bench.stats.median / info["calls"]
+        elif "kind" in info:
             per_hand[(info["kind"], info["engine"])] = bench.stats.median / info["hands"]
     write = terminalreporter.write_line
     write("")
-    write("median seconds per whole hearts-4 hand:")
+    write("median seconds per whole hearts-4 hand (per-step: play only, the deal not timed):")
     for (kind, engine), seconds in sorted(per_hand.items()):
-        write(f"  {kind:<9} {engine:<10} {seconds * 1e6:>12.1f} µs  ({1 / seconds:>12,.0f} hands/s)")
+        write(f"  {kind:<15} {engine:<10} {seconds * 1e6:>10.1f} µs  ({1 / seconds:>12,.0f} hands/s)")
     write("ratios (how many times faster):")
     for label, slow, fast, promised in RATIOS:
         if slow in per_hand and fast in per_hand:
@@ -35,3 +42,9 @@ def pytest_terminal_summary(terminalreporter: Any, config: Any) -> None:
             write(f"  {label:<40} {ratio:>10,.1f}x  ({verdict} the {promised}x target)")
         else:
             write(f"  {label:<40} {'n/a':>10}  (not measured in this run)")
+    if per_call:
+        if "undo" in per_call and "apply_action" in per_call:
+            per_call["undo"] -= per_call["apply_action"]
+        write("median nanoseconds per call (Rust engine, hearts-4, five tricks into a hand):")
+        for call, seconds in sorted(per_call.items()):
+            write(f"  {call:<15} {seconds * 1e9:>10.0f} ns")

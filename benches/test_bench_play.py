@@ -22,32 +22,102 @@ PRESET = "hearts-4"
 HOLD_HAND = 3
 
 
-def _play_hand(module: Any, seed: int, rng: random.Random) -> int:
-    """One whole hand through the per-step API: one ``legal_plays`` and one ``play`` per card."""
-    game = module.Game(module.preset(PRESET), seed, hand_number=HOLD_HAND)
+def _dealt_games(module: Any, hands: int) -> list[Any]:
+    """Hold hands dealt from seeds ``0 … hands-1``: the deal is set-up, not timed."""
+    ruleset = module.preset(PRESET)
+    return [module.Game(ruleset, seed, hand_number=HOLD_HAND) for seed in range(hands)]
+
+
+def _play_by_ids(games: list[Any]) -> int:
+    """The integer API, one ``legal_actions()`` and one ``apply_action(random choice)`` per card."""
+    choice = random.Random(7).choice
     plays = 0
-    while game.hand_number == HOLD_HAND and game.phase == "play":
-        legal = game.legal_plays()
-        game.play(legal[rng.randrange(len(legal))])
-        plays += 1
-    if game.phase == "moon":
-        game.choose_moon("add-to-others")
+    for game in games:
+        while game.phase == "play" and game.hand_number == HOLD_HAND:
+            game.apply_action(choice(game.legal_actions()))
+            plays += 1
     return plays
 
 
-def _per_step(module: Any, hands: int) -> int:
-    rng = random.Random(7)
-    return sum(_play_hand(module, seed, rng) for seed in range(hands))
+def _play_by_cards(games: list[Any]) -> int:
+    """The string API, one ``legal_plays()`` and one ``play(random choice)`` per card."""
+    choice = random.Random(7).choice
+    plays = 0
+    for game in games:
+        while game.phase == "play" and game.hand_number == HOLD_HAND:
+            game.play(choice(game.legal_plays()))
+            plays += 1
+    return plays
 
 
-@pytest.mark.parametrize("engine", ["rust", "reference"])
-def test_per_step_api(benchmark: Any, engine: str) -> None:
-    """The per-step Python API, 20 hands a round."""
+LOOPS = {"ids": _play_by_ids, "cards": _play_by_cards}
+#: Hands per round of the per-step benchmarks.
+STEP_HANDS = 20
+
+
+@pytest.mark.parametrize(
+    ("engine", "api"), [("rust", "ids"), ("rust", "cards"), ("reference", "ids"), ("reference", "cards")]
+)
+def test_per_step_api(benchmark: Any, engine: str, api: str) -> None:
+    """The per-step Python API on play-only hands, 20 hands a round, dealt before the clock starts."""
     module = reversis if engine == "rust" else reference
-    hands = 20
-    plays = benchmark(_per_step, module, hands)
-    assert plays == 52 * hands
-    benchmark.extra_info.update(kind="per-step", engine=engine, hands=hands)
+    loop = LOOPS[api]
+    plays = benchmark.pedantic(
+        loop, setup=lambda: ((_dealt_games(module, STEP_HANDS),), {}), rounds=30 if engine == "rust" else 5
+    )
+    # A hand ends in phase moon (taker-choice) or the next deal: 52 cards either way.
+    assert plays == 52 * STEP_HANDS
+    benchmark.extra_info.update(kind=f"per-step {api}", engine=engine, hands=STEP_HANDS)
+
+
+def _mid_hand_game() -> Any:
+    """A hold hand of hearts-4 five tricks in: the position the per-call benchmarks use."""
+    game = reversis.Game(reversis.preset(PRESET), 1, hand_number=HOLD_HAND)
+    for _ in range(21):
+        game.apply_action(game.legal_actions()[0])
+    return game
+
+
+CALLS = 10_000
+
+
+@pytest.mark.parametrize("call", ["copy", "undo", "legal_mask", "legal_actions"])
+def test_per_call(benchmark: Any, call: str) -> None:
+    """One Rust-backed call alone, 10,000 times a round, on a game five tricks into a hand."""
+    game = _mid_hand_game()
+    if call == "undo":
+        # Each undo is paired with the apply_action that makes it possible again; the report
+        # subtracts apply_action, measured alone.
+        action = game.legal_actions()[0]
+
+        def run() -> None:
+            for _ in range(CALLS):
+                game.apply_action(action)
+                game.undo()
+
+        benchmark(run)
+    else:
+        method = getattr(game, call)
+
+        def run() -> None:
+            for _ in range(CALLS):
+                method()
+
+        benchmark(run)
+    benchmark.extra_info.update(kind="per-call", call=call, calls=CALLS)
+
+
+def test_per_call_apply_action(benchmark: Any) -> None:
+    """``apply_action`` alone, on 10,000 fresh copies made before the clock starts."""
+    game = _mid_hand_game()
+    action = game.legal_actions()[0]
+
+    def run(copies: list[Any]) -> None:
+        for twin in copies:
+            twin.apply_action(action)
+
+    benchmark.pedantic(run, setup=lambda: (([game.copy() for _ in range(CALLS)],), {}), rounds=20)
+    benchmark.extra_info.update(kind="per-call", call="apply_action", calls=CALLS)
 
 
 def test_batch_rust(benchmark: Any) -> None:
@@ -74,7 +144,7 @@ def test_batch_reference(benchmark: Any) -> None:
             while game.hand_number == index and game.phase != "over":
                 if game.phase == "pass":
                     seat = game.awaiting_pass[0]
-                    game.pass_cards(seat, rng.sample(game.hand(seat), 3))
+                    game.pass_cards(rng.sample(game.hand(seat), 3), seat)
                 elif game.phase == "moon":
                     game.choose_moon(rng.choice(["add-to-others", "subtract-from-taker"]))
                 else:
@@ -100,12 +170,45 @@ def _openspiel_hand(pyspiel: Any, game: Any, rng: random.Random) -> int:
     return plays
 
 
-@pytest.mark.parametrize("kind", ["per-step", "batch"])
-def test_openspiel(benchmark: Any, kind: str) -> None:
+def _openspiel_dealt(game: Any, hands: int) -> list[Any]:
+    """OpenSpiel states just after the deal (no passing): chance is set-up, not timed."""
+    rng = random.Random(11)
+    states = []
+    for _ in range(hands):
+        state = game.new_initial_state()
+        while state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+        states.append(state)
+    return states
+
+
+def _openspiel_play(states: list[Any]) -> int:
+    """OpenSpiel's per-step loop: one ``legal_actions()`` and one ``apply_action(random choice)``."""
+    choice = random.Random(7).choice
+    plays = 0
+    for state in states:
+        while not state.is_terminal():
+            state.apply_action(choice(state.legal_actions()))
+            plays += 1
+    return plays
+
+
+def test_openspiel_per_step(benchmark: Any) -> None:
+    """OpenSpiel's hearts without passing (``pass_cards=False``), the loop of the per-step API."""
+    pyspiel = pytest.importorskip("pyspiel")
+    game = pyspiel.load_game("hearts", {"pass_cards": False})
+    plays = benchmark.pedantic(_openspiel_play, setup=lambda: ((_openspiel_dealt(game, STEP_HANDS),), {}), rounds=30)
+    assert plays == 52 * STEP_HANDS
+    benchmark.extra_info.update(kind="per-step ids", engine="openspiel", hands=STEP_HANDS)
+
+
+def test_openspiel_batch(benchmark: Any) -> None:
     """OpenSpiel's hearts, one whole hand at a time through its Python API, 20 hands a round.
 
-    OpenSpiel passes on three hands in four, card by card, so its hands carry up to 12 extra
-    decisions; the per-hand figure counts them, which favours no engine unduly.
+    The deal (52 chance outcomes) and the passing are inside the loop here, as the batch figure
+    is the whole hand; OpenSpiel passes on three hands in four, card by card, so its hands carry
+    up to 12 extra decisions.
     """
     pyspiel = pytest.importorskip("pyspiel")
     game = pyspiel.load_game("hearts")
@@ -116,4 +219,4 @@ def test_openspiel(benchmark: Any, kind: str) -> None:
         return sum(_openspiel_hand(pyspiel, game, rng) for _ in range(hands))
 
     assert benchmark(play) >= 52 * hands
-    benchmark.extra_info.update(kind=kind, engine="openspiel", hands=hands)
+    benchmark.extra_info.update(kind="batch", engine="openspiel", hands=hands)

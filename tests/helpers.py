@@ -23,15 +23,21 @@ SPEC = Path(__file__).resolve().parent.parent / "spec"
 RANKS = "23456789TJQKA"  # CARD-1, low to high
 SUITS = "CDHS"  # CARD-2 suit order
 
-INPUT_CODES = {  # ERR-2
-    "invalid-card",
-    "invalid-action",
-    "invalid-ruleset",
-    "unknown-preset",
-    "invalid-deal",
-    "invalid-record",
-    "no-seed",
-}
+
+def spec_error_codes() -> dict[str, str]:
+    """Every code of spec/errors.md, in the order of its tables, mapped to ``"ERR-2"`` (input)
+    or ``"ERR-3"`` (illegal action): read from the spec, never from an engine."""
+    codes: dict[str, str] = {}
+    table = None
+    for line in (SPEC / "errors.md").read_text(encoding="utf-8").splitlines():
+        if line.startswith("**ERR-"):
+            table = line[2:7]
+        elif table in ("ERR-2", "ERR-3") and line.startswith("| `"):
+            codes[line.split("`")[1]] = table
+    return codes
+
+
+INPUT_CODES = {code for code, table in spec_error_codes().items() if table == "ERR-2"}
 
 LEFT_RIGHT_ACROSS_HOLD = ["left", "right", "across", "hold"]
 DIRECTION_OFFSET = {"left": 1, "right": -1, "across": 2}  # SEAT-1, D-3
@@ -174,7 +180,7 @@ def snapshot(game) -> dict[str, Any]:
             "phase": game.phase,
             "to_move": game.to_move,
             "awaiting_pass": list(game.awaiting_pass),
-            "trick": [tuple(x) for x in game.trick],
+            "trick": [(x["seat"], x["card"]) for x in game.trick],
             "points": list(game.points),
             "scores": list(game.scores),
             "hand_scores": [list(x) for x in game.hand_scores],
@@ -307,7 +313,7 @@ def pass_all(game, pick: Callable[[list[str], int], list[str]] | None = None) ->
     for seat in list(game.awaiting_pass):
         hand = game.hand(seat)
         cards = pick(hand, size) if pick else hand[:size]
-        game.pass_cards(seat, cards)
+        game.pass_cards(cards, seat)
         passed[seat] = cards
     return passed
 

@@ -261,7 +261,7 @@ def _game(m: ModuleType, phase: str) -> Any:
         game = m.Game(m.preset("hearts-4"))
         game.deal(HEARTS_4_DEAL)
         for seat in range(4):
-            game.pass_cards(seat, game.hand(seat)[-3:])
+            game.pass_cards(game.hand(seat)[-3:], seat)
         return game
     return _played_out(m)
 
@@ -370,7 +370,7 @@ METHODS: list[tuple[str, str, Callable[[Any], Any], str]] = [
     ("play", "play for a bad seat", lambda g: g.play("2C", seat=10**30), "invalid-action"),
     ("play", "choose a bad moon outside the moon", lambda g: g.choose_moon("both"), "invalid-action"),
     ("play", "choose a moon outside the moon", lambda g: g.choose_moon("add-to-others"), "wrong-phase"),
-    ("play", "pass cards as a string", lambda g: g.pass_cards(0, "2C3C4C"), "invalid-action"),
+    ("play", "pass cards as a string", lambda g: g.pass_cards("2C3C4C", 0), "invalid-action"),
     ("deal", "play a bad card while dealing", lambda g: g.play("ZZ"), "invalid-card"),
     ("deal", "play a good card while dealing", lambda g: g.play("2C"), "wrong-phase"),
     ("deal", "deal hands as a string", lambda g: g.deal("2C"), "invalid-action"),
@@ -396,7 +396,7 @@ def test_rejected_method_calls_change_nothing(
 
 def _record(m: ModuleType, **changes: Any) -> dict[str, Any]:
     game = m.Game(m.preset("hearts-4"), seed=5)
-    game.pass_cards(0, game.hand(0)[:3])
+    game.pass_cards(game.hand(0)[:3], 0)
     record = game.to_record()
     record.update(changes)
     return dict(record)

@@ -204,7 +204,7 @@ def test_save_is_written_before_each_prompt_so_nothing_can_be_taken_back(tmp_pat
     play.finish(None)
     assert save.read_bytes()[:1] != b"{"
     game = reversis.Game.from_record(reversis.load_record(save.read_bytes()))
-    assert [card for _, card in game.trick] == [entry.split(":")[1] for entry in screen.cards("trick")]
+    assert [entry["card"] for entry in game.trick] == [entry.split(":")[1] for entry in screen.cards("trick")]
 
 
 def test_replay_deals_the_same_hand_and_new_changes_the_seed(tmp_path: Path) -> None:

@@ -109,7 +109,7 @@ def _check_cards(game: Any) -> None:
         seen = game.observation(seat)
         if seen["received"] is None and seen["passed"] is not None:
             places += seen["passed"]  # passed, not yet exchanged
-    places += [card for _, card in game.trick]
+    places += [entry["card"] for entry in game.trick]
     places += [played["card"] for trick in game.tricks_played for played in trick["cards"]]
     if game.phase in ("pass", "play", "moon"):
         assert sorted(places) == sorted(deck), "a card is lost or in two places"

@@ -146,7 +146,7 @@ def test_holder_of_opening_card_leads_it(engine, name, players, removed, hand_si
     not_holder = (holder + 1) % players
     rejected(engine, game, lambda: game.play(game.hand(not_holder)[0], seat=not_holder), "wrong-seat")
     game.play(opening)
-    assert [tuple(x) for x in game.trick] == [(holder, opening)]
+    assert [(x["seat"], x["card"]) for x in game.trick] == [(holder, opening)]
     assert game.to_move == (holder + 1) % players
 
 
@@ -213,3 +213,19 @@ def test_unseeded_deal_without_hands_is_no_seed(engine):
     game = engine.Game(engine.preset("hearts-4"))
     assert game.phase == "deal" and game.seed is None
     rejected(engine, game, lambda: game.deal(), "no-seed")
+
+
+def test_deal_without_hands_checks_the_phase_first(engine):
+    """ERR-4: ``deal()`` reports the phase (wrong-phase, moon-choice-pending, match-over) before
+    no-seed, seeded or not; a seeded game is never in phase deal (DEAL-3)."""
+    seeded = engine.Game(engine.preset("hearts-4"), seed=1)
+    rejected(engine, seeded, lambda: seeded.deal(), "wrong-phase")
+    unseeded = engine.Game(engine.preset("hartenjagen"))
+    unseeded.deal(engine.deal_from_seed(unseeded.ruleset, 1)[0])
+    rejected(engine, unseeded, lambda: unseeded.deal(), "wrong-phase")
+    over = engine.Game(engine.preset("hartenjagen").replace(target=1))
+    over.deal(engine.deal_from_seed(over.ruleset, 2)[0])
+    while over.phase == "play":
+        over.play(over.legal_plays()[0])
+    assert over.phase == "over"
+    rejected(engine, over, lambda: over.deal(), "match-over")

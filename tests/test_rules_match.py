@@ -127,7 +127,7 @@ def _drive_match(engine, name, seed, hand_number=0, max_hands=80):
             passed = {}
             for seat in rng.sample(range(players), players):
                 passed[seat] = sorted(rng.sample(before[seat], passing["size"]))
-                game.pass_cards(seat, passed[seat])
+                game.pass_cards(passed[seat], seat)
             off = DIRECTION_OFFSET[direction]
             for r in range(players):
                 kept = [c for c in before[r] if c not in passed[r]]

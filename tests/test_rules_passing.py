@@ -48,7 +48,7 @@ def test_hartenjagen_never_passes(engine):
         assert game.phase == "play"
         assert game.pass_direction is None
         assert list(game.awaiting_pass) == []
-        rejected(engine, game, lambda: game.pass_cards(0, game.hand(0)[:3]), "wrong-phase")
+        rejected(engine, game, lambda: game.pass_cards(game.hand(0)[:3], 0), "wrong-phase")
 
 
 CASES = [(name, h) for name in FOUR_SEAT_PASSING for h in (0, 1, 2, 4)] + [
@@ -71,7 +71,7 @@ def test_exchange_happens_only_when_all_have_passed(engine, name, hand_number):
     order = order[1:] + order[:1]
     for seat in order:
         cards = original[seat][1:4] if seat % 2 else original[seat][-3:]
-        game.pass_cards(seat, cards)
+        game.pass_cards(cards, seat)
         passed[seat] = cards
         if len(passed) < players:
             assert game.phase == "pass"
@@ -95,32 +95,32 @@ def test_pass_errors(engine):
     game = start(engine, "hearts-4", hand_number=0)
     hand0 = game.hand(0)
     other = game.hand(1)[0]
-    rejected(engine, game, lambda: game.pass_cards(0, hand0[:2]), "wrong-pass-size")
-    rejected(engine, game, lambda: game.pass_cards(0, hand0[:4]), "wrong-pass-size")
-    rejected(engine, game, lambda: game.pass_cards(0, []), "wrong-pass-size")
-    rejected(engine, game, lambda: game.pass_cards(0, [hand0[0], hand0[0], hand0[1]]), "duplicate-card")
-    rejected(engine, game, lambda: game.pass_cards(0, [hand0[0], hand0[1], other]), "card-not-held")
+    rejected(engine, game, lambda: game.pass_cards(hand0[:2], 0), "wrong-pass-size")
+    rejected(engine, game, lambda: game.pass_cards(hand0[:4], 0), "wrong-pass-size")
+    rejected(engine, game, lambda: game.pass_cards([], 0), "wrong-pass-size")
+    rejected(engine, game, lambda: game.pass_cards([hand0[0], hand0[0], hand0[1]], 0), "duplicate-card")
+    rejected(engine, game, lambda: game.pass_cards([hand0[0], hand0[1], other], 0), "card-not-held")
     # ERR-4: size before duplicates before holding.
-    rejected(engine, game, lambda: game.pass_cards(0, [other, other]), "wrong-pass-size")
-    rejected(engine, game, lambda: game.pass_cards(0, [other, other, hand0[0]]), "duplicate-card")
-    game.pass_cards(0, hand0[:3])
-    rejected(engine, game, lambda: game.pass_cards(0, hand0[3:6]), "already-passed")
-    rejected(engine, game, lambda: game.pass_cards(0, hand0[:3]), "already-passed")
+    rejected(engine, game, lambda: game.pass_cards([other, other], 0), "wrong-pass-size")
+    rejected(engine, game, lambda: game.pass_cards([other, other, hand0[0]], 0), "duplicate-card")
+    game.pass_cards(hand0[:3], 0)
+    rejected(engine, game, lambda: game.pass_cards(hand0[3:6], 0), "already-passed")
+    rejected(engine, game, lambda: game.pass_cards(hand0[:3], 0), "already-passed")
     # ERR-4: already-passed precedes the size check.
-    rejected(engine, game, lambda: game.pass_cards(0, hand0[3:5]), "already-passed")
+    rejected(engine, game, lambda: game.pass_cards(hand0[3:5], 0), "already-passed")
     assert list(game.awaiting_pass) == [1, 2, 3]
 
 
 def test_duplicate_written_in_two_forms(engine):
     """PASS-2, CARD-4: the same card written two ways is still a duplicate-card."""
     game = start(engine, "hearts-4", {0: ["QS", "2C", "3C"]}, hand_number=1)
-    rejected(engine, game, lambda: game.pass_cards(0, ["QS", "q♠", "2C"]), "duplicate-card")
+    rejected(engine, game, lambda: game.pass_cards(["QS", "q♠", "2C"], 0), "duplicate-card")
 
 
 def test_pass_accepts_aliases(engine):
     """ACT-1, CARD-4: passed cards may be written in any accepted form."""
     game = start(engine, "hearts-4", {0: ["TH", "QS", "2C"]}, hand_number=2)
-    game.pass_cards(0, ["10♥", "qs", " 2c "])
+    game.pass_cards(["10♥", "qs", " 2c "], 0)
     assert not {"TH", "QS", "2C"} & set(game.hand(0))
     assert len(game.hand(0)) == 10
 
@@ -134,7 +134,7 @@ def test_play_during_passing_is_wrong_phase(engine):
     rejected(engine, game, lambda: game.play("2C", seat=holder), "wrong-phase")
     rejected(engine, game, lambda: game.apply({"type": "play", "seat": holder, "card": "2C"}), "wrong-phase")
     rejected(engine, game, lambda: game.deal(build_deal(rs.to_json())), "wrong-phase")
-    game.pass_cards(holder, game.hand(holder)[3:6])
+    game.pass_cards(game.hand(holder)[3:6], holder)
     rejected(engine, game, lambda: game.play("2C", seat=holder), "wrong-phase")
 
 
@@ -142,7 +142,7 @@ def test_pass_on_hold_hand_is_wrong_phase(engine):
     """PASS-1, ERR-3: on the hold hand there is no passing phase; a pass is wrong-phase."""
     game = start(engine, "hearts-4", hand_number=3)
     assert game.phase == "play"
-    rejected(engine, game, lambda: game.pass_cards(1, game.hand(1)[:3]), "wrong-phase")
+    rejected(engine, game, lambda: game.pass_cards(game.hand(1)[:3], 1), "wrong-phase")
 
 
 def test_pass_seat_out_of_range_is_invalid_action(engine):

@@ -59,7 +59,7 @@ def test_queen_of_spades_and_breaking(engine, name, breaks):
     if breaks:
         assert game.legal_plays() == hand0
         game.play("2H")
-        assert [tuple(x) for x in game.trick] == [(0, "2H")]
+        assert [(x["seat"], x["card"]) for x in game.trick] == [(0, "2H")]
     else:
         assert game.legal_plays() == [c for c in hand0 if c != "2H"]
         rejected(engine, game, lambda: game.play("2H"), "hearts-not-broken")
@@ -123,9 +123,9 @@ def test_first_trick_ban_three_players(engine):
     game = start(engine, "hearts-3", hand_number=0)
     # deal by the helper: seat 0 holds 2C…AC and 3D…6D, seat 1 7D…AD and 2H…TH, seat 2 the rest.
     assert game.hand(1)[0] == "7D"
-    game.pass_cards(0, ["QC", "KC", "AC"])  # to seat 1
-    game.pass_cards(1, ["7D", "8D", "9D"])  # to seat 2
-    game.pass_cards(2, game.hand(2)[-3:])  # to seat 0
+    game.pass_cards(["QC", "KC", "AC"], 0)  # to seat 1
+    game.pass_cards(["7D", "8D", "9D"], 1)  # to seat 2
+    game.pass_cards(game.hand(2)[-3:], 2)  # to seat 0
     assert game.to_move == 0
     game.play("2C")
     hand1 = game.hand(1)
@@ -201,7 +201,7 @@ def test_hartenjagen_needs_no_breaking(engine):
     assert game.hand(3) == sort_cards(["7H", "AS", "9S", "TS", "JS", "QS", "KS"])
     assert game.legal_plays() == game.hand(3)
     game.play("7H")
-    assert [tuple(x) for x in game.trick] == [(3, "7H")]
+    assert [(x["seat"], x["card"]) for x in game.trick] == [(3, "7H")]
 
 
 def test_lowest_club_wins_when_others_discard(engine):

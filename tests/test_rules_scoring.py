@@ -29,7 +29,7 @@ def test_section_06_trick_and_hand(engine):
     assert game.to_move == 0
     assert game.legal_plays() == game.hand(0), "hearts need no breaking (000 §03)"
     tracker.play_all(["KC", "JC", "QS"])
-    assert [tuple(x) for x in game.trick] == [(0, "KC"), (1, "JC"), (2, "QS")]
+    assert [(x["seat"], x["card"]) for x in game.trick] == [(0, "KC"), (1, "JC"), (2, "QS")]
     tracker.play("8C")
     assert game.to_move == 0, "K♣ wins: Q♠ is not a trump"
     assert list(game.points) == [7, 0, 0, 0]

@@ -100,3 +100,19 @@ def test_simulations_from_several_threads_at_once_give_each_its_own_result() -> 
     for thread in threads:
         thread.join()
     assert got == expected
+
+
+def test_both_engines_simulate_alike(engine) -> None:
+    """API-5: the same shapes and the same sums in both engines (the random choices differ)."""
+    ruleset = engine.preset("hearts-4")
+    result = engine.simulate(ruleset, 30, 4, legal_masks=True)
+    assert result.scores.shape == (30, 4) and result.scores.format == "i"
+    assert {sum(row) for row in result.scores.tolist()} <= {26, 78, -26}
+    assert result.legal_masks is not None and result.legal_masks.shape == (30, 52)
+    assert engine.simulate(ruleset, 30, 4).scores.tolist() == result.scores.tolist()
+    empty = engine.simulate(ruleset, 0, 4)
+    assert empty.scores.shape == (0,) and empty.legal_masks is None
+    with pytest.raises(engine.InvalidInputError):
+        engine.simulate(ruleset, -1, 4)
+    with pytest.raises(engine.InvalidInputError):
+        engine.simulate(ruleset, 1, 4, threads=0)

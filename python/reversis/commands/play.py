@@ -30,7 +30,6 @@ __all__ = ["PlaySession", "explain", "register", "run"]
 
 DEFAULT_PRESET = "hearts-computer"
 SUITS = "CDHS"
-RANKS = "23456789TJQKA"
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 NAMES_4 = ["You", "West", "North", "East"]
@@ -104,7 +103,7 @@ def explain(code: str, game: Any, style: Style, *, card: str | None = None, text
     if code == "card-not-held":
         return f"you do not hold {style.card(card)}" if card else "you do not hold that card"
     if code == "must-follow-suit":
-        led = game.trick[0][1][1] if game.trick else None
+        led = game.trick[0]["card"][1] if game.trick else None
         if led is None:
             return "you must follow suit"
         return f"you must follow suit: you hold {_suit_name(led)}"
@@ -135,12 +134,6 @@ def explain(code: str, game: Any, style: Style, *, card: str | None = None, text
     if code == "match-over":
         return "the match is over"
     return code.replace("-", " ")
-
-
-def _trick_winner(cards: list[tuple[int, str]]) -> int:
-    """The seat that wins a complete trick: the highest card of the suit led (PLAY-6)."""
-    led = cards[0][1][1]
-    return max((RANKS.index(card[0]), seat) for seat, card in cards if card[1] == led)[1]
 
 
 class Finished(Exception):
@@ -484,37 +477,20 @@ class PlaySession:
         self._flush()
 
     def _apply(self, action: dict[str, Any]) -> None:
-        """Apply an action and save; a finished trick, exchange or hand is reported by :meth:`_flush`."""
+        """Apply an action and save; what it set off (EVT-1) is reported by :meth:`_flush`."""
         game = self.game
-        before_phase, before_hands = game.phase, len(game.hand_scores)
-        before_tricks, before_trick = len(game.tricks_played), list(game.trick)
-        last_card = action["type"] == "play" and len(before_trick) == game.ruleset.players - 1
-        before_tricks_played = game.tricks_played if last_card else []
-        direction = game.pass_direction
         game.apply(action)
         self.dirty = True
         self._save()
-        if last_card:
-            if len(game.tricks_played) > before_tricks:
-                done = game.tricks_played[-1]
-                cards = [(entry["seat"], entry["card"]) for entry in done["cards"]]
-                winner, points = int(done["winner"]), int(done["points"])
-            else:  # the hand ended and the next one was dealt: work the trick out here
-                cards = [*before_trick, (action["seat"], action["card"])]
-                winner = _trick_winner(cards)
-                points = sum(game.ruleset.card_points.get(card, 0) for _, card in cards)
-            self.last_trick = (winner, cards, points)
-            self._pending.append(lambda: self._announce_trick(winner, points))
-            if len(game.hand_scores) > before_hands:
-                taken: list[set[str]] = [set() for _ in range(game.ruleset.players)]
-                for done_trick in before_tricks_played:
-                    taken[done_trick["winner"]].update(entry["card"] for entry in done_trick["cards"])
-                taken[winner].update(card for _, card in cards)
-                self._pending.append(lambda: self._hand_done(taken))
-        elif action["type"] == "pass" and before_phase == "pass" and game.phase != "pass":
-            self._pending.append(lambda: self._exchange(direction))
-        elif action["type"] == "moon" and len(game.hand_scores) > before_hands:
-            self._pending.append(lambda: self._hand_done(None))
+        for event in game.events:
+            if event["type"] == "trick":
+                winner, points = event["winner"], event["points"]
+                self.last_trick = (winner, [(entry["seat"], entry["card"]) for entry in event["cards"]], points)
+                self._pending.append(lambda winner=winner, points=points: self._announce_trick(winner, points))
+            elif event["type"] == "exchange":
+                self._pending.append(lambda direction=event["direction"]: self._exchange(direction))
+            elif event["type"] == "hand":
+                self._pending.append(lambda event=event: self._hand_done(event))
 
     def _flush(self) -> None:
         """Report what the last action finished, in order."""
@@ -539,13 +515,9 @@ class PlaySession:
             f"  Cards exchanged: you received {self.style.cards(received)} from {giver}.",
         )
 
-    def _hand_done(self, taken: list[set[str]] | None) -> None:
+    def _hand_done(self, hand: dict[str, Any]) -> None:
         game = self.game
-        scores = game.hand_scores[-1]
-        point_cards = set(game.ruleset.point_cards)
-        moon = None
-        if taken is not None and game.ruleset.moon is not None:
-            moon = next((s for s, cards in enumerate(taken) if point_cards <= cards), None)
+        scores, moon = hand["scores"], hand["moon_taker"]
         self.emit("hand-over", " ".join(map(str, scores)), self.style.paint("  Hand over.", BOLD))
         if moon is not None:
             self.emit("moon", str(moon), f"  {self.name(moon)} took every point card and shot the moon!")

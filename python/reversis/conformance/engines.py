@@ -38,6 +38,7 @@ class EngineFault(Exception):
 def game_view(game: Any) -> dict[str, Any]:
     """The view of conformance/README.md, read through the Python API of spec/api.md."""
     tricks = game.tricks_played
+    players = game.ruleset.players
     return {
         "phase": game.phase,
         "hand_number": game.hand_number,
@@ -47,8 +48,8 @@ def game_view(game: Any) -> dict[str, Any]:
         "moon_taker": game.moon_taker,
         "awaiting_pass": game.awaiting_pass,
         "legal": game.legal_plays(),
-        "hands": [game.hand(seat) for seat in range(game.ruleset.players)],
-        "trick": [{"seat": seat, "card": card} for seat, card in game.trick],
+        "hands": [game.hand(seat) for seat in range(players)],
+        "trick": game.trick,
         "tricks": tricks,
         "last_trick": tricks[-1] if tricks else None,
         "hearts_broken": game.hearts_broken,
@@ -56,6 +57,11 @@ def game_view(game: Any) -> dict[str, Any]:
         "scores": game.scores,
         "hand_scores": game.hand_scores,
         "winners": game.winners,
+        "to_act": game.to_act,
+        "legal_actions": game.legal_actions(),
+        "selected": [game.selected(seat) for seat in range(players)],
+        "events": game.events,
+        "last_hand": game.last_hand,
     }
 
 
@@ -101,6 +107,7 @@ class ModuleEngine:
                 "kinds": ALL_KINDS,
                 "observations": True,
                 "error_codes": True,
+                "action_ids": True,
             },
         }
 
@@ -134,6 +141,14 @@ class ModuleEngine:
 
     def _cmd_apply(self, game: int, action: Any) -> dict[str, Any]:
         self._game(game).apply(action)
+        return {}
+
+    def _cmd_apply_action(self, game: int, action: Any, seat: Any = None) -> dict[str, Any]:
+        self._game(game).apply_action(action, seat)
+        return {}
+
+    def _cmd_undo(self, game: int) -> dict[str, Any]:
+        self._game(game).undo()
         return {}
 
     def _cmd_view(self, game: int) -> dict[str, Any]:

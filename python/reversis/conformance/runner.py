@@ -158,9 +158,21 @@ def _check_claimed(case: Case, capabilities: dict[str, Any]) -> None:
     players = ruleset.get("players") if isinstance(ruleset, dict) and "error" not in data else None
     if isinstance(players, int) and players not in capabilities.get("players", []):
         raise Skip(f"{players} players not claimed")
-    uses_observation = any("observe" in step for step in data.get("steps", []))
+    steps = data.get("steps", [])
+    uses_observation = any("observe" in step for step in steps)
     if uses_observation and not capabilities.get("observations", False):
         raise Skip("observations not claimed")
+    uses_ids = any(
+        "action_id" in step or "undo" in step or not ACTION_ID_VIEW_KEYS.isdisjoint(step.get("expect", {}))
+        for step in steps
+        if "observe" not in step
+    )
+    if uses_ids and not capabilities.get("action_ids", False):
+        raise Skip("action ids not claimed")
+
+
+#: The view keys that come with the capability ``action_ids`` (spec/driver.md DRV-4).
+ACTION_ID_VIEW_KEYS = frozenset({"to_act", "legal_actions", "selected", "events", "last_hand"})
 
 
 def _diff(what: str, expected: Any, got: Any) -> str:
@@ -252,6 +264,13 @@ class CaseRun:
             where = f"step {index}"
             if "action" in step:
                 self._action_step(game, step, where)
+            elif "action_id" in step:
+                args = {"action": step["action_id"]}
+                if "seat" in step:
+                    args["seat"] = step["seat"]
+                self._command_step(game, step, where, f"action id {step['action_id']}", "apply_action", args)
+            elif "undo" in step:
+                self._command_step(game, step, where, "undo", "undo", {})
             elif "record" in step:
                 self._record_step(game, where)
             elif "observe" in step:
@@ -269,19 +288,23 @@ class CaseRun:
 
     def _action_step(self, game: int, step: dict[str, Any], where: str) -> None:
         action = step["action"]
+        self._command_step(game, step, where, json.dumps(action, ensure_ascii=False), "apply", {"action": action})
+
+    def _command_step(
+        self, game: int, step: dict[str, Any], where: str, what: str, cmd: str, args: dict[str, Any]
+    ) -> None:
+        """Run ``cmd``; it must be accepted, or rejected with the step's error leaving the state as it was."""
         if "error" not in step:
             try:
-                self.engine.call("apply", game=game, action=action)
+                self.engine.call(cmd, game=game, **args)
             except EngineError as error:
-                raise CaseFailure(f"{where}: {json.dumps(action)} was rejected with {error.code!r}: {error}") from None
+                raise CaseFailure(f"{where}: {what} was rejected with {error.code!r}: {error}") from None
             return
         before = self.engine.call("state", game=game)["state"]
-        self._expect_error(
-            f"{where}: {json.dumps(action, ensure_ascii=False)}", step["error"], "apply", game=game, action=action
-        )
+        self._expect_error(f"{where}: {what}", step["error"], cmd, game=game, **args)
         after = self.engine.call("state", game=game)["state"]
         if after != before:
-            raise CaseFailure(f"{where}: the rejected action changed the state (ERR-1)")
+            raise CaseFailure(f"{where}: the rejected {cmd} changed the state (ERR-1)")
 
     def _record_step(self, game: int, where: str) -> None:
         record = self.engine.call("record", game=game)["record"]

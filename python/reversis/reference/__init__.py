@@ -5,15 +5,18 @@ extension module.
 
 >>> from reversis.reference import Game, preset
 >>> game = Game(preset("hearts-4"), seed=2024)
->>> game.phase, game.pass_direction
-('pass', 'left')
+>>> game.phase, game.pass_direction, game.to_act
+('pass', 'left', 0)
 """
 
 from __future__ import annotations
 
-from ..errors import IllegalActionError, InvalidInputError, ReversisError
+from ..errors import ERROR_CODES, IllegalActionError, InvalidInputError, ReversisError
+from ..simulation import Simulation
+from .actions import NUM_ACTIONS, action_from_ids, action_ids, action_label
+from .batch import simulate
 from .cards import card_id, parse_card
-from .game import Game
+from .game import ActionsView, Game
 from .records import dump_record, load_record
 from .ruleset import Ruleset, preset, preset_names
 from .seeding import deal_from_seed, seed_draws
@@ -22,11 +25,18 @@ ENGINE = "reference"
 
 __all__ = [
     "ENGINE",
+    "ERROR_CODES",
+    "NUM_ACTIONS",
+    "ActionsView",
     "Game",
     "IllegalActionError",
     "InvalidInputError",
     "ReversisError",
     "Ruleset",
+    "Simulation",
+    "action_from_ids",
+    "action_ids",
+    "action_label",
     "card_id",
     "deal_from_seed",
     "dump_record",
@@ -35,4 +45,5 @@ __all__ = [
     "preset",
     "preset_names",
     "seed_draws",
+    "simulate",
 ]

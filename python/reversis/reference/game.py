@@ -1,34 +1,59 @@
 """The hand and match state machines of spec/game.md.
 
-Every action goes through :meth:`Game.apply`, which first checks the action completely and only
-then changes the state, so a rejected action leaves the game exactly as it was (ERR-1).
+Every action goes through one door, :meth:`Game.apply` (or :meth:`Game.apply_action` for the
+integer ids of ACT-2), which first checks the action completely and only then changes the
+state, so a rejected action leaves the game exactly as it was (ERR-1).
+
+The game keeps two things apart:
+
+- the **position** (what :meth:`Game.state` shows, API-9): hands, selections, passes, the trick
+  in progress and the tricks of the hand, points, totals, the seed's generator, ...;
+- the **history**: the accepted actions, the scores of past hands, the events of the last
+  action (EVT-1), the last hand scored (EVT-2), and the undo stack (API-8).
+
+Undo is a stack of snapshots: before each accepted input (an ACT-1 action or a single
+selection) the position is saved as an immutable tuple with the lengths of the history lists;
+:meth:`Game.undo` restores the last one. History lists only ever grow at the end, and a list
+that has been handed out as an :class:`ActionsView` is copied before it is cut back, so every
+snapshot read earlier stays what it was.
 """
 
 from __future__ import annotations
 
-import copy
-import math
-from typing import Any
+import json
+from collections.abc import Iterator, Sequence
+from typing import Any, Union, overload
 
-from ..errors import IllegalActionError, InvalidInputError, shown
+from ..errors import IllegalActionError, InvalidInputError, ReversisError, shown
+from .actions import (
+    MOON_ADD,
+    MOON_CHOICES,
+    NUM_ACTIONS,
+    SELECT_BASE,
+    Entry,
+    action_dict,
+    entry_of,
+    is_seat_value,
+    parse_action,
+)
 from .cards import SUITS, card_name, ids_in, mask_of, names_in, parse_card_id, suit_mask, suit_of
-from .ruleset import Ruleset
+from .jsondata import json_problem, plain
+from .ruleset import Ruleset, as_ruleset
 from .seeding import SplitMix64, deal_hands
 
 PHASES = ("deal", "pass", "play", "moon", "over")
-MOON_CHOICES = ("add-to-others", "subtract-from-taker")
-_ACTION_KEYS = {
-    "deal": {"type", "hands"},
-    "pass": {"type", "seat", "cards"},
-    "play": {"type", "seat", "card"},
-    "moon": {"type", "seat", "choice"},
-}
 _DIRECTION_OFFSET = {"left": 1, "right": -1, "across": 2}
-_MAX_SEED = (1 << 64) - 1
+_MAX_U64 = (1 << 64) - 1
 #: ERR-6: match totals are 64-bit signed integers; a total that would pass a bound stays at it.
 _MIN_TOTAL, _MAX_TOTAL = -(1 << 63), (1 << 63) - 1
 #: ERR-6: the most actions a record may hold (the Rust core's ``MAX_RECORD_ACTIONS``).
 MAX_RECORD_ACTIONS = 100_000
+
+#: A completed trick, immutable: ``(leader, ((seat, card id), ...), winner, points)``.
+Trick = tuple[int, tuple[tuple[int, int], ...], int, int]
+#: An accepted input, as the undo stack and pickling keep it: an action's entry, or a
+#: selection ``("select", seat, card id)`` (ACT-2).
+Input = tuple[Any, ...]
 
 
 def _illegal(code: str, message: str) -> IllegalActionError:
@@ -39,9 +64,83 @@ def _invalid(code: str, message: str) -> InvalidInputError:
     return InvalidInputError(code, message)
 
 
-def _check_seed(seed: Any) -> None:
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= _MAX_SEED):
-        raise _invalid("invalid-setup", f"a seed must be an integer from 0 to 2**64-1, not {shown(seed)}")
+def _trick_cards(cards: Sequence[tuple[int, int]]) -> list[dict[str, Any]]:
+    """TRICK-1: a list of ``{seat, card}`` in playing order."""
+    return [{"seat": seat, "card": card_name(card)} for seat, card in cards]
+
+
+def _trick_dict(trick: Trick) -> dict[str, Any]:
+    """TRICK-1: a completed trick as ``{leader, cards, winner, points}``."""
+    leader, cards, winner, points = trick
+    return {"leader": leader, "cards": _trick_cards(cards), "winner": winner, "points": points}
+
+
+def _fresh(value: Any) -> Any:
+    """A fresh copy of JSON-like history data (events, the last hand), so callers can't alter it."""
+    if isinstance(value, dict):
+        return {key: _fresh(element) for key, element in value.items()}
+    if isinstance(value, list):
+        return [_fresh(element) for element in value]
+    return value
+
+
+class ActionsView(Sequence[dict[str, Any]]):
+    """A read-only snapshot of a game's accepted actions (API-3 ``actions``).
+
+    It holds the game's append-only list of entries and the length at the moment it was read,
+    so it costs the same however long the match; each item is a fresh ACT-1 dict, built when it
+    is read. It compares equal to a list or tuple of the same dicts, and to another view.
+    """
+
+    __slots__ = ("_entries", "_length")
+
+    def __init__(self, entries: list[Entry], length: int) -> None:
+        """Wrap the first ``length`` entries of ``entries``, which must never change."""
+        self._entries = entries
+        self._length = length
+
+    def __len__(self) -> int:
+        """The number of actions."""
+        return self._length
+
+    @overload
+    def __getitem__(self, index: int) -> dict[str, Any]: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[dict[str, Any]]: ...
+
+    def __getitem__(self, index: int | slice) -> dict[str, Any] | list[dict[str, Any]]:
+        """The action at ``index`` (negative from the end), or a list of a slice's actions."""
+        if isinstance(index, slice):
+            return [action_dict(self._entries[i]) for i in range(*index.indices(self._length))]
+        if isinstance(index, bool) or not isinstance(index, int):
+            raise TypeError(f"action indices must be integers or slices, not {type(index).__name__}")
+        if index < 0:
+            index += self._length
+        if not 0 <= index < self._length:
+            raise IndexError("action index out of range")
+        return action_dict(self._entries[index])
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        """The actions, oldest first."""
+        for i in range(self._length):
+            yield action_dict(self._entries[i])
+
+    def __eq__(self, other: object) -> bool:
+        """Equal to a list, tuple or view of the same actions."""
+        if isinstance(other, ActionsView):
+            return self._length == other._length and all(
+                self._entries[i] == other._entries[i] for i in range(self._length)
+            )
+        if isinstance(other, (list, tuple)):
+            return len(other) == self._length and all(a == b for a, b in zip(self, other))
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # like a list: equal to lists, so unhashable
+
+    def __repr__(self) -> str:
+        """The actions as a list."""
+        return repr(list(self))
 
 
 class Game:
@@ -49,9 +148,16 @@ class Game:
 
     >>> from .ruleset import preset
     >>> game = Game(preset("hartenjagen"), seed=1)
-    >>> game.phase, game.legal_plays()
-    ('play', ['7C'])
+    >>> game.phase, game.legal_plays(), game.legal_actions()
+    ('play', ['7C'], [5])
+    >>> game.play("7C")
+    >>> game.undo()
+    >>> game == Game(preset("hartenjagen"), seed=1)
+    True
     """
+
+    #: Whether accepted inputs are kept for :meth:`undo` (``simulate`` plays without).
+    _keep_undo = True
 
     def __init__(
         self,
@@ -63,44 +169,58 @@ class Game:
     ) -> None:
         """Start a match; with a seed, deal the first hand from it at once (DEAL-3).
 
-        :raises InvalidInputError: ``invalid-setup`` for a seed, hand number or scores that are
-            not valid values.
+        ``ruleset`` may be either engine's :class:`Ruleset` (API-2); :attr:`ruleset` is always
+        this engine's.
+
+        :raises InvalidInputError: ``invalid-setup`` for a ruleset that is not one, or a seed,
+            hand number or scores that are not valid values (API-3, ERR-6).
         """
-        if not isinstance(ruleset, Ruleset):
+        checked = as_ruleset(ruleset)
+        if checked is None:
             raise _invalid("invalid-setup", f"a game needs a Ruleset, not {shown(ruleset)}")
-        _check_seed(seed)
-        if isinstance(hand_number, bool) or not isinstance(hand_number, int) or not 0 <= hand_number <= _MAX_SEED:
+        if seed is not None and not is_seat_value(seed):
+            raise _invalid("invalid-setup", f"a seed must be an integer from 0 to 2**64-1, not {shown(seed)}")
+        if not is_seat_value(hand_number):
             raise _invalid(
                 "invalid-setup", f"a hand number must be an integer from 0 to 2**64-1, not {shown(hand_number)}"
             )
+        players = checked.players
         if scores is None:
-            scores = [0] * ruleset.players
+            scores = [0] * players
         if (
             not isinstance(scores, (list, tuple))
-            or len(scores) != ruleset.players
+            or len(scores) != players
             or any(isinstance(s, bool) or not isinstance(s, int) or not _MIN_TOTAL <= s <= _MAX_TOTAL for s in scores)
         ):
-            raise _invalid("invalid-setup", f"scores must be {ruleset.players} integers, not {shown(scores)}")
-        self._ruleset = ruleset
+            raise _invalid("invalid-setup", f"scores must be {players} 64-bit integers, not {shown(scores)}")
+        self._ruleset = checked
         self._seed = seed
+        self._start_hand = hand_number
+        self._start_scores = tuple(scores)
+        # The position (API-9).
         self._rng = None if seed is None else SplitMix64(seed)
-        self._start = {"hand_number": hand_number, "scores": list(scores)}
+        self._seed_deals = 0
         self._phase = "deal"
         self._hand_number = hand_number
         self._scores = list(scores)
-        self._hand_scores: list[list[int]] = []
-        self._actions: list[dict[str, Any]] = []
         self._winners: list[int] = []
-        self._deals_from_seed = 0
         self._reset_hand()
+        # The history.
+        self._actions: list[Entry] = []
+        self._actions_shared = False  # an ActionsView holds the list: copy it before cutting it
+        self._hand_scores: list[tuple[int, ...]] = []
+        self._events: list[dict[str, Any]] = []
+        self._last_hand: dict[str, Any] | None = None
+        self._undo: list[tuple[Input, tuple[Any, ...]]] = []
         if self._rng is not None:
-            self._deal_from_rng()
+            self._deal_from_seed()
+            self._events = []  # the first deal is the game's start, not an action's event
 
     # ----------------------------------------------------------------- read-only state
 
     @property
     def ruleset(self) -> Ruleset:
-        """The ruleset of the match."""
+        """The ruleset of the match (always this engine's)."""
         return self._ruleset
 
     @property
@@ -141,21 +261,31 @@ class Game:
         return None
 
     @property
+    def to_act(self) -> int | None:
+        """The seat the integer API acts for by default (ACT-3): the seat to move in phase
+        ``play``, the taker in phase ``moon``, the lowest seat awaiting its pass in phase
+        ``pass``; ``None`` in phases ``deal`` and ``over``."""
+        if self._phase == "pass":
+            return next(seat for seat, passed in enumerate(self._passed) if passed is None)
+        return self.to_move
+
+    @property
     def awaiting_pass(self) -> list[int]:
         """The seats that must still pass this hand, sorted."""
         if self._phase != "pass":
             return []
-        return [seat for seat in range(self._ruleset.players) if self._passed[seat] is None]
+        return [seat for seat, passed in enumerate(self._passed) if passed is None]
 
     @property
-    def trick(self) -> list[tuple[int, str]]:
-        """The trick in progress as ``(seat, card)`` pairs in playing order."""
-        return [(seat, card_name(card)) for seat, card in self._trick]
+    def trick(self) -> list[dict[str, Any]]:
+        """The trick in progress: ``[{seat, card}]`` in playing order (TRICK-1)."""
+        return _trick_cards(self._trick)
 
     @property
     def tricks_played(self) -> list[dict[str, Any]]:
-        """The completed tricks of this hand: ``{leader, cards, winner, points}`` (OBS-1)."""
-        return copy.deepcopy(self._tricks)
+        """The completed tricks of this hand, oldest first: ``{leader, cards, winner, points}``
+        (TRICK-1)."""
+        return [_trick_dict(trick) for trick in self._tricks]
 
     @property
     def hearts_broken(self) -> bool:
@@ -188,22 +318,72 @@ class Game:
         return list(self._winners)
 
     @property
-    def actions(self) -> list[dict[str, Any]]:
-        """Every accepted action so far, in canonical form."""
-        return copy.deepcopy(self._actions)
+    def actions(self) -> ActionsView:
+        """Every accepted action so far, canonical, as a read-only snapshot (API-3)."""
+        self._actions_shared = True
+        return ActionsView(self._actions, len(self._actions))
+
+    @property
+    def events(self) -> list[dict[str, Any]]:
+        """What the last accepted action set off, in order (EVT-1); ``[]`` at the start and
+        after :meth:`undo`."""
+        return _fresh(self._events)
+
+    @property
+    def last_hand(self) -> dict[str, Any] | None:
+        """The most recently scored hand (EVT-2), kept after the next deal; ``None`` before."""
+        return None if self._last_hand is None else _fresh(self._last_hand)
 
     def hand(self, seat: int) -> list[str]:
-        """The cards ``seat`` holds, sorted.
+        """The cards ``seat`` holds, sorted (selected cards included, ACT-2).
 
         :raises InvalidInputError: ``invalid-action`` if there is no such seat.
         """
         return names_in(self._hands[self._check_seat(seat)])
 
+    def selected(self, seat: int) -> list[str]:
+        """The cards ``seat`` has selected toward its pass (ACT-2), in the order selected.
+
+        :raises InvalidInputError: ``invalid-action`` if there is no such seat.
+        """
+        return [card_name(card) for card in self._selected[self._check_seat(seat)]]
+
     def legal_plays(self) -> list[str]:
         """The cards the seat to move may play, sorted; ``[]`` outside phase ``play`` (PLAY-8)."""
         if self._phase != "play" or self._to_move is None:
             return []
-        return names_in(self._legal_mask(self._to_move))
+        return names_in(self._legal_card_mask(self._to_move))
+
+    def legal_actions(self, seat: int | None = None) -> list[int]:
+        """The legal action ids of ``seat`` (by default :attr:`to_act`), ascending (ACT-3).
+
+        In phase ``play`` the ids of its legal cards if it is to move; in phase ``pass``
+        ``52 + c`` for every card ``c`` it holds and has not selected, while it awaits its
+        pass; in phase ``moon`` 104 and 105 for the taker; otherwise none.
+
+        :raises InvalidInputError: ``invalid-action`` if there is no such seat.
+        """
+        return list(ids_in(self.legal_mask(seat)))
+
+    def legal_mask(self, seat: int | None = None) -> int:
+        """:meth:`legal_actions` as a bit mask: bit ``i`` set for legal id ``i``.
+
+        :raises InvalidInputError: ``invalid-action`` if there is no such seat.
+        """
+        if seat is None:
+            seat = self.to_act
+            if seat is None:
+                return 0
+        seat = self._check_seat(seat)
+        if self._phase == "play":
+            return self._legal_card_mask(seat) if seat == self._to_move else 0
+        if self._phase == "pass":
+            if self._passed[seat] is not None:
+                return 0
+            return (self._hands[seat] & ~mask_of(self._selected[seat])) << SELECT_BASE
+        if self._phase == "moon":
+            return 0b11 << MOON_ADD if seat == self._moon_taker else 0
+        return 0
 
     # ----------------------------------------------------------------------- actions
 
@@ -213,14 +393,16 @@ class Game:
         :raises InvalidInputError: if the action is malformed (ERR-2).
         :raises IllegalActionError: if the rules forbid it now (ERR-3), by ERR-4's order.
         """
-        kind, fields = self._parse_action(action)
+        kind, fields = parse_action(action, self._ruleset.players)
         self._check_phase(kind)
         if kind == "deal":
             hands = self._check_deal(fields["hands"])
+            self._accept(entry_of(kind, fields))
             self._do_deal(hands)
         elif kind == "pass":
             seat, cards = fields["seat"], fields["cards"]
             self._check_pass(seat, cards)
+            self._accept(entry_of(kind, fields))
             self._do_pass(seat, mask_of(cards))
         elif kind == "play":
             seat, card = fields["seat"], fields["card"]
@@ -231,46 +413,123 @@ class Game:
             error = self._play_error(seat, card)
             if error is not None:
                 raise _illegal(*error)
+            self._accept(entry_of(kind, fields))
             self._do_play(seat, card)
         else:
             seat, choice = fields["seat"], fields["choice"]
             if seat != self._moon_taker:
                 raise _illegal("not-moon-taker", f"seat {seat} cannot choose: seat {self._moon_taker} took the moon")
-            self._actions.append({"type": "moon", "seat": seat, "choice": choice})
+            self._accept(entry_of(kind, fields))
             self._score_hand(choice)
 
-    def deal(self, hands: list[list[str]] | None = None) -> None:
-        """Deal ``hands`` (one list per seat), or without them the next deal of the seed.
+    def apply_action(self, action_id: int, seat: int | None = None) -> None:
+        """Apply action id ``action_id`` (ACT-2) for ``seat``, by default :attr:`to_act`.
 
-        :raises InvalidInputError: ``invalid-deal``, or ``no-seed`` for an unseeded game.
-        :raises IllegalActionError: outside phase ``deal``.
+        A play or moon id is the ACT-1 action of that decision and is rejected exactly as it
+        would be; a selection ``52 + c`` is checked when it is made (ACT-2) and, the one that
+        reaches ``passing.size`` cards, applies and records the seat's pass.
+
+        :raises InvalidInputError: ``invalid-action`` for an id outside 0 … 105, a seat not of
+            the table, or a default seat where there is none (ACT-3).
+        :raises IllegalActionError: as the ACT-1 action would be (ERR-4).
+        """
+        if isinstance(action_id, bool) or not isinstance(action_id, int) or not 0 <= action_id < NUM_ACTIONS:
+            raise _invalid(
+                "invalid-action", f"an action id is an integer from 0 to {NUM_ACTIONS - 1}, not {shown(action_id)}"
+            )
+        if seat is None:
+            # ACT-3: in phases deal and over the phase's own error comes first.
+            if self._phase == "over":
+                raise _illegal("match-over", f"the match is over; no action {action_id} is possible")
+            if self._phase == "deal":
+                raise _illegal("wrong-phase", f"action {action_id} is not possible in phase 'deal'")
+            seat = self.to_act
+            if seat is None:
+                raise _invalid("invalid-action", f"no seat acts by default in phase {shown(self._phase)}")
+        seat = self._check_seat(seat)
+        if action_id < SELECT_BASE:
+            self.apply({"type": "play", "seat": seat, "card": card_name(action_id)})
+        elif action_id < MOON_ADD:
+            self._select(seat, action_id - SELECT_BASE)
+        else:
+            self.apply({"type": "moon", "seat": seat, "choice": MOON_CHOICES[action_id - MOON_ADD]})
+
+    def deal(self, hands: list[list[str]] | None = None) -> None:
+        """Deal ``hands`` (one list per seat, seat 0 first): :meth:`apply` a ``deal``.
+
+        Without hands, the game is asked to deal from a seed: a game in phase ``deal`` is
+        always unseeded (DEAL-3), so that is ``no-seed`` once the phase is right.
+
+        :raises InvalidInputError: ``invalid-deal``, or ``no-seed`` without hands.
+        :raises IllegalActionError: outside phase ``deal`` (``match-over``,
+            ``moon-choice-pending``, ``wrong-phase``).
         """
         if hands is not None:
             self.apply({"type": "deal", "hands": hands})
             return
         self._check_phase("deal")
-        if self._rng is None:
-            raise _invalid("no-seed", "this game has no seed to deal from; pass the hands")
-        self._deal_from_rng()
+        raise _invalid("no-seed", "this game has no seed to deal from; give the hands")
 
-    def pass_cards(self, seat: int, cards: list[str]) -> None:
-        """Submit ``seat``'s pass (PASS-2); see :meth:`apply`."""
+    def pass_cards(self, cards: list[str], seat: int | None = None) -> None:
+        """Submit ``seat``'s pass (PASS-2), by default :attr:`to_act`'s; see :meth:`apply`.
+
+        An accepted pass replaces the seat's selection (ACT-2).
+        """
+        if seat is None:
+            # ERR-4: the cards' form before the phase, as apply checks it.
+            if not isinstance(cards, (list, tuple)):
+                raise _invalid("invalid-action", f"a pass's 'cards' must be an array, not {shown(cards)}")
+            problem = json_problem(cards)
+            if problem is not None:
+                raise _invalid("invalid-action", f"a pass's cards are not JSON data: {problem}")
+            for card in cards:
+                parse_card_id(card)
+            self._check_phase("pass")
+            seat = self.to_act
         self.apply({"type": "pass", "seat": seat, "cards": cards})
 
     def play(self, card: str, seat: int | None = None) -> None:
         """Play ``card`` for ``seat``, by default the seat to move; see :meth:`apply`."""
         if seat is None:
-            parse_card_id(card)  # ERR-4: the card's form before the phase
+            parse_card_id(card)  # ERR-4, ERR-6: the card's form before the phase
             self._check_phase("play")
             seat = self._to_move
         self.apply({"type": "play", "seat": seat, "card": card})
 
-    def choose_moon(self, choice: str) -> None:
-        """Choose how the moon scores, for the taker (SCORE-3); see :meth:`apply`."""
-        if not isinstance(choice, str) or choice not in MOON_CHOICES:  # ERR-4: the shape first
-            raise _invalid("invalid-action", f"a moon choice is {' or '.join(MOON_CHOICES)}, not {shown(choice)}")
-        self._check_phase("moon")
-        self.apply({"type": "moon", "seat": self._moon_taker, "choice": choice})
+    def choose_moon(self, choice: str, seat: int | None = None) -> None:
+        """Choose how the moon scores (SCORE-3), for ``seat``, by default the taker; see
+        :meth:`apply`."""
+        if seat is None:
+            if not isinstance(choice, str) or choice not in MOON_CHOICES:  # ERR-4: the shape first
+                raise _invalid(
+                    "invalid-action", f"a moon choice is {' or '.join(MOON_CHOICES)}, not {shown(choice)}"
+                )
+            self._check_phase("moon")
+            seat = self._moon_taker
+        self.apply({"type": "moon", "seat": seat, "choice": choice})
+
+    def undo(self) -> None:
+        """Take back the last accepted action with everything it set off (API-8).
+
+        That is the completion of a trick, the exchange of the passes, the scoring of a hand,
+        the end of the match and the next deal from the seed; a single selection (ACT-2) is
+        taken back on its own. The game is then equal to what it was before, with the same
+        ``actions`` and ``hand_scores``, and ``events`` is ``[]``.
+
+        :raises IllegalActionError: ``nothing-to-undo`` at the game's start.
+        """
+        if not self._undo:
+            raise _illegal("nothing-to-undo", "there is no accepted action left to take back")
+        _, snapshot = self._undo.pop()
+        self._restore(snapshot[:-3])
+        actions, hand_scores, self._last_hand = snapshot[-3:]
+        if self._actions_shared:  # a view holds this list: leave it as it is
+            self._actions = self._actions[:actions]
+            self._actions_shared = False
+        else:
+            del self._actions[actions:]
+        del self._hand_scores[hand_scores:]
+        self._events = []
 
     # ------------------------------------------------------------ views and records
 
@@ -291,11 +550,12 @@ class Game:
             "awaiting_pass": self.awaiting_pass,
             "hand": names_in(self._hands[seat]),
             "passed": None if passed is None else names_in(passed),
+            "selected": self.selected(seat),
             "received": None if received is None else names_in(received),
-            "tricks": copy.deepcopy(self._tricks),
-            "trick": [{"seat": s, "card": card_name(c)} for s, c in self._trick],
+            "tricks": self.tricks_played,
+            "trick": self.trick,
             "hearts_broken": self.hearts_broken,
-            "voids": [[SUITS[s] for s in range(4) if voids >> s & 1] for voids in self._voids],
+            "voids": self._void_letters(),
             "points": list(self._points),
             "scores": list(self._scores),
             "legal": self.legal_plays() if self.to_move == seat and self._phase == "play" else [],
@@ -303,26 +563,27 @@ class Game:
         }
 
     def state(self) -> dict[str, Any]:
-        """The whole state as JSON data: equal states give equal values (API-3)."""
+        """The position as JSON data, without the history (API-9); equal games give equal states."""
+        players = range(self._ruleset.players)
         return {
             "ruleset": self._ruleset.to_json(),
             "seed": self._seed,
-            "deals_from_seed": self._deals_from_seed,
+            "seed_deals": self._seed_deals,
             "phase": self._phase,
             "hand_number": self._hand_number,
+            "to_move": self.to_move,
+            "moon_taker": self.moon_taker,
+            "winners": list(self._winners),
             "hands": [names_in(hand) for hand in self._hands],
+            "selected": [self.selected(seat) for seat in players],
             "passed": [None if p is None else names_in(p) for p in self._passed],
             "received": [None if r is None else names_in(r) for r in self._received],
-            "to_move": self.to_move,
-            "trick": [[s, card_name(c)] for s, c in self._trick],
-            "tricks": copy.deepcopy(self._tricks),
+            "trick": self.trick,
+            "tricks": self.tricks_played,
             "hearts_broken": self.hearts_broken,
-            "voids": list(self._voids),
+            "voids": self._void_letters(),
             "points": list(self._points),
             "scores": list(self._scores),
-            "hand_scores": self.hand_scores,
-            "winners": list(self._winners),
-            "actions": self.actions,
         }
 
     def to_record(self) -> dict[str, Any]:
@@ -332,45 +593,86 @@ class Game:
             "version": 1,
             "ruleset": self._ruleset.to_json(),
             "seed": self._seed,
-            "start": copy.deepcopy(self._start),
-            "actions": self.actions,
+            "start": {"hand_number": self._start_hand, "scores": list(self._start_scores)},
+            "actions": [action_dict(entry) for entry in self._actions],
         }
 
     @classmethod
     def from_record(cls, record: dict[str, Any]) -> Game:
-        """Rebuild a game from its record by replaying it (REC-2).
+        """Rebuild a game from its record by replaying it (REC-2), as an instance of ``cls``.
+
+        A seeded record replays on a seeded game, whose deals are made by the seed: each
+        recorded deal must be what the seed dealt and is not applied on its own, so the
+        rebuilt game undoes exactly as the original (API-8). An unseeded record's deals are
+        applied as written.
 
         :raises InvalidInputError: ``invalid-record`` if the record is malformed, an action is
             rejected on replay, or a deal differs from what the seed deals.
         """
         ruleset, seed, hand_number, scores, actions = check_record(record)
-        game = cls(ruleset, None, hand_number=hand_number, scores=scores)
-        rng = None if seed is None else SplitMix64(seed)
+        game = cls(ruleset, seed, hand_number=hand_number, scores=scores)
         for index, action in enumerate(actions):
-            if rng is not None and isinstance(action, dict) and action.get("type") == "deal":
-                expected_hands = [names_in(h) for h in deal_hands(ruleset, rng, game.dealer)]
-                given = [names_in(mask_of(hand)) for hand in game._parse_action(action)[1]["hands"]]
-                if given != expected_hands:
-                    raise _invalid("invalid-record", f"action {index}: the deal differs from what seed {seed} deals")
+            if index < len(game._actions):
+                # REC-2: a seeded game has made this deal itself; the record must agree.
+                try:
+                    entry = entry_of(*parse_action(action, ruleset.players))
+                except ReversisError:
+                    entry = None
+                if entry != game._actions[index]:
+                    raise _invalid(
+                        "invalid-record", f"action {index} {shown(action)} is not the deal seed {seed} makes here"
+                    )
+                continue
             try:
                 game.apply(action)
-            except (InvalidInputError, IllegalActionError) as error:
+            except ReversisError as error:
                 raise _invalid(
                     "invalid-record", f"action {index} {shown(action)} is rejected: {error.code}: {error}"
                 ) from None
-        game._seed = seed
-        game._rng = rng
-        if rng is not None:
-            game._deals_from_seed = sum(1 for a in game._actions if a["type"] == "deal")
-            if game._phase == "deal":
-                game._deal_from_rng()
         return game
 
     def copy(self) -> Game:
-        """An independent copy of this game."""
-        return copy.deepcopy(self)
+        """An independent copy of this game, undo history included, of the same class (API-3)."""
+        new = type(self).__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        new._rng = None if self._rng is None else SplitMix64(self._rng.state)
+        new._restore(self._position())
+        new._actions = list(self._actions)
+        new._actions_shared = False
+        new._hand_scores = list(self._hand_scores)
+        new._undo = list(self._undo)
+        return new
+
+    def __copy__(self) -> Game:
+        """:meth:`copy`: a game shares no state with its copy."""
+        return self.copy()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Game:
+        """:meth:`copy`: its parts are immutable or copied already."""
+        return self.copy()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle as the start and the accepted inputs, replayed on unpickling, so the undo
+        history survives (API-3, API-8)."""
+        inputs = [
+            [entry[1], SELECT_BASE + entry[2]] if entry[0] == "select" else action_dict(entry)
+            for entry, _ in self._undo
+        ]
+        start = (self._ruleset.to_json(), self._seed, self._start_hand, list(self._start_scores))
+        return (_unpickle_game, (type(self), start, inputs))
+
+    def __eq__(self, other: object) -> bool:
+        """Equal to another game of this engine exactly when their :meth:`state` are (API-3)."""
+        if not isinstance(other, Game):
+            return NotImplemented
+        return self.state() == other.state()
+
+    def __hash__(self) -> int:
+        """The hash of the canonical JSON text of :meth:`state` (API-3)."""
+        return hash(json.dumps(self.state(), sort_keys=True, separators=(",", ":"), ensure_ascii=False))
 
     def __repr__(self) -> str:
+        """A short description of the match."""
         return (
             f"<Game {self._ruleset.name} hand {self._hand_number} phase {self._phase} "
             f"scores {self._scores} seed {self._seed}>"
@@ -383,51 +685,8 @@ class Game:
             raise _invalid("invalid-action", f"no seat {shown(seat)} at a table of {self._ruleset.players}")
         return seat
 
-    def _parse_action(self, action: Any, check_table: bool = True) -> tuple[str, dict[str, Any]]:
-        """Read an ACT-1 action into ids and seats; nothing here depends on the state.
-
-        Without ``check_table`` a seat is not checked against the table (a record's shape).
-        """
-        if not isinstance(action, dict):
-            raise _invalid("invalid-action", f"an action must be an object, not {shown(action)}")
-        problem = json_problem(action)
-        if problem is not None:
-            raise _invalid("invalid-action", f"an action is not JSON data: {problem}: {shown(action)}")
-        kind = action.get("type")
-        if not isinstance(kind, str) or kind not in _ACTION_KEYS:
-            raise _invalid("invalid-action", f"unknown action type {shown(kind)}")
-        if set(action) != _ACTION_KEYS[kind]:
-            odd = sorted(set(action) ^ _ACTION_KEYS[kind])
-            raise _invalid("invalid-action", f"a {kind} action has a missing or unknown key {shown(odd[0])}")
-        fields: dict[str, Any] = {}
-        # ERR-4: first the action's shape, then its cards, then its seat against the table.
-        seat = action.get("seat")
-        # ERR-6: a seat outside 0 … 2**64-1 is not a seat-shaped value at all.
-        if "seat" in action and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat <= _MAX_SEED):
-            raise _invalid("invalid-action", f"a seat is a non-negative integer, not {shown(seat)}")
-        if kind == "deal":
-            hands = action["hands"]
-            # A tuple is an array, as in the Rust binding.
-            if not isinstance(hands, (list, tuple)) or any(not isinstance(hand, (list, tuple)) for hand in hands):
-                raise _invalid("invalid-action", "a deal's 'hands' must be an array of arrays of cards")
-            fields["hands"] = [[parse_card_id(card) for card in hand] for hand in hands]
-        elif kind == "pass":
-            if not isinstance(action["cards"], (list, tuple)):
-                raise _invalid("invalid-action", f"a pass's 'cards' must be an array, not {shown(action['cards'])}")
-            fields["cards"] = [parse_card_id(card) for card in action["cards"]]
-        elif kind == "play":
-            fields["card"] = parse_card_id(action["card"])
-        else:
-            if action["choice"] not in MOON_CHOICES:
-                raise _invalid(
-                    "invalid-action", f"a moon choice is {' or '.join(MOON_CHOICES)}, not {shown(action['choice'])}"
-                )
-            fields["choice"] = action["choice"]
-        if "seat" in action:
-            fields["seat"] = self._check_seat(seat) if check_table else seat
-        return kind, fields
-
     def _check_phase(self, kind: str) -> None:
+        """ERR-4: ``match-over``, then ``moon-choice-pending``, then ``wrong-phase``."""
         if self._phase == "over":
             raise _illegal("match-over", f"the match is over; no {kind} is possible")
         if self._phase == "moon" and kind != "moon":
@@ -436,6 +695,7 @@ class Game:
             raise _illegal("wrong-phase", f"a {kind} is not possible in phase {shown(self._phase)}")
 
     def _check_deal(self, hands: list[list[int]]) -> list[int]:
+        """DEAL-1, as masks."""
         ruleset = self._ruleset
         if len(hands) != ruleset.players:
             raise _invalid("invalid-deal", f"a deal needs {ruleset.players} hands, not {len(hands)}")
@@ -454,10 +714,14 @@ class Game:
             masks.append(mask)
         return masks
 
-    def _check_pass(self, seat: int, cards: list[int]) -> None:
-        size = self._ruleset.pass_size
+    def _check_awaiting(self, seat: int) -> None:
         if self._passed[seat] is not None:
             raise _illegal("already-passed", f"seat {seat} has already passed this hand")
+
+    def _check_pass(self, seat: int, cards: list[int]) -> None:
+        """PASS-2 in ERR-4's order."""
+        size = self._ruleset.pass_size
+        self._check_awaiting(seat)
         if len(cards) != size:
             raise _illegal("wrong-pass-size", f"seat {seat} must pass {size} cards, not {len(cards)}")
         if len(set(cards)) != len(cards):
@@ -489,12 +753,10 @@ class Game:
                     f"{name} cannot be led: hearts are not broken and seat {seat} holds other suits",
                 )
             return None
-        led = suit_mask(suit_of(self._trick[0][1]))
+        led_suit = suit_of(self._trick[0][1])
+        led = suit_mask(led_suit)
         if hand & led and not led >> card & 1:
-            return (
-                "must-follow-suit",
-                f"seat {seat} must follow {SUITS[suit_of(self._trick[0][1])]} and cannot play {name}",
-            )
+            return "must-follow-suit", f"seat {seat} must follow {SUITS[led_suit]} and cannot play {name}"
         if hand & led:
             return None
         points = ruleset.point_mask
@@ -502,18 +764,104 @@ class Game:
             return "points-on-first-trick", f"{name} is a point card and cannot be discarded on the first trick"
         return None
 
-    def _legal_mask(self, seat: int) -> int:
+    def _legal_card_mask(self, seat: int) -> int:
         return mask_of(card for card in ids_in(self._hands[seat]) if self._play_error(seat, card) is None)
+
+    def _void_letters(self) -> list[list[str]]:
+        """OBS-1 ``voids``: each seat's revealed missing suits, as letters in ``C D H S`` order."""
+        return [[SUITS[suit] for suit in range(4) if voids >> suit & 1] for voids in self._voids]
+
+    # ---------------------------------------------------------- internals: undo
+
+    def _position(self) -> tuple[Any, ...]:
+        """The position (everything :meth:`state` shows, and the generator), immutable."""
+        return (
+            self._phase,
+            self._hand_number,
+            tuple(self._scores),
+            tuple(self._winners),
+            tuple(self._hands),
+            tuple(tuple(selection) for selection in self._selected),
+            tuple(self._passed),
+            tuple(self._received),
+            tuple(self._trick),
+            tuple(self._tricks),
+            self._to_move,
+            self._broken,
+            tuple(self._voids),
+            tuple(self._points),
+            tuple(self._captured),
+            self._moon_taker,
+            None if self._rng is None else self._rng.state,
+            self._seed_deals,
+        )
+
+    def _restore(self, position: tuple[Any, ...]) -> None:
+        """Set the position from :meth:`_position`'s tuple, in fresh lists."""
+        (
+            self._phase,
+            self._hand_number,
+            scores,
+            winners,
+            hands,
+            selected,
+            passed,
+            received,
+            trick,
+            tricks,
+            self._to_move,
+            self._broken,
+            voids,
+            points,
+            captured,
+            self._moon_taker,
+            rng_state,
+            self._seed_deals,
+        ) = position
+        self._scores, self._winners, self._hands = list(scores), list(winners), list(hands)
+        self._selected = [list(selection) for selection in selected]
+        self._passed, self._received = list(passed), list(received)
+        self._trick, self._tricks = list(trick), list(tricks)
+        self._voids, self._points, self._captured = list(voids), list(points), list(captured)
+        if self._rng is not None:
+            self._rng.state = rng_state
+
+    def _accept(self, accepted: Input) -> None:
+        """An input has passed every check: save the undo snapshot, start its events, and
+        record it if it is an action (a selection is recorded as the pass it completes)."""
+        if self._keep_undo:
+            history = (len(self._actions), len(self._hand_scores), self._last_hand)
+            self._undo.append((accepted, self._position() + history))
+        self._events = []
+        if accepted[0] != "select":
+            self._actions.append(accepted)
 
     # ---------------------------------------------------------- internals: transitions
 
+    def _select(self, seat: int, card: int) -> None:
+        """ACT-2: select ``card`` toward ``seat``'s pass; the last selection makes the pass."""
+        self._check_phase("pass")
+        self._check_awaiting(seat)
+        if card in self._selected[seat]:
+            raise _illegal("duplicate-card", f"seat {seat} has already selected {card_name(card)}")
+        if not self._hands[seat] >> card & 1:
+            raise _illegal("card-not-held", f"seat {seat} does not hold {card_name(card)}")
+        self._accept(("select", seat, card))
+        self._selected[seat].append(card)
+        if len(self._selected[seat]) == self._ruleset.pass_size:
+            cards = mask_of(self._selected[seat])
+            self._actions.append(("pass", seat, tuple(names_in(cards))))
+            self._do_pass(seat, cards)
+
     def _reset_hand(self) -> None:
+        """The empty hand of the state between hands (game.md, D-5)."""
         players = self._ruleset.players
-        self._hands = [0] * players
+        self._hands: list[int] = [0] * players
+        self._selected: list[list[int]] = [[] for _ in range(players)]
         self._passed: list[int | None] = [None] * players
         self._received: list[int | None] = [None] * players
         self._trick: list[tuple[int, int]] = []
-        self._tricks: list[dict[str, Any]] = []
+        self._tricks: list[Trick] = []
         self._to_move: int | None = None
         self._broken = False
         self._voids = [0] * players
@@ -521,40 +869,48 @@ class Game:
         self._captured = [0] * players
         self._moon_taker: int | None = None
 
-    def _deal_from_rng(self) -> None:
+    def _deal_from_seed(self) -> None:
+        """DEAL-3, SEED-5: the next deal of the seed's one generator."""
         assert self._rng is not None
         hands = deal_hands(self._ruleset, self._rng, self.dealer)
-        self._deals_from_seed += 1
+        self._seed_deals += 1
+        self._actions.append(("deal", tuple(tuple(names_in(hand)) for hand in hands)))
         self._do_deal(hands)
 
     def _do_deal(self, hands: list[int]) -> None:
+        """Start the hand: passing, or straight to play where the hand has none (PASS-1)."""
         self._reset_hand()
         self._hands = list(hands)
-        self._actions.append({"type": "deal", "hands": [names_in(hand) for hand in hands]})
+        self._events.append({"type": "deal", "hand_number": self._hand_number, "dealer": self.dealer})
         if self.pass_direction in (None, "hold"):
             self._start_play()
         else:
             self._phase = "pass"
 
     def _do_pass(self, seat: int, cards: int) -> None:
+        """PASS-3: the cards leave the hand at once; the last pass makes the exchange."""
         self._hands[seat] &= ~cards
         self._passed[seat] = cards
-        self._actions.append({"type": "pass", "seat": seat, "cards": names_in(cards)})
+        self._selected[seat] = []  # ACT-2: an accepted pass replaces the selection
         if all(passed is not None for passed in self._passed):
             self._exchange()
 
     def _exchange(self) -> None:
+        direction = self.pass_direction
+        assert direction is not None
         players = self._ruleset.players
-        offset = _DIRECTION_OFFSET[self.pass_direction]  # type: ignore[index]
+        offset = _DIRECTION_OFFSET[direction]
         received: list[int | None] = [0] * players
         for seat, cards in enumerate(self._passed):
             receiver = (seat + offset) % players
             received[receiver] = cards
             self._hands[receiver] |= cards or 0
         self._received = received
+        self._events.append({"type": "exchange", "direction": direction})
         self._start_play()
 
     def _start_play(self) -> None:
+        """PLAY-1, PLAY-2: who leads the first trick."""
         ruleset = self._ruleset
         self._phase = "play"
         if ruleset.opening_id is None:
@@ -564,7 +920,6 @@ class Game:
 
     def _do_play(self, seat: int, card: int) -> None:
         ruleset = self._ruleset
-        self._actions.append({"type": "play", "seat": seat, "card": card_name(card)})
         self._hands[seat] &= ~(1 << card)
         if self._trick:
             led_suit = suit_of(self._trick[0][1])
@@ -579,19 +934,15 @@ class Game:
         self._finish_trick()
 
     def _finish_trick(self) -> None:
+        """PLAY-7: the highest card of the suit led wins; SCORE-1: it takes the trick's points."""
         ruleset = self._ruleset
         led_suit = suit_of(self._trick[0][1])
         winner, _ = max(((s, c) for s, c in self._trick if suit_of(c) == led_suit), key=lambda pair: pair[1])
         cards = mask_of(c for _, c in self._trick)
         points = ruleset.points_of(cards)
-        self._tricks.append(
-            {
-                "leader": self._trick[0][0],
-                "cards": [{"seat": s, "card": card_name(c)} for s, c in self._trick],
-                "winner": winner,
-                "points": points,
-            }
-        )
+        trick: Trick = (self._trick[0][0], tuple(self._trick), winner, points)
+        self._tricks.append(trick)
+        self._events.append({"type": "trick", **_trick_dict(trick)})
         self._captured[winner] |= cards
         self._points[winner] += points
         self._trick = []
@@ -600,6 +951,7 @@ class Game:
             self._finish_hand()
 
     def _finish_hand(self) -> None:
+        """SCORE-2, SCORE-3: a moon, and under ``taker-choice`` the taker's choice first."""
         ruleset = self._ruleset
         self._to_move = None
         if ruleset.moon_scoring is not None:
@@ -612,85 +964,72 @@ class Game:
         self._score_hand(None if self._moon_taker is None else ruleset.moon_scoring)
 
     def _score_hand(self, moon_choice: str | None) -> None:
-        """Turn the hand's points into scores (SCORE-1, SCORE-2) and move on (MATCH-2)."""
+        """Turn the hand's points into scores (SCORE-1 … SCORE-4) and move on (MATCH-2)."""
         ruleset = self._ruleset
-        negative = [
-            ruleset.points_of(captured) - ruleset.points_of(captured & ruleset.point_mask)
-            for captured in self._captured
-        ]
+        taker = self._moon_taker
         if moon_choice is None:
             hand = list(self._points)
         else:
+            # SCORE-2: the positive part is replaced; cards worth less than zero still count.
+            negative = [
+                ruleset.points_of(captured) - ruleset.points_of(captured & ruleset.point_mask)
+                for captured in self._captured
+            ]
             bonus = ruleset.moon_bonus
-            taker = self._moon_taker
             if moon_choice == "add-to-others":
                 hand = [neg + (0 if seat == taker else bonus) for seat, neg in enumerate(negative)]
             else:
                 hand = [neg - (bonus if seat == taker else 0) for seat, neg in enumerate(negative)]
-        self._hand_scores.append(hand)
+        scored = {
+            "hand_number": self._hand_number,
+            "points": list(self._points),
+            "moon_taker": taker,
+            "moon_choice": moon_choice,
+            "scores": hand,
+        }
+        self._events.append({"type": "hand", **_fresh(scored)})
+        self._last_hand = {"hand_number": self._hand_number, "tricks": self.tricks_played, **_fresh(scored)}
+        self._hand_scores.append(tuple(hand))
         self._scores = [min(max(total + gained, _MIN_TOTAL), _MAX_TOTAL) for total, gained in zip(self._scores, hand)]
         if max(self._scores) >= ruleset.target:
             self._phase = "over"
             lowest = min(self._scores)
             self._winners = [seat for seat, total in enumerate(self._scores) if total == lowest]
+            self._events.append({"type": "over", "winners": list(self._winners)})
             return
-        self._hand_number = (self._hand_number + 1) % (_MAX_SEED + 1)
+        self._hand_number = (self._hand_number + 1) % (_MAX_U64 + 1)
         self._reset_hand()
         self._phase = "deal"
         if self._rng is not None:
-            self._deal_from_rng()
+            self._deal_from_seed()
 
 
-#: ERR-6: how deeply JSON data handed in from Python may nest (as the Rust binding).
-MAX_JSON_DEPTH = 128
-
-
-def json_problem(value: Any) -> str | None:
-    """Why ``value`` is not JSON data, or ``None`` if it is.
-
-    JSON data is ``None``, ``bool``, 64-bit ``int``, finite ``float``, UTF-8-encodable ``str``,
-    ``list``/``tuple`` and ``dict`` with ``str`` keys, nested at most ``MAX_JSON_DEPTH`` deep
-    (ERR-6). Iterative: any depth is safe.
-    """
-    stack = [(value, 0)]
-    while stack:
-        item, depth = stack.pop()
-        if depth > MAX_JSON_DEPTH:
-            return f"nested more than {MAX_JSON_DEPTH} deep"
-        if item is None or isinstance(item, bool):
-            continue
-        if isinstance(item, int):
-            if not -(1 << 63) <= item <= _MAX_SEED:
-                return f"integer out of range: {shown(item)}"
-        elif isinstance(item, float):
-            if not math.isfinite(item):
-                return f"not a finite number: {shown(item)}"
-        elif isinstance(item, str):
-            try:
-                item.encode("utf-8")
-            except UnicodeEncodeError:
-                return f"not valid text: {shown(item)}"
-        elif isinstance(item, (list, tuple)):
-            stack.extend((element, depth + 1) for element in item)
-        elif isinstance(item, dict):
-            for key, element in item.items():
-                if not isinstance(key, str):
-                    return f"a key is not a string: {shown(key)}"
-                stack.append((element, depth + 1))
+def _unpickle_game(cls: type[Game], start: tuple[Any, ...], inputs: list[Any]) -> Game:
+    """Rebuild a pickled game: its start, then its accepted inputs in order (API-3)."""
+    ruleset, seed, hand_number, scores = start
+    game = cls.__new__(cls)
+    Game.__init__(game, Ruleset.from_json(ruleset), seed, hand_number=hand_number, scores=scores)
+    for accepted in inputs:
+        if isinstance(accepted, dict):
+            game.apply(accepted)
         else:
-            return f"a {type(item).__name__} is not JSON data"
-    return None
+            seat, action_id = accepted
+            game.apply_action(action_id, seat)
+    return game
 
 
 def _bad_record(message: str) -> InvalidInputError:
     return _invalid("invalid-record", f"invalid record: {message}")
 
 
-def check_record(record: Any) -> tuple[Ruleset, int | None, int, list[int], list[Any]]:
+RecordParts = tuple[Ruleset, Union[int, None], int, list[int], list[Any]]
+
+
+def check_record(record: Any) -> RecordParts:
     """Check a record's structure (REC-1) without replaying it.
 
     Its keys, format and version, a valid ruleset, seed and start, and well-formed actions (at
-    most ``MAX_RECORD_ACTIONS``).
+    most ``MAX_RECORD_ACTIONS``); JSON data throughout (ERR-6: tuples count as lists).
 
     :raises InvalidInputError: ``invalid-record`` naming the first problem.
     """
@@ -700,7 +1039,14 @@ def check_record(record: Any) -> tuple[Ruleset, int | None, int, list[int], list
     if set(record) != expected:
         odd = sorted(set(record) ^ expected, key=str)
         raise _bad_record(f"a missing or unknown key {shown(odd[0])}")
-    if record["format"] != "reversis-record" or not isinstance(record["format"], str):
+    actions = record["actions"]
+    if isinstance(actions, (list, tuple)) and len(actions) > MAX_RECORD_ACTIONS:
+        raise _bad_record(f"{len(actions)} actions, more than the limit of {MAX_RECORD_ACTIONS}")
+    problem = json_problem(record)
+    if problem is not None:
+        raise _bad_record(f"not JSON data: {problem}")
+    record = plain(record)
+    if not isinstance(record["format"], str) or record["format"] != "reversis-record":
         raise _bad_record(f"format must be 'reversis-record', not {shown(record['format'])}")
     version = record["version"]
     if isinstance(version, bool) or not isinstance(version, int) or version != 1:
@@ -710,13 +1056,13 @@ def check_record(record: Any) -> tuple[Ruleset, int | None, int, list[int], list
     except InvalidInputError as error:
         raise _bad_record(str(error)) from None
     seed = record["seed"]
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= _MAX_SEED):
+    if seed is not None and not is_seat_value(seed):
         raise _bad_record(f"seed must be an unsigned 64-bit integer or null, not {shown(seed)}")
     start = record["start"]
     if not isinstance(start, dict) or set(start) != {"hand_number", "scores"}:
         raise _bad_record("'start' must hold exactly 'hand_number' and 'scores'")
     hand_number, scores = start["hand_number"], start["scores"]
-    if isinstance(hand_number, bool) or not isinstance(hand_number, int) or not 0 <= hand_number <= _MAX_SEED:
+    if not is_seat_value(hand_number):
         raise _bad_record(f"start.hand_number must be a non-negative integer, not {shown(hand_number)}")
     if (
         not isinstance(scores, list)
@@ -727,12 +1073,9 @@ def check_record(record: Any) -> tuple[Ruleset, int | None, int, list[int], list
     actions = record["actions"]
     if not isinstance(actions, list):
         raise _bad_record("'actions' must be an array")
-    if len(actions) > MAX_RECORD_ACTIONS:
-        raise _bad_record(f"{len(actions)} actions, more than the limit of {MAX_RECORD_ACTIONS}")
-    probe = Game(ruleset)
     for index, action in enumerate(actions):
         try:
-            probe._parse_action(action, check_table=False)
+            parse_action(action, None)
         except InvalidInputError as error:
             raise _bad_record(f"action {index}: {error}") from None
     return ruleset, seed, hand_number, list(scores), actions

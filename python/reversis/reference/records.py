@@ -16,11 +16,13 @@ def dump_record(record: dict[str, Any], format: str = "json") -> bytes:
 
     :raises InvalidInputError: ``invalid-record`` for an unknown format or a malformed record.
     """
-    if format not in ("json", "msgpack"):
+    if not isinstance(format, str) or format not in ("json", "msgpack"):
         raise InvalidInputError("invalid-record", f"unknown record format {shown(format)}; use 'json' or 'msgpack'")
     from .game import check_record
+    from .jsondata import plain
 
     check_record(record)
+    record = plain(record)  # ERR-6: tuples count as lists
     if format == "json":
         return (json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
     if format == "msgpack":

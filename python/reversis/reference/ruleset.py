@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InvalidInputError, shown
+from .jsondata import json_problem, plain
 from .cards import DECK_SIZE, HEARTS, RANKS, card_name, ids_in, mask_of, names_in, parse_card_id, rank_of, suit_mask
 
 PASS_DIRECTIONS = ("left", "right", "across", "hold")
@@ -72,8 +73,11 @@ class Ruleset:
     """
 
     __slots__ = (
+        "_hash",
         "_json",
-        "card_points",
+        "_sealed",
+        "_sources",
+        "_card_points",
         "deck_mask",
         "first_trick_ban",
         "hearts_breaking",
@@ -87,7 +91,6 @@ class Ruleset:
         "players",
         "point_mask",
         "removed",
-        "sources",
         "target",
         "title",
         "values",
@@ -99,6 +102,10 @@ class Ruleset:
         :raises InvalidInputError: ``invalid-ruleset`` naming the offending field.
         """
         data = _expect(data, dict, "ruleset")
+        problem = json_problem(data)  # ERR-6: a lone surrogate, NaN, ... anywhere
+        if problem is not None:
+            raise _fail(f"ruleset is not JSON data: {problem}")
+        data = plain(data)  # ERR-6: tuples count as lists
         missing = [field for field in REQUIRED_FIELDS if field not in data]
         if missing:
             raise _fail(f"missing field {shown(missing[0])}")
@@ -113,7 +120,7 @@ class Ruleset:
         # Optional and informative (RS-2): absent stays absent, as in the Rust core.
         self.title = None if "title" not in data else _expect(data["title"], str, "title")
         sources = None if "sources" not in data else _expect(data["sources"], list, "sources")
-        self.sources = None if sources is None else tuple(_expect(source, str, "sources") for source in sources)
+        self._sources = None if sources is None else tuple(_expect(source, str, "sources") for source in sources)
 
         players = _expect(data["players"], int, "players")
         if not 3 <= players <= 7:
@@ -135,6 +142,23 @@ class Ruleset:
             raise _fail(f"field 'target' must be a positive integer up to 2**64-1, not {target}")
         self.target = target
         self._json = self._canonical_json()
+        text = json.dumps(self._json, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        self._hash = hash(text)
+        self._sealed = True  # API-2: immutable from here on
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        """Refuse every change once built: a ruleset is immutable (API-2)."""
+        if getattr(self, "_sealed", False):
+            raise AttributeError(f"a Ruleset is immutable: cannot set {name!r}")
+        object.__setattr__(self, name, value)
+
+    def __delattr__(self, name: str) -> None:
+        """Refuse every deletion: a ruleset is immutable (API-2)."""
+        raise AttributeError(f"a Ruleset is immutable: cannot delete {name!r}")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle as the ruleset object, rebuilt (and so validated) on unpickling (API-2)."""
+        return (Ruleset, (self.to_json(),))
 
     def _read_deck(self, deck: dict[str, Any]) -> None:
         if set(deck) != {"lowest_rank", "removed"}:
@@ -211,7 +235,7 @@ class Ruleset:
         if sum(abs(value) for value in values) > MAX_POINTS:
             raise _fail("field 'card_points' values are too large (their magnitudes must add up to less than 2**31)")
         self.values = tuple(values)
-        self.card_points = {card_name(card): values[card] for card in range(DECK_SIZE) if values[card]}
+        self._card_points = {card_name(card): values[card] for card in range(DECK_SIZE) if values[card]}
         self.point_mask = mask_of(card for card in range(DECK_SIZE) if values[card] > 0)
 
     def _read_moon(self, moon: Any) -> None:
@@ -240,8 +264,8 @@ class Ruleset:
         optional: dict[str, Any] = {}
         if self.title is not None:
             optional["title"] = self.title
-        if self.sources is not None:
-            optional["sources"] = list(self.sources)
+        if self._sources is not None:
+            optional["sources"] = list(self._sources)
         return {
             "name": self.name,
             **optional,
@@ -251,7 +275,7 @@ class Ruleset:
             "opening_card": None if self.opening_id is None else card_name(self.opening_id),
             "first_trick_ban": self.first_trick_ban,
             "hearts_breaking": self.hearts_breaking,
-            "card_points": dict(self.card_points),
+            "card_points": dict(self._card_points),
             "moon": None if self.moon_scoring is None else {"scoring": self.moon_scoring, "bonus": self.moon_bonus},
             "target": self.target,
         }
@@ -262,7 +286,7 @@ class Ruleset:
 
         :raises InvalidInputError: ``invalid-ruleset`` naming the problem.
         """
-        if isinstance(data, (str, bytes)):
+        if isinstance(data, (str, bytes, bytearray)):
             try:
                 data = json.loads(data)
             except (ValueError, RecursionError) as error:
@@ -272,6 +296,16 @@ class Ruleset:
     def to_json(self) -> dict[str, Any]:
         """The ruleset as the JSON object of spec/ruleset.md, canonical (cards sorted)."""
         return json.loads(json.dumps(self._json))
+
+    @property
+    def sources(self) -> list[str] | None:
+        """The documents and decisions the ruleset comes from, or ``None`` (RS-2)."""
+        return None if self._sources is None else list(self._sources)
+
+    @property
+    def card_points(self) -> dict[str, int]:
+        """Each scoring card's value, by canonical card string (RS-9)."""
+        return dict(self._card_points)
 
     @property
     def passing(self) -> dict[str, Any] | None:
@@ -320,17 +354,109 @@ class Ruleset:
         """The sum of the values of the cards in ``mask`` (SCORE-1)."""
         return sum(self.values[card] for card in ids_in(mask))
 
+    def replace(self, **fields: Any) -> Ruleset:
+        """A new, validated ruleset with some fields changed (API-2).
+
+        The keywords are the fields of spec/ruleset.md and the shorthands ``lowest_rank``,
+        ``removed`` (of ``deck``), ``pass_cycle``, ``pass_size`` (of ``passing``; a ruleset
+        without passing needs both), ``moon_scoring``, ``moon_bonus`` (of ``moon``; likewise).
+        ``card_points`` is merged into the table, a value of 0 taking the card out. Unless
+        ``name`` is given the result is ``<name>-custom``, titled ``<title> (custom)`` where
+        the original has a title and ``title`` is not given.
+
+        >>> omnibus = preset("hearts-4").replace(card_points={"JD": -10})
+        >>> omnibus.name, omnibus.card_points["JD"], omnibus.title
+        ('hearts-4-custom', -10, 'Classic Hearts, 4 players (custom)')
+
+        :raises InvalidInputError: ``invalid-ruleset`` for an unknown keyword or a result that
+            is not a valid ruleset.
+        """
+        unknown = sorted(set(fields) - _REPLACE_KEYWORDS)
+        if unknown:
+            raise _fail(f"replace() got an unknown keyword {shown(unknown[0])}")
+        problem = json_problem(fields)
+        if problem is not None:
+            raise _fail(f"replace() values are not JSON data: {problem}")
+        fields = plain(fields)
+        data = self.to_json()
+        for field in (*REQUIRED_FIELDS, *OPTIONAL_FIELDS):
+            if field in fields and field != "card_points":
+                data[field] = fields[field]
+        for group, parts in _SHORTHANDS.items():
+            given = {part: fields[keyword] for keyword, part in parts.items() if keyword in fields}
+            if not given:
+                continue
+            if data[group] is None:
+                if len(given) != len(parts):
+                    need = " and ".join(parts)
+                    raise _fail(f"a ruleset without {shown(group)} needs both {need} to set it")
+                data[group] = given
+            elif not isinstance(data[group], dict):
+                raise _fail(f"field {shown(group)} must be an object, not {shown(data[group])}")
+            else:
+                data[group] = {**data[group], **given}
+        if "card_points" in fields:
+            merged = fields["card_points"]
+            if not isinstance(merged, dict):
+                raise _fail(f"field 'card_points' must be an object, not {shown(merged)}")
+            table = dict(data["card_points"]) if isinstance(data["card_points"], dict) else {}
+            for text, value in merged.items():
+                card = card_name(_card_field(text, "card_points"))
+                if isinstance(value, int) and not isinstance(value, bool) and value == 0:
+                    table.pop(card, None)  # RS-9 has no zero, so 0 means "out of the table"
+                else:
+                    table[card] = value
+            data["card_points"] = table
+        if "name" not in fields:
+            data["name"] = f"{self.name}-custom"
+            if "title" not in fields and self.title is not None:
+                data["title"] = f"{self.title} (custom)"
+        return Ruleset(data)
+
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Ruleset) and self._json == other._json
+        """Equal by value, to this engine's rulesets and to the Rust engine's (API-2)."""
+        if isinstance(other, Ruleset):
+            return self._json == other._json
+        if type(other).__name__ == "Ruleset" and callable(getattr(other, "to_json", None)):
+            return bool(self._json == other.to_json())  # type: ignore[attr-defined]
+        return NotImplemented
 
     def __hash__(self) -> int:
-        return hash(json.dumps(self._json, sort_keys=True))
+        """The hash of the canonical JSON text, as the Rust engine's (API-2)."""
+        return self._hash
 
     def __repr__(self) -> str:
         return f"Ruleset.from_json({shown(json.dumps(self._json))})"
 
     def __str__(self) -> str:
         return self.name
+
+
+#: API-2: the keywords of :meth:`Ruleset.replace` that set a part of a nested field.
+_SHORTHANDS = {
+    "deck": {"lowest_rank": "lowest_rank", "removed": "removed"},
+    "passing": {"pass_cycle": "cycle", "pass_size": "size"},
+    "moon": {"moon_scoring": "scoring", "moon_bonus": "bonus"},
+}
+_REPLACE_KEYWORDS = frozenset(REQUIRED_FIELDS) | frozenset(OPTIONAL_FIELDS) | {
+    keyword for parts in _SHORTHANDS.values() for keyword in parts
+}
+
+
+def as_ruleset(value: Any) -> Ruleset | None:
+    """``value`` as a reference :class:`Ruleset`: itself, or the Rust engine's converted through
+    its ``to_json()`` (API-2: either engine's ruleset is accepted); ``None`` for anything else.
+
+    The Rust engine is recognised by duck typing, so the reference never imports it.
+    """
+    if isinstance(value, Ruleset):
+        return value
+    if type(value).__name__ == "Ruleset" and callable(getattr(value, "to_json", None)):
+        try:
+            return Ruleset.from_json(value.to_json())
+        except InvalidInputError:
+            return None
+    return None
 
 
 def preset_names() -> list[str]:

@@ -6,7 +6,7 @@ from typing import Any
 
 from ..errors import InvalidInputError, shown
 from .cards import ids_in, names_in
-from .ruleset import Ruleset
+from .ruleset import Ruleset, as_ruleset
 
 #: ERR-6: the most deals one ``deal_from_seed`` call returns, and the most draws of ``seed_draws``.
 MAX_DEALS = 10_000
@@ -82,14 +82,17 @@ def deal_hands(ruleset: Ruleset, rng: SplitMix64, dealer: int) -> list[int]:
 def deal_from_seed(ruleset: Ruleset, seed: int, deals: int = 1, hand_number: int = 0) -> list[list[list[str]]]:
     """The first ``deals`` deals of a game seeded with ``seed`` that starts at ``hand_number``.
 
-    Each deal is a list of hands, seat 0 first, each hand sorted (API-5, SEED-5).
+    Each deal is a list of hands, seat 0 first, each hand sorted (API-5, SEED-5). ``ruleset``
+    may be either engine's (API-2).
 
     >>> from .ruleset import preset
     >>> len(deal_from_seed(preset("hearts-4"), 7)[0][0])
     13
     """
-    if not isinstance(ruleset, Ruleset):
+    checked = as_ruleset(ruleset)
+    if checked is None:
         raise InvalidInputError("invalid-setup", f"a Ruleset is needed, not {shown(ruleset)}")
+    ruleset = checked
     check_count(seed, "a seed", 0, _MAX_U64)
     check_count(deals, "a number of deals", 0, MAX_DEALS)
     check_count(hand_number, "a hand number", 0, _MAX_U64)

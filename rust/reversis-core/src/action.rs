@@ -264,3 +264,149 @@ impl fmt::Display for Action {
         write!(f, "{}", self.to_value())
     }
 }
+
+/// The size of the action space of ACT-2: 52 plays, 52 selections, two moon choices.
+pub const NUM_ACTIONS: u16 = 106;
+/// The first selection id (ACT-2): `PASS_BASE + c` selects card `c` toward the seat's pass.
+pub const PASS_BASE: u16 = 52;
+/// The id of the moon choice `add-to-others` (ACT-2).
+pub const MOON_ADD_ID: u16 = 104;
+/// The id of the moon choice `subtract-from-taker` (ACT-2).
+pub const MOON_SUBTRACT_ID: u16 = 105;
+
+/// One decision of ACT-2, as an action id names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Decision {
+    /// Ids 0 … 51: play the card.
+    Play(Card),
+    /// Ids 52 … 103: select the card toward the seat's pass.
+    Select(Card),
+    /// Ids 104 and 105: the moon choice.
+    Moon(MoonChoice),
+}
+
+impl Decision {
+    /// The decision of action id `id` (ACT-2).
+    ///
+    /// # Errors
+    ///
+    /// `invalid-action` for an id outside 0 … 105.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversis_core::{Card, Decision};
+    /// let qs: Card = "QS".parse().unwrap();
+    /// assert_eq!(Decision::from_id(49).unwrap(), Decision::Play(qs));
+    /// assert_eq!(Decision::from_id(101).unwrap(), Decision::Select(qs));
+    /// assert_eq!(Decision::from_id(106).unwrap_err().code.as_str(), "invalid-action");
+    /// ```
+    pub fn from_id(id: u16) -> Result<Decision, Error> {
+        match id {
+            0..=51 => Ok(Decision::Play(Card::new(id as u8))),
+            52..=103 => Ok(Decision::Select(Card::new((id - PASS_BASE) as u8))),
+            MOON_ADD_ID => Ok(Decision::Moon(MoonChoice::AddToOthers)),
+            MOON_SUBTRACT_ID => Ok(Decision::Moon(MoonChoice::SubtractFromTaker)),
+            _ => Err(bad(format_args!(
+                "an action id is an integer from 0 to {}, got {id}",
+                NUM_ACTIONS - 1
+            ))),
+        }
+    }
+
+    /// The decision's action id.
+    pub fn id(self) -> u16 {
+        match self {
+            Decision::Play(c) => u16::from(c.id()),
+            Decision::Select(c) => PASS_BASE + u16::from(c.id()),
+            Decision::Moon(MoonChoice::AddToOthers) => MOON_ADD_ID,
+            Decision::Moon(MoonChoice::SubtractFromTaker) => MOON_SUBTRACT_ID,
+        }
+    }
+}
+
+impl fmt::Display for Decision {
+    /// The label of API-10: `play QS`, `pass QS`, `moon add-to-others`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Decision::Play(c) => write!(f, "play {c}"),
+            Decision::Select(c) => write!(f, "pass {c}"),
+            Decision::Moon(m) => write!(f, "moon {}", m.as_str()),
+        }
+    }
+}
+
+/// The ids that, applied in order for the action's seat, do what `action` does (API-10): one for
+/// a `play` or a `moon`, one per card, ascending, for a `pass`.
+///
+/// # Errors
+///
+/// `invalid-action` for a `deal`, which has no ids (deals are chance, ACT-2).
+///
+/// # Examples
+///
+/// ```
+/// use reversis_core::{action_ids, Action};
+/// let a = Action::from_json_str(r#"{"type": "pass", "seat": 1, "cards": ["QS", "2C", "AH"]}"#);
+/// assert_eq!(action_ids(&a.unwrap()).unwrap(), [52, 90, 101]);
+/// ```
+pub fn action_ids(action: &Action) -> Result<Vec<u16>, Error> {
+    match action {
+        Action::Deal { .. } => Err(bad("a deal has no action ids")),
+        Action::Play { card, .. } => Ok(vec![Decision::Play(*card).id()]),
+        Action::Moon { choice, .. } => Ok(vec![Decision::Moon(*choice).id()]),
+        Action::Pass { cards, .. } => {
+            let mut ids: Vec<u16> = cards.iter().map(|&c| Decision::Select(c).id()).collect();
+            ids.sort_unstable();
+            Ok(ids)
+        }
+    }
+}
+
+/// The ACT-1 action of `seat` made of `ids` (API-10): one play id, one moon id, or distinct
+/// selection ids (a `pass` of those cards).
+///
+/// # Errors
+///
+/// `invalid-action` for anything else: no ids, an id outside 0 … 105, a mix of kinds, more than
+/// one play or moon id, or a selection id given twice.
+pub fn action_from_ids(ids: &[u16], seat: usize) -> Result<Action, Error> {
+    let decisions = ids
+        .iter()
+        .map(|&i| Decision::from_id(i))
+        .collect::<Result<Vec<_>, _>>()?;
+    match decisions.as_slice() {
+        [] => Err(bad("no action ids")),
+        [Decision::Play(card)] => Ok(Action::Play { seat, card: *card }),
+        [Decision::Moon(choice)] => Ok(Action::Moon {
+            seat,
+            choice: *choice,
+        }),
+        many => {
+            let mut set = crate::card::CardSet::EMPTY;
+            for d in many {
+                match d {
+                    Decision::Select(c) if !set.contains(*c) => set.insert(*c),
+                    _ => {
+                        return Err(bad(format_args!(
+                            "ids {ids:?} are neither one play, one moon choice nor distinct pass ids"
+                        )))
+                    }
+                }
+            }
+            Ok(Action::Pass {
+                seat,
+                cards: set.to_vec(),
+            })
+        }
+    }
+}
+
+/// The label of action id `id` for people (API-10): `play QS`, `pass QS`, `moon add-to-others`.
+///
+/// # Errors
+///
+/// `invalid-action` for an id outside 0 … 105.
+pub fn action_label(id: u16) -> Result<String, Error> {
+    Ok(Decision::from_id(id)?.to_string())
+}

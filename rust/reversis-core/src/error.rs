@@ -5,14 +5,14 @@ use std::fmt;
 /// An error code of `errors.md`. `as_str` gives the kebab-case code that every implementation,
 /// the driver protocol and the conformance cases share (ERR-1).
 ///
-/// The variants are declared in the precedence order of ERR-4 where it applies: when an action
-/// breaks several rules, the one reported is the first in that order.
+/// The variants are declared in the order of the tables of `errors.md` (ERR-2, then ERR-3),
+/// which is the order of [`ErrorCode::ALL`] and of Python's `ERROR_CODES`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ErrorCode {
-    /// `invalid-action`: an action is not a well-formed ACT-1 object (ERR-2).
-    InvalidAction,
     /// `invalid-card`: a card string is not a card, CARD-4 (ERR-2).
     InvalidCard,
+    /// `invalid-action`: an action is not a well-formed ACT-1 object (ERR-2).
+    InvalidAction,
     /// `invalid-ruleset`: a ruleset is malformed or impossible, RS-13 (ERR-2).
     InvalidRuleset,
     /// `unknown-preset`: no preset has that name (ERR-2).
@@ -28,10 +28,10 @@ pub enum ErrorCode {
     InvalidSetup,
     /// `match-over`: any action after the game is over, MATCH-4 (ERR-3).
     MatchOver,
-    /// `moon-choice-pending`: any action but `moon` while the taker must choose, SCORE-3.
-    MoonChoicePending,
     /// `wrong-phase`: the action's type does not belong to the current phase.
     WrongPhase,
+    /// `moon-choice-pending`: any action but `moon` while the taker must choose, SCORE-3.
+    MoonChoicePending,
     /// `not-moon-taker`: a `moon` action by a seat that is not the taker, SCORE-3.
     NotMoonTaker,
     /// `wrong-seat`: a play by a seat that is not the seat to move, PLAY-3.
@@ -52,13 +52,16 @@ pub enum ErrorCode {
     PointsOnFirstTrick,
     /// `hearts-not-broken`: a heart led before hearts are broken, PLAY-6.
     HeartsNotBroken,
+    /// `nothing-to-undo`: `undo()` on a game with no accepted action left to take back, API-8.
+    NothingToUndo,
 }
 
 impl ErrorCode {
-    /// Every code, in declaration order.
-    pub const ALL: [ErrorCode; 21] = [
-        ErrorCode::InvalidAction,
+    /// Every code, in the order of the tables of `errors.md`: the input errors of ERR-2, then the
+    /// illegal actions of ERR-3, `nothing-to-undo` last (API-6 `ERROR_CODES`).
+    pub const ALL: [ErrorCode; 22] = [
         ErrorCode::InvalidCard,
+        ErrorCode::InvalidAction,
         ErrorCode::InvalidRuleset,
         ErrorCode::UnknownPreset,
         ErrorCode::InvalidDeal,
@@ -66,8 +69,8 @@ impl ErrorCode {
         ErrorCode::NoSeed,
         ErrorCode::InvalidSetup,
         ErrorCode::MatchOver,
-        ErrorCode::MoonChoicePending,
         ErrorCode::WrongPhase,
+        ErrorCode::MoonChoicePending,
         ErrorCode::NotMoonTaker,
         ErrorCode::WrongSeat,
         ErrorCode::AlreadyPassed,
@@ -78,6 +81,7 @@ impl ErrorCode {
         ErrorCode::MustFollowSuit,
         ErrorCode::PointsOnFirstTrick,
         ErrorCode::HeartsNotBroken,
+        ErrorCode::NothingToUndo,
     ];
 
     /// The kebab-case code of `errors.md`.
@@ -110,6 +114,7 @@ impl ErrorCode {
             ErrorCode::MustFollowSuit => "must-follow-suit",
             ErrorCode::PointsOnFirstTrick => "points-on-first-trick",
             ErrorCode::HeartsNotBroken => "hearts-not-broken",
+            ErrorCode::NothingToUndo => "nothing-to-undo",
         }
     }
 

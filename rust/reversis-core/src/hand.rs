@@ -4,6 +4,7 @@
 use crate::card::{Card, CardSet, Suit, SUIT_MASKS};
 use crate::error::ErrorCode;
 use crate::ruleset::{HeartsBreaking, MoonChoice, MoonScoring, Ruleset};
+use crate::seat::{PerSeat, MAX_PLAYERS};
 
 const MOON_NOBODY: u8 = 0xFE;
 const MOON_SPLIT: u8 = 0xFF;
@@ -15,7 +16,7 @@ pub struct CompletedTrick {
     /// The seat that led.
     pub leader: u8,
     /// The cards in playing order; the first `len` entries are used.
-    pub cards: [Card; 7],
+    pub cards: [Card; MAX_PLAYERS],
     /// The number of cards (the number of players).
     pub len: u8,
     /// The seat that won the trick.
@@ -25,6 +26,20 @@ pub struct CompletedTrick {
 }
 
 impl CompletedTrick {
+    /// The trick as the JSON object of TRICK-1: `{leader, cards: [{seat, card}], winner,
+    /// points}`.
+    pub fn to_value(&self) -> serde_json::Value {
+        serde_json::json!({
+            "leader": self.leader,
+            "cards": self
+                .plays()
+                .map(|(s, c)| serde_json::json!({"seat": s, "card": c.to_string()}))
+                .collect::<Vec<_>>(),
+            "winner": self.winner,
+            "points": self.points,
+        })
+    }
+
     /// The `(seat, card)` pairs in playing order.
     pub fn plays(&self) -> impl Iterator<Item = (usize, Card)> + '_ {
         let n = self.len as usize;
@@ -56,15 +71,15 @@ impl CompletedTrick {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct HandState {
     // Each seat's cards (seats beyond `players` are empty).
-    hands: [u64; 7],
+    hands: [u64; MAX_PLAYERS],
     // Every card played this hand, the trick in progress included.
     played: u64,
     // Each seat's points captured so far this hand (SCORE-1).
-    points: [i32; 7],
+    points: [i32; MAX_PLAYERS],
     // Revealed voids: bit `seat * 4 + suit` once `seat` failed to follow `suit` (OBS-1).
     voids: u32,
     // The trick in progress, card ids in playing order.
-    trick: [u8; 7],
+    trick: [u8; MAX_PLAYERS],
     // The number of seats.
     players: u8,
     // The seat that led the trick in progress.
@@ -83,11 +98,11 @@ impl HandState {
     /// A hand in which nothing has been dealt: every hand empty.
     pub fn empty(rules: &Ruleset) -> HandState {
         HandState {
-            hands: [0; 7],
+            hands: [0; MAX_PLAYERS],
             played: 0,
-            points: [0; 7],
+            points: [0; MAX_PLAYERS],
             voids: 0,
-            trick: [0; 7],
+            trick: [0; MAX_PLAYERS],
             players: rules.players() as u8,
             leader: 0,
             trick_len: 0,
@@ -133,7 +148,7 @@ impl HandState {
     ///
     /// # Panics
     ///
-    /// Panics if `seat >= 7`.
+    /// Panics if `seat >= MAX_PLAYERS`.
     #[inline]
     pub fn set_hand(&mut self, seat: usize, cards: CardSet) {
         self.hands[seat] = cards.0;
@@ -149,7 +164,7 @@ impl HandState {
     ///
     /// # Panics
     ///
-    /// Panics if `seat >= 7`.
+    /// Panics if `seat >= MAX_PLAYERS`.
     #[inline]
     pub fn hand(&self, seat: usize) -> CardSet {
         CardSet(self.hands[seat])
@@ -239,82 +254,63 @@ impl HandState {
     /// (D-2). Empty once the hand is complete. Never allocates.
     #[inline]
     pub fn legal_plays(&self, rules: &Ruleset) -> CardSet {
+        self.cascade(rules).0
+    }
+
+    /// The PLAY-8 cascade, written once: the legal cards of the seat to move, and the code of
+    /// the stage that restricted them (`None` when every card held is legal). A card held but
+    /// not legal breaks exactly that stage's rule, the first it breaks in PLAY-8's order.
+    #[inline]
+    pub fn cascade(&self, rules: &Ruleset) -> (CardSet, Option<ErrorCode>) {
         let hand = self.hands[self.to_move()];
         if self.trick_len == 0 {
             if self.tricks_played == 0 {
                 if let Some(o) = rules.opening_card() {
                     if hand & o.bit() != 0 {
-                        return CardSet(o.bit());
+                        return (CardSet(o.bit()), Some(ErrorCode::MustLeadOpeningCard));
                     }
                 }
             }
             if !self.hearts_broken {
                 let non_hearts = hand & !HEARTS;
-                if non_hearts != 0 {
-                    return CardSet(non_hearts);
+                if non_hearts != 0 && non_hearts != hand {
+                    return (CardSet(non_hearts), Some(ErrorCode::HeartsNotBroken));
                 }
             }
-            return CardSet(hand);
+            return (CardSet(hand), None);
         }
         let follow = hand & SUIT_MASKS[self.trick[0] as usize / 13];
         if follow != 0 {
-            return CardSet(follow);
+            let code = (follow != hand).then_some(ErrorCode::MustFollowSuit);
+            return (CardSet(follow), code);
         }
         if self.tricks_played == 0 && rules.first_trick_ban() {
             let safe = hand & !rules.point_cards().0;
-            if safe != 0 {
-                return CardSet(safe);
+            if safe != 0 && safe != hand {
+                return (CardSet(safe), Some(ErrorCode::PointsOnFirstTrick));
             }
         }
-        CardSet(hand)
+        (CardSet(hand), None)
     }
 
     /// Checks a play of `card` by the seat to move, reporting the first rule it breaks in the
-    /// order of PLAY-8: `card-not-held`, `must-lead-opening-card`, `must-follow-suit`,
-    /// `points-on-first-trick`, `hearts-not-broken`.
+    /// order of PLAY-8: `card-not-held`, then the stage of [`HandState::cascade`] that excludes
+    /// it (`must-lead-opening-card`, `must-follow-suit`, `points-on-first-trick`,
+    /// `hearts-not-broken`).
     ///
     /// # Errors
     ///
     /// The code of the first rule broken.
+    #[inline]
     pub fn check_play(&self, rules: &Ruleset, card: Card) -> Result<(), ErrorCode> {
-        let hand = self.hands[self.to_move()];
-        let bit = card.bit();
-        if hand & bit == 0 {
+        if self.hands[self.to_move()] & card.bit() == 0 {
             return Err(ErrorCode::CardNotHeld);
         }
-        if self.trick_len == 0 {
-            if self.tricks_played == 0 {
-                if let Some(o) = rules.opening_card() {
-                    if hand & o.bit() != 0 {
-                        return if card == o {
-                            Ok(())
-                        } else {
-                            Err(ErrorCode::MustLeadOpeningCard)
-                        };
-                    }
-                }
-            }
-            if !self.hearts_broken && bit & HEARTS != 0 && hand & !HEARTS != 0 {
-                return Err(ErrorCode::HeartsNotBroken);
-            }
-            return Ok(());
+        match self.cascade(rules) {
+            (legal, _) if legal.contains(card) => Ok(()),
+            (_, Some(code)) => Err(code),
+            (_, None) => Ok(()),
         }
-        let follow = hand & SUIT_MASKS[self.trick[0] as usize / 13];
-        if follow != 0 {
-            return if follow & bit != 0 {
-                Ok(())
-            } else {
-                Err(ErrorCode::MustFollowSuit)
-            };
-        }
-        if self.tricks_played == 0
-            && rules.first_trick_ban()
-            && bit & rules.point_cards().0 != 0
-            && hand & !rules.point_cards().0 != 0
-        {
-            return Err(ErrorCode::PointsOnFirstTrick);
-        }
-        Ok(())
     }
 
     /// Plays `card` for the seat to move without checking legality, and resolves the trick
@@ -376,7 +372,7 @@ impl HandState {
                 self.moon_cand = MOON_SPLIT;
             }
         }
-        let mut cards = [Card::TWO_OF_CLUBS; 7];
+        let mut cards = [Card::TWO_OF_CLUBS; MAX_PLAYERS];
         for (i, c) in cards.iter_mut().enumerate().take(n) {
             *c = Card::new(self.trick[i]);
         }
@@ -388,6 +384,8 @@ impl HandState {
             points: pts,
         };
         self.leader = winner as u8;
+        // Cleared, so that equal positions are equal values (the stale cards are history).
+        self.trick = [0; MAX_PLAYERS];
         self.trick_len = 0;
         self.tricks_played += 1;
         done
@@ -397,7 +395,7 @@ impl HandState {
     /// moon (SCORE-2); `None` otherwise or while the hand is in progress.
     #[inline]
     pub fn moon_taker(&self, rules: &Ruleset) -> Option<usize> {
-        if rules.moon().is_some() && self.is_complete(rules) && self.moon_cand < 7 {
+        if rules.moon().is_some() && self.is_complete(rules) && (self.moon_cand as usize) < MAX_PLAYERS {
             Some(self.moon_cand as usize)
         } else {
             None
@@ -411,8 +409,8 @@ impl HandState {
     /// # Panics
     ///
     /// Panics if a seat shot the moon under `taker-choice` and `choice` is `None`.
-    pub fn hand_scores(&self, rules: &Ruleset, choice: Option<MoonChoice>) -> [i32; 7] {
-        let mut s = self.points;
+    pub fn hand_scores(&self, rules: &Ruleset, choice: Option<MoonChoice>) -> PerSeat<i32> {
+        let mut s = PerSeat(self.points);
         if let (Some(t), Some(moon)) = (self.moon_taker(rules), rules.moon()) {
             let how = match moon.scoring {
                 MoonScoring::AddToOthers => MoonChoice::AddToOthers,
@@ -424,7 +422,7 @@ impl HandState {
             s[t] -= rules.positive_total();
             match how {
                 MoonChoice::AddToOthers => {
-                    for (o, v) in s.iter_mut().enumerate().take(self.players as usize) {
+                    for (o, v) in s.first_mut(self.players as usize).iter_mut().enumerate() {
                         if o != t {
                             *v += moon.bonus;
                         }

@@ -2,6 +2,7 @@
 
 use crate::card::{Card, CardSet};
 use crate::ruleset::Ruleset;
+use crate::seat::PerSeat;
 
 const GOLDEN: u64 = 0x9E37_79B9_7F4A_7C15;
 
@@ -100,7 +101,7 @@ impl SplitMix64 {
     /// # Panics
     ///
     /// Panics if `dealer >= ruleset.players()`.
-    pub fn deal(&mut self, ruleset: &Ruleset, dealer: usize) -> [CardSet; 7] {
+    pub fn deal(&mut self, ruleset: &Ruleset, dealer: usize) -> PerSeat<CardSet> {
         self.deal_with(ruleset, dealer, SplitMix64::below)
     }
 
@@ -110,7 +111,7 @@ impl SplitMix64 {
     /// # Panics
     ///
     /// Panics if `dealer >= ruleset.players()`.
-    pub fn deal_fast(&mut self, ruleset: &Ruleset, dealer: usize) -> [CardSet; 7] {
+    pub fn deal_fast(&mut self, ruleset: &Ruleset, dealer: usize) -> PerSeat<CardSet> {
         self.deal_with(ruleset, dealer, SplitMix64::below_fast)
     }
 
@@ -120,7 +121,7 @@ impl SplitMix64 {
         ruleset: &Ruleset,
         dealer: usize,
         below: fn(&mut SplitMix64, u64) -> u64,
-    ) -> [CardSet; 7] {
+    ) -> PerSeat<CardSet> {
         let n = ruleset.players();
         assert!(dealer < n, "dealer out of range");
         let mut cards = [Card::TWO_OF_CLUBS; 52];
@@ -134,7 +135,7 @@ impl SplitMix64 {
             let j = below(self, i as u64 + 1) as usize;
             cards.swap(i, j);
         }
-        let mut hands = [CardSet::EMPTY; 7];
+        let mut hands = PerSeat::splat(CardSet::EMPTY);
         let mut seat = (dealer + 1) % n;
         for c in cards.iter() {
             hands[seat].insert(*c);

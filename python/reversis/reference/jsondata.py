@@ -1,0 +1,73 @@
+"""JSON data as ERR-6 defines it, for everything handed in from Python.
+
+JSON data is ``None``, ``bool``, integers in -2**63 .. 2**64-1, finite ``float``, UTF-8-encodable
+``str``, ``list`` (a ``tuple`` counts as one) and ``dict`` with ``str`` keys, nested at most
+``MAX_JSON_DEPTH`` deep. Anything else makes the whole input malformed.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from ..errors import shown
+
+#: ERR-6: how deeply JSON data handed in from Python may nest (as the Rust binding).
+MAX_JSON_DEPTH = 128
+_MIN_INT, _MAX_INT = -(1 << 63), (1 << 64) - 1
+
+
+def json_problem(value: Any) -> str | None:
+    """Why ``value`` is not JSON data (ERR-6), or ``None`` if it is.
+
+    Iterative, so any depth of nesting is safe to inspect.
+
+    >>> json_problem({"a": [1, (2, 3)]}) is None
+    True
+    >>> json_problem(float("nan"))
+    'not a finite number: nan'
+    """
+    stack = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > MAX_JSON_DEPTH:
+            return f"nested more than {MAX_JSON_DEPTH} deep"
+        if item is None or isinstance(item, bool):
+            continue
+        if isinstance(item, int):
+            if not _MIN_INT <= item <= _MAX_INT:
+                return f"integer out of range: {shown(item)}"
+        elif isinstance(item, float):
+            if not math.isfinite(item):
+                return f"not a finite number: {shown(item)}"
+        elif isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                return f"not valid text (a lone surrogate): {shown(item)}"
+        elif isinstance(item, (list, tuple)):
+            stack.extend((element, depth + 1) for element in item)
+        elif isinstance(item, dict):
+            for key, element in item.items():
+                if not isinstance(key, str):
+                    return f"a key is not a string: {shown(key)}"
+                try:
+                    key.encode("utf-8")
+                except UnicodeEncodeError:
+                    return f"a key is not valid text (a lone surrogate): {shown(key)}"
+                stack.append((element, depth + 1))
+        else:
+            return f"a {type(item).__name__} is not JSON data"
+    return None
+
+
+def plain(value: Any) -> Any:
+    """A copy of JSON data made of plain ``dict``, ``list`` and scalars: tuples become lists.
+
+    Call it only on data that :func:`json_problem` accepted (its depth is bounded).
+    """
+    if isinstance(value, dict):
+        return {key: plain(element) for key, element in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(element) for element in value]
+    return value
