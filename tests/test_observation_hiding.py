@@ -28,6 +28,7 @@ OBS1_KEYS = {
     "awaiting_pass",
     "hand",
     "passed",
+    "selected",
     "received",
     "tricks",
     "trick",

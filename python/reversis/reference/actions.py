@@ -93,7 +93,7 @@ def parse_action(action: Any, players: int | None) -> tuple[str, dict[str, Any]]
         fields["card"] = parse_card_id(action["card"])
     # ERR-4: the seat against the table after the cards.
     if "seat" in action:
-        if players is not None and seat >= players:
+        if players is not None and seat is not None and seat >= players:
             raise _invalid(f"no seat {shown(seat)} at a table of {players}")
         fields["seat"] = seat
     return kind, fields
@@ -141,8 +141,9 @@ def action_ids(action: dict[str, Any]) -> list[int]:
 
 
 def action_from_ids(ids: list[int], seat: int) -> dict[str, Any]:
-    """The ACT-1 action of ``seat`` made of ``ids``: one play id, one moon id, or distinct pass
-    ids (API-10), the inverse of :func:`action_ids`.
+    """The ACT-1 action of ``seat`` made of ``ids``, the inverse of :func:`action_ids` (API-10).
+
+    ``ids`` is one play id, one moon id, or distinct pass ids.
 
     >>> action_from_ids([101, 52], 3)
     {'type': 'pass', 'seat': 3, 'cards': ['2C', 'QS']}
@@ -184,8 +185,7 @@ def action_label(action_id: int) -> str:
 
 
 def entry_of(kind: str, fields: dict[str, Any]) -> Entry:
-    """The canonical entry of a parsed action (cards as canonical strings, sorted in a deal
-    and a pass, ACT-1)."""
+    """The canonical entry of a parsed action (ACT-1: cards canonical, sorted in a deal and a pass)."""
     if kind == "deal":
         return ("deal", tuple(tuple(names_in(_mask(hand))) for hand in fields["hands"]))
     if kind == "pass":

@@ -12,12 +12,11 @@ The random choices are this engine's own: the Rust engine's results are not the 
 from __future__ import annotations
 
 from array import array
-from typing import Any
 
 from ..errors import InvalidInputError, shown
 from ..simulation import Simulation
 from .game import Game
-from .ruleset import as_ruleset
+from .ruleset import Ruleset, as_ruleset
 from .seeding import SplitMix64, check_count
 
 #: ERR-6: the most hands one call plays, and the most threads it may be asked to use.
@@ -33,7 +32,7 @@ def hand_generator(seed: int, index: int) -> SplitMix64:
     return SplitMix64(start.next())
 
 
-def simulate(ruleset: Any, hands: int, seed: int, *, threads: int = 1, legal_masks: bool = False) -> Simulation:
+def simulate(ruleset: Ruleset, hands: int, seed: int, *, threads: int = 1, legal_masks: bool = False) -> Simulation:
     """Play ``hands`` independent hands, every seat choosing uniformly at random (API-5).
 
     ``scores`` has shape ``(hands, players)`` of ``int32`` (each hand's scores after the moon

@@ -49,6 +49,8 @@ _MIN_TOTAL, _MAX_TOTAL = -(1 << 63), (1 << 63) - 1
 #: ERR-6: the most actions a record may hold (the Rust core's ``MAX_RECORD_ACTIONS``).
 MAX_RECORD_ACTIONS = 100_000
 
+#: Where an undo snapshot (:meth:`Game._position`) keeps the selections.
+_SELECTED = 5
 #: A completed trick, immutable: ``(leader, ((seat, card id), ...), winner, points)``.
 Trick = tuple[int, tuple[tuple[int, int], ...], int, int]
 #: An accepted input, as the undo stack and pickling keep it: an action's entry, or a
@@ -159,6 +161,20 @@ class Game:
     #: Whether accepted inputs are kept for :meth:`undo` (``simulate`` plays without).
     _keep_undo = True
 
+    # The position of the current hand (API-9); cards are ids, sets of cards masks (CARD-2).
+    _hands: list[int]  # each seat's cards, selected ones included
+    _selected: list[list[int]]  # ACT-2: each seat's selection toward its pass, in order
+    _passed: list[int | None]  # PASS-2: each seat's pass once made
+    _received: list[int | None]  # PASS-3: what each seat received, once exchanged
+    _trick: list[tuple[int, int]]  # the trick in progress: (seat, card) in playing order
+    _tricks: list[Trick]  # the completed tricks of the hand
+    _to_move: int | None  # the seat to play
+    _broken: bool  # PLAY-6
+    _voids: list[int]  # OBS-1: each seat's revealed missing suits, bit per suit
+    _points: list[int]  # SCORE-1: each seat's points captured this hand
+    _captured: list[int]  # the cards each seat has won this hand
+    _moon_taker: int | None  # SCORE-2: the seat that took every point card
+
     def __init__(
         self,
         ruleset: Ruleset,
@@ -246,7 +262,7 @@ class Game:
     @property
     def pass_direction(self) -> str | None:
         """The current hand's pass direction, or ``None`` where the ruleset never passes (PASS-1)."""
-        cycle = self._ruleset.pass_cycle
+        cycle = self._ruleset._pass_cycle
         if cycle is None:
             return None
         return cycle[self._hand_number % len(cycle)]
@@ -262,9 +278,11 @@ class Game:
 
     @property
     def to_act(self) -> int | None:
-        """The seat the integer API acts for by default (ACT-3): the seat to move in phase
-        ``play``, the taker in phase ``moon``, the lowest seat awaiting its pass in phase
-        ``pass``; ``None`` in phases ``deal`` and ``over``."""
+        """The seat the integer API acts for by default (ACT-3), or ``None``.
+
+        The seat to move in phase ``play``, the taker in phase ``moon``, the lowest seat
+        awaiting its pass in phase ``pass``; ``None`` in phases ``deal`` and ``over``.
+        """
         if self._phase == "pass":
             return next(seat for seat, passed in enumerate(self._passed) if passed is None)
         return self.to_move
@@ -283,8 +301,10 @@ class Game:
 
     @property
     def tricks_played(self) -> list[dict[str, Any]]:
-        """The completed tricks of this hand, oldest first: ``{leader, cards, winner, points}``
-        (TRICK-1)."""
+        """The completed tricks of this hand, oldest first (TRICK-1).
+
+        Each is ``{leader, cards, winner, points}`` with ``cards`` a list of ``{seat, card}``.
+        """
         return [_trick_dict(trick) for trick in self._tricks]
 
     @property
@@ -325,8 +345,10 @@ class Game:
 
     @property
     def events(self) -> list[dict[str, Any]]:
-        """What the last accepted action set off, in order (EVT-1); ``[]`` at the start and
-        after :meth:`undo`."""
+        """What the last accepted action set off, in order (EVT-1).
+
+        ``[]`` at the start and after :meth:`undo`; a rejected action leaves it unchanged.
+        """
         return _fresh(self._events)
 
     @property
@@ -497,13 +519,13 @@ class Game:
         self.apply({"type": "play", "seat": seat, "card": card})
 
     def choose_moon(self, choice: str, seat: int | None = None) -> None:
-        """Choose how the moon scores (SCORE-3), for ``seat``, by default the taker; see
-        :meth:`apply`."""
+        """Choose how the moon scores (SCORE-3) for ``seat``, by default the taker.
+
+        See :meth:`apply`.
+        """
         if seat is None:
             if not isinstance(choice, str) or choice not in MOON_CHOICES:  # ERR-4: the shape first
-                raise _invalid(
-                    "invalid-action", f"a moon choice is {' or '.join(MOON_CHOICES)}, not {shown(choice)}"
-                )
+                raise _invalid("invalid-action", f"a moon choice is {' or '.join(MOON_CHOICES)}, not {shown(choice)}")
             self._check_phase("moon")
             seat = self._moon_taker
         self.apply({"type": "moon", "seat": seat, "choice": choice})
@@ -611,6 +633,12 @@ class Game:
         """
         ruleset, seed, hand_number, scores, actions = check_record(record)
         game = cls(ruleset, seed, hand_number=hand_number, scores=scores)
+        game._replay(actions)
+        return game
+
+    def _replay(self, actions: list[Any]) -> None:
+        """REC-2: apply a checked record's actions in order to this game, as it was built."""
+        game, ruleset, seed = self, self._ruleset, self._seed
         for index, action in enumerate(actions):
             if index < len(game._actions):
                 # REC-2: a seeded game has made this deal itself; the record must agree.
@@ -629,7 +657,6 @@ class Game:
                 raise _invalid(
                     "invalid-record", f"action {index} {shown(action)} is rejected: {error.code}: {error}"
                 ) from None
-        return game
 
     def copy(self) -> Game:
         """An independent copy of this game, undo history included, of the same class (API-3)."""
@@ -652,14 +679,32 @@ class Game:
         return self.copy()
 
     def __reduce__(self) -> tuple[Any, ...]:
-        """Pickle as the start and the accepted inputs, replayed on unpickling, so the undo
-        history survives (API-3, API-8)."""
-        inputs = [
-            [entry[1], SELECT_BASE + entry[2]] if entry[0] == "select" else action_dict(entry)
-            for entry, _ in self._undo
-        ]
-        start = (self._ruleset.to_json(), self._seed, self._start_hand, list(self._start_scores))
-        return (_unpickle_game, (type(self), start, inputs))
+        """Pickle as the record and the pending selections, replayed on unpickling (API-3).
+
+        The unpickled game undoes as :meth:`from_record`'s does (API-8): a pass built by
+        selections is taken back whole, as the ``pass`` the record holds.
+        """
+        return (_unpickle_game, (type(self), self.to_record(), self._pending_selections()))
+
+    def _pending_selections(self) -> list[tuple[int, int]]:
+        """The selections still pending (what a record does not hold), oldest first.
+
+        The newest selection inputs on the undo stack made them: each put its card at the
+        place the seat's selection had then, and is pending if that card is still there.
+        """
+        left = sum(len(selection) for selection in self._selected)
+        pending: list[tuple[int, int]] = []
+        for accepted, snapshot in reversed(self._undo):
+            if not left:
+                break
+            if accepted[0] == "select":
+                _, seat, card = accepted
+                place = len(snapshot[_SELECTED][seat])
+                if place < len(self._selected[seat]) and self._selected[seat][place] == card:
+                    pending.append((seat, card))
+                    left -= 1
+        pending.reverse()
+        return pending
 
     def __eq__(self, other: object) -> bool:
         """Equal to another game of this engine exactly when their :meth:`state` are (API-3)."""
@@ -705,7 +750,7 @@ class Game:
                 raise _invalid("invalid-deal", f"seat {seat} is dealt {len(hand)} cards, not {ruleset.hand_size}")
             mask = 0
             for card in hand:
-                if not ruleset.deck_mask >> card & 1:
+                if not ruleset._deck_mask >> card & 1:
                     raise _invalid("invalid-deal", f"{card_name(card)} is not in the {ruleset.name} deck")
                 if (seen | mask) >> card & 1:
                     raise _invalid("invalid-deal", f"{card_name(card)} is dealt twice")
@@ -720,7 +765,7 @@ class Game:
 
     def _check_pass(self, seat: int, cards: list[int]) -> None:
         """PASS-2 in ERR-4's order."""
-        size = self._ruleset.pass_size
+        size = self._ruleset._pass_size
         self._check_awaiting(seat)
         if len(cards) != size:
             raise _illegal("wrong-pass-size", f"seat {seat} must pass {size} cards, not {len(cards)}")
@@ -737,16 +782,16 @@ class Game:
             return "card-not-held", f"seat {seat} does not hold {name}"
         first_trick = not self._tricks
         if not self._trick:
-            if first_trick and ruleset.opening_id is not None and card != ruleset.opening_id:
+            if first_trick and ruleset._opening_id is not None and card != ruleset._opening_id:
                 return (
                     "must-lead-opening-card",
-                    f"the first trick must be led with {card_name(ruleset.opening_id)}, not {name}",
+                    f"the first trick must be led with {card_name(ruleset._opening_id)}, not {name}",
                 )
-            if first_trick and ruleset.opening_id is not None:
+            if first_trick and ruleset._opening_id is not None:
                 # PLAY-8: the cascade never empties the legal set, so an opening card that is
                 # a heart is led even while hearts are unbroken (PLAY-1 before PLAY-6).
                 return None
-            hearts = ruleset.hearts_mask
+            hearts = ruleset._hearts_mask
             if not self.hearts_broken and hearts >> card & 1 and hand & ~hearts:
                 return (
                     "hearts-not-broken",
@@ -759,7 +804,7 @@ class Game:
             return "must-follow-suit", f"seat {seat} must follow {SUITS[led_suit]} and cannot play {name}"
         if hand & led:
             return None
-        points = ruleset.point_mask
+        points = ruleset._point_mask
         if first_trick and ruleset.first_trick_ban and points >> card & 1 and hand & ~points:
             return "points-on-first-trick", f"{name} is a point card and cannot be discarded on the first trick"
         return None
@@ -827,8 +872,10 @@ class Game:
             self._rng.state = rng_state
 
     def _accept(self, accepted: Input) -> None:
-        """An input has passed every check: save the undo snapshot, start its events, and
-        record it if it is an action (a selection is recorded as the pass it completes)."""
+        """An input has passed every check: save the undo snapshot and start its events.
+
+        An action is recorded here; a selection is recorded as the pass it completes.
+        """
         if self._keep_undo:
             history = (len(self._actions), len(self._hand_scores), self._last_hand)
             self._undo.append((accepted, self._position() + history))
@@ -848,7 +895,7 @@ class Game:
             raise _illegal("card-not-held", f"seat {seat} does not hold {card_name(card)}")
         self._accept(("select", seat, card))
         self._selected[seat].append(card)
-        if len(self._selected[seat]) == self._ruleset.pass_size:
+        if len(self._selected[seat]) == self._ruleset._pass_size:
             cards = mask_of(self._selected[seat])
             self._actions.append(("pass", seat, tuple(names_in(cards))))
             self._do_pass(seat, cards)
@@ -856,18 +903,18 @@ class Game:
     def _reset_hand(self) -> None:
         """The empty hand of the state between hands (game.md, D-5)."""
         players = self._ruleset.players
-        self._hands: list[int] = [0] * players
-        self._selected: list[list[int]] = [[] for _ in range(players)]
-        self._passed: list[int | None] = [None] * players
-        self._received: list[int | None] = [None] * players
-        self._trick: list[tuple[int, int]] = []
-        self._tricks: list[Trick] = []
-        self._to_move: int | None = None
+        self._hands = [0] * players
+        self._selected = [[] for _ in range(players)]
+        self._passed = [None] * players
+        self._received = [None] * players
+        self._trick = []
+        self._tricks = []
+        self._to_move = None
         self._broken = False
         self._voids = [0] * players
         self._points = [0] * players
         self._captured = [0] * players
-        self._moon_taker: int | None = None
+        self._moon_taker = None
 
     def _deal_from_seed(self) -> None:
         """DEAL-3, SEED-5: the next deal of the seed's one generator."""
@@ -913,10 +960,10 @@ class Game:
         """PLAY-1, PLAY-2: who leads the first trick."""
         ruleset = self._ruleset
         self._phase = "play"
-        if ruleset.opening_id is None:
+        if ruleset._opening_id is None:
             self._to_move = (self.dealer + 1) % ruleset.players
         else:
-            self._to_move = next(s for s, hand in enumerate(self._hands) if hand >> ruleset.opening_id & 1)
+            self._to_move = next(s for s, hand in enumerate(self._hands) if hand >> ruleset._opening_id & 1)
 
     def _do_play(self, seat: int, card: int) -> None:
         ruleset = self._ruleset
@@ -926,7 +973,7 @@ class Game:
             if suit_of(card) != led_suit:
                 self._voids[seat] |= 1 << led_suit
         self._trick.append((seat, card))
-        if ruleset.breaks_hearts(card):
+        if ruleset._breaks_hearts(card):
             self._broken = True
         if len(self._trick) < ruleset.players:
             self._to_move = (seat + 1) % ruleset.players
@@ -939,7 +986,7 @@ class Game:
         led_suit = suit_of(self._trick[0][1])
         winner, _ = max(((s, c) for s, c in self._trick if suit_of(c) == led_suit), key=lambda pair: pair[1])
         cards = mask_of(c for _, c in self._trick)
-        points = ruleset.points_of(cards)
+        points = ruleset._points_of(cards)
         trick: Trick = (self._trick[0][0], tuple(self._trick), winner, points)
         self._tricks.append(trick)
         self._events.append({"type": "trick", **_trick_dict(trick)})
@@ -954,14 +1001,14 @@ class Game:
         """SCORE-2, SCORE-3: a moon, and under ``taker-choice`` the taker's choice first."""
         ruleset = self._ruleset
         self._to_move = None
-        if ruleset.moon_scoring is not None:
+        if ruleset._moon_scoring is not None:
             for seat, captured in enumerate(self._captured):
-                if captured & ruleset.point_mask == ruleset.point_mask:
+                if captured & ruleset._point_mask == ruleset._point_mask:
                     self._moon_taker = seat
-        if self._moon_taker is not None and ruleset.moon_scoring == "taker-choice":
+        if self._moon_taker is not None and ruleset._moon_scoring == "taker-choice":
             self._phase = "moon"
             return
-        self._score_hand(None if self._moon_taker is None else ruleset.moon_scoring)
+        self._score_hand(None if self._moon_taker is None else ruleset._moon_scoring)
 
     def _score_hand(self, moon_choice: str | None) -> None:
         """Turn the hand's points into scores (SCORE-1 … SCORE-4) and move on (MATCH-2)."""
@@ -972,10 +1019,10 @@ class Game:
         else:
             # SCORE-2: the positive part is replaced; cards worth less than zero still count.
             negative = [
-                ruleset.points_of(captured) - ruleset.points_of(captured & ruleset.point_mask)
+                ruleset._points_of(captured) - ruleset._points_of(captured & ruleset._point_mask)
                 for captured in self._captured
             ]
-            bonus = ruleset.moon_bonus
+            bonus = ruleset._moon_bonus
             if moon_choice == "add-to-others":
                 hand = [neg + (0 if seat == taker else bonus) for seat, neg in enumerate(negative)]
             else:
@@ -1004,17 +1051,14 @@ class Game:
             self._deal_from_seed()
 
 
-def _unpickle_game(cls: type[Game], start: tuple[Any, ...], inputs: list[Any]) -> Game:
-    """Rebuild a pickled game: its start, then its accepted inputs in order (API-3)."""
-    ruleset, seed, hand_number, scores = start
+def _unpickle_game(cls: type[Game], record: dict[str, Any], pending: list[tuple[int, int]]) -> Game:
+    """Rebuild a pickled game of class ``cls``: replay its record, then its pending selections."""
+    ruleset, seed, hand_number, scores, actions = check_record(record)
     game = cls.__new__(cls)
-    Game.__init__(game, Ruleset.from_json(ruleset), seed, hand_number=hand_number, scores=scores)
-    for accepted in inputs:
-        if isinstance(accepted, dict):
-            game.apply(accepted)
-        else:
-            seat, action_id = accepted
-            game.apply_action(action_id, seat)
+    Game.__init__(game, ruleset, seed, hand_number=hand_number, scores=scores)
+    game._replay(actions)
+    for seat, card in pending:
+        game._select(seat, card)
     return game
 
 

@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InvalidInputError, shown
-from .jsondata import json_problem, plain
 from .cards import DECK_SIZE, HEARTS, RANKS, card_name, ids_in, mask_of, names_in, parse_card_id, rank_of, suit_mask
+from .jsondata import json_problem, plain
 
 PASS_DIRECTIONS = ("left", "right", "across", "hold")
 BREAKING_RULES = ("none", "heart", "heart-or-QS")
@@ -73,27 +73,27 @@ class Ruleset:
     """
 
     __slots__ = (
+        "_card_points",
+        "_deck_mask",
         "_hash",
         "_json",
+        "_lowest_rank",
+        "_moon_bonus",
+        "_moon_scoring",
+        "_opening_id",
+        "_pass_cycle",
+        "_pass_size",
+        "_point_mask",
+        "_removed",
         "_sealed",
         "_sources",
-        "_card_points",
-        "deck_mask",
+        "_values",
         "first_trick_ban",
         "hearts_breaking",
-        "lowest_rank",
-        "moon_bonus",
-        "moon_scoring",
         "name",
-        "opening_id",
-        "pass_cycle",
-        "pass_size",
         "players",
-        "point_mask",
-        "removed",
         "target",
         "title",
-        "values",
     )
 
     def __init__(self, data: dict[str, Any]) -> None:
@@ -169,7 +169,7 @@ class Ruleset:
         lowest = _expect(deck["lowest_rank"], str, "deck.lowest_rank")
         if lowest not in RANKS:
             raise _fail(f"field 'deck.lowest_rank' must be a rank character 2..A, not {shown(lowest)}")
-        self.lowest_rank = lowest
+        self._lowest_rank = lowest
         full = mask_of(card for card in range(DECK_SIZE) if rank_of(card) >= RANKS.index(lowest))
         removed = 0
         for text in _expect(deck["removed"], list, "deck.removed"):
@@ -179,16 +179,16 @@ class Ruleset:
             if removed >> card & 1:
                 raise _fail(f"field 'deck.removed' names {shown(text)} twice")
             removed |= 1 << card
-        self.removed = removed
-        self.deck_mask = full & ~removed
-        size = bin(self.deck_mask).count("1")
+        self._removed = removed
+        self._deck_mask = full & ~removed
+        size = bin(self._deck_mask).count("1")
         if size < self.players or size % self.players:
             raise _fail(f"a deck of {size} cards cannot be dealt evenly to {self.players} players")
 
     def _read_passing(self, passing: Any) -> None:
         if passing is None:
-            self.pass_cycle: tuple[str, ...] | None = None
-            self.pass_size = 0
+            self._pass_cycle: tuple[str, ...] | None = None
+            self._pass_size = 0
             return
         passing = _expect(passing, dict, "passing")
         if set(passing) != {"cycle", "size"}:
@@ -207,23 +207,23 @@ class Ruleset:
         size = _expect(passing["size"], int, "passing.size")
         if not 1 <= size <= self.hand_size:
             raise _fail(f"field 'passing.size' must be from 1 to the hand size {self.hand_size}, not {size}")
-        self.pass_cycle = tuple(cycle)
-        self.pass_size = size
+        self._pass_cycle = tuple(cycle)
+        self._pass_size = size
 
     def _read_opening(self, opening: Any) -> None:
         if opening is None:
-            self.opening_id: int | None = None
+            self._opening_id: int | None = None
             return
         card = _card_field(opening, "opening_card")
-        if not self.deck_mask >> card & 1:
+        if not self._deck_mask >> card & 1:
             raise _fail(f"field 'opening_card' names {shown(opening)}, which is not in the deck")
-        self.opening_id = card
+        self._opening_id = card
 
     def _read_points(self, points: dict[Any, Any]) -> None:
         values = [0] * DECK_SIZE
         for text, raw in points.items():
             card = _card_field(text, "card_points")
-            if not self.deck_mask >> card & 1:
+            if not self._deck_mask >> card & 1:
                 raise _fail(f"field 'card_points' names {shown(text)}, which is not in the deck")
             if values[card]:
                 raise _fail(f"field 'card_points' names {shown(card_name(card))} twice")
@@ -234,14 +234,14 @@ class Ruleset:
         # ERR-6: every hand's scores fit in 32 bits.
         if sum(abs(value) for value in values) > MAX_POINTS:
             raise _fail("field 'card_points' values are too large (their magnitudes must add up to less than 2**31)")
-        self.values = tuple(values)
+        self._values = tuple(values)
         self._card_points = {card_name(card): values[card] for card in range(DECK_SIZE) if values[card]}
-        self.point_mask = mask_of(card for card in range(DECK_SIZE) if values[card] > 0)
+        self._point_mask = mask_of(card for card in range(DECK_SIZE) if values[card] > 0)
 
     def _read_moon(self, moon: Any) -> None:
         if moon is None:
-            self.moon_scoring: str | None = None
-            self.moon_bonus = 0
+            self._moon_scoring: str | None = None
+            self._moon_bonus = 0
             return
         moon = _expect(moon, dict, "moon")
         if set(moon) != {"scoring", "bonus"}:
@@ -253,12 +253,12 @@ class Ruleset:
         bonus = _expect(moon["bonus"], int, "moon.bonus")
         if bonus < 1:
             raise _fail(f"field 'moon.bonus' must be at least 1, not {bonus}")
-        if bonus + sum(abs(value) for value in self.values) > MAX_POINTS:
+        if bonus + sum(abs(value) for value in self._values) > MAX_POINTS:
             raise _fail("field 'moon.bonus' is too large (with the card values it must stay below 2**31)")
-        if not self.point_mask:
+        if not self._point_mask:
             raise _fail("field 'moon' is set but no card of the deck is worth points")
-        self.moon_scoring = scoring
-        self.moon_bonus = bonus
+        self._moon_scoring = scoring
+        self._moon_bonus = bonus
 
     def _canonical_json(self) -> dict[str, Any]:
         optional: dict[str, Any] = {}
@@ -270,13 +270,13 @@ class Ruleset:
             "name": self.name,
             **optional,
             "players": self.players,
-            "deck": {"lowest_rank": self.lowest_rank, "removed": names_in(self.removed)},
-            "passing": None if self.pass_cycle is None else {"cycle": list(self.pass_cycle), "size": self.pass_size},
-            "opening_card": None if self.opening_id is None else card_name(self.opening_id),
+            "deck": {"lowest_rank": self._lowest_rank, "removed": names_in(self._removed)},
+            "passing": None if self._pass_cycle is None else {"cycle": list(self._pass_cycle), "size": self._pass_size},
+            "opening_card": None if self._opening_id is None else card_name(self._opening_id),
             "first_trick_ban": self.first_trick_ban,
             "hearts_breaking": self.hearts_breaking,
             "card_points": dict(self._card_points),
-            "moon": None if self.moon_scoring is None else {"scoring": self.moon_scoring, "bonus": self.moon_bonus},
+            "moon": None if self._moon_scoring is None else {"scoring": self._moon_scoring, "bonus": self._moon_bonus},
             "target": self.target,
         }
 
@@ -315,7 +315,7 @@ class Ruleset:
     @property
     def opening_card(self) -> str | None:
         """The card that must open the first trick, or ``None`` for a free lead (RS-6)."""
-        return None if self.opening_id is None else card_name(self.opening_id)
+        return None if self._opening_id is None else card_name(self._opening_id)
 
     @property
     def moon(self) -> dict[str, Any] | None:
@@ -325,34 +325,34 @@ class Ruleset:
     @property
     def hand_size(self) -> int:
         """Cards dealt to each seat, and tricks per hand (RS-12)."""
-        return bin(self.deck_mask).count("1") // self.players
+        return bin(self._deck_mask).count("1") // self.players
 
     @property
     def deck(self) -> list[str]:
         """The cards in play, sorted."""
-        return names_in(self.deck_mask)
+        return names_in(self._deck_mask)
 
     @property
     def point_cards(self) -> list[str]:
         """The cards worth more than zero, sorted (RS-14)."""
-        return names_in(self.point_mask)
+        return names_in(self._point_mask)
 
     @property
-    def hearts_mask(self) -> int:
+    def _hearts_mask(self) -> int:
         """The hearts of the deck."""
-        return self.deck_mask & suit_mask(HEARTS)
+        return self._deck_mask & suit_mask(HEARTS)
 
-    def breaks_hearts(self, card: int) -> bool:
+    def _breaks_hearts(self, card: int) -> bool:
         """Whether playing ``card`` breaks hearts under this ruleset (PLAY-6)."""
         if self.hearts_breaking == "heart":
-            return bool(self.hearts_mask >> card & 1)
+            return bool(self._hearts_mask >> card & 1)
         if self.hearts_breaking == "heart-or-QS":
-            return bool(self.hearts_mask >> card & 1) or card == QUEEN_OF_SPADES
+            return bool(self._hearts_mask >> card & 1) or card == QUEEN_OF_SPADES
         return False
 
-    def points_of(self, mask: int) -> int:
+    def _points_of(self, mask: int) -> int:
         """The sum of the values of the cards in ``mask`` (SCORE-1)."""
-        return sum(self.values[card] for card in ids_in(mask))
+        return sum(self._values[card] for card in ids_in(mask))
 
     def replace(self, **fields: Any) -> Ruleset:
         """A new, validated ruleset with some fields changed (API-2).
@@ -438,16 +438,19 @@ _SHORTHANDS = {
     "passing": {"pass_cycle": "cycle", "pass_size": "size"},
     "moon": {"moon_scoring": "scoring", "moon_bonus": "bonus"},
 }
-_REPLACE_KEYWORDS = frozenset(REQUIRED_FIELDS) | frozenset(OPTIONAL_FIELDS) | {
-    keyword for parts in _SHORTHANDS.values() for keyword in parts
-}
+_REPLACE_KEYWORDS = (
+    frozenset(REQUIRED_FIELDS)
+    | frozenset(OPTIONAL_FIELDS)
+    | {keyword for parts in _SHORTHANDS.values() for keyword in parts}
+)
 
 
 def as_ruleset(value: Any) -> Ruleset | None:
-    """``value`` as a reference :class:`Ruleset`: itself, or the Rust engine's converted through
-    its ``to_json()`` (API-2: either engine's ruleset is accepted); ``None`` for anything else.
+    """``value`` as a reference :class:`Ruleset`, or ``None`` if it is not a ruleset.
 
-    The Rust engine is recognised by duck typing, so the reference never imports it.
+    A reference ruleset is itself; the Rust engine's is converted through its ``to_json()``
+    (API-2: either engine's ruleset is accepted). The Rust engine's is recognised by duck
+    typing, so the reference never imports it.
     """
     if isinstance(value, Ruleset):
         return value

@@ -64,7 +64,7 @@ def seed_draws(seed: int, count: int) -> list[int]:
 
 def shuffled_deck(ruleset: Ruleset, rng: SplitMix64) -> list[int]:
     """The deck in sorted order, shuffled by Fisher-Yates from the top index down (SEED-3)."""
-    cards = list(ids_in(ruleset.deck_mask))
+    cards = list(ids_in(ruleset._deck_mask))
     for i in range(len(cards) - 1, 0, -1):
         j = rng.below(i + 1)
         cards[i], cards[j] = cards[j], cards[i]
