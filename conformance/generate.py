@@ -32,11 +32,12 @@ VECTOR_SEEDS = (0, 1, 42, 2**64 - 1)
 def _random_action(game: reference.Game, rng: random.Random) -> dict[str, Any]:
     """A uniformly random legal action of the seat that must act."""
     if game.phase == "pass":
+        assert game.ruleset.passing is not None
         seat = game.awaiting_pass[0]
         return {
             "type": "pass",
             "seat": seat,
-            "cards": sorted(rng.sample(game.hand(seat), game.ruleset.pass_size), key=reference.card_id),
+            "cards": sorted(rng.sample(game.hand(seat), game.ruleset.passing["size"]), key=reference.card_id),
         }
     if game.phase == "moon":
         return {"type": "moon", "seat": game.moon_taker, "choice": rng.choice(["add-to-others", "subtract-from-taker"])}

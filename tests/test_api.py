@@ -42,7 +42,7 @@ def test_module_level_names_have_the_same_signatures(name: str) -> None:
     ours, theirs = getattr(reversis, name), getattr(reference, name)
     if callable(ours) and not isinstance(ours, type):
         assert _signature(ours) == _signature(theirs), name
-    elif not callable(ours):
+    elif not callable(ours) and name != "ENGINE":
         assert ours == theirs, name
 
 
@@ -52,9 +52,8 @@ def test_classes_have_the_same_public_members_and_signatures(cls: str) -> None:
     assert _public(rust) == _public(ref)
     for member in sorted(_public(ref)):
         rust_member, ref_member = inspect.getattr_static(rust, member), inspect.getattr_static(ref, member)
-        assert isinstance(rust_member, property) == isinstance(ref_member, property) or not (
-            isinstance(ref_member, property)
-        ), member
+        # A read-only attribute in one engine is one in the other (PyO3 getters are data descriptors).
+        assert inspect.isdatadescriptor(rust_member) == inspect.isdatadescriptor(ref_member), member
         if callable(getattr(ref, member)):
             assert _signature(getattr(rust, member)) == _signature(getattr(ref, member)), f"{cls}.{member}"
     if cls == "Game":

@@ -111,7 +111,7 @@ def test_a_misbehaving_implementation_is_reported_and_the_run_finishes(tmp_path:
     script = tmp_path / "fake.py"
     script.write_text(textwrap.dedent(FAKES[behaviour]))
     driver = DriverEngine(f"{sys.executable} {script}", timeout=1.0)
-    some_cases = CASES[:3]
+    some_cases = [case for case in CASES if case.area == "breaking-hearts"][:3]
     started = time.monotonic()
     try:
         report = run_cases(driver, some_cases, behaviour)

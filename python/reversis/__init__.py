@@ -5,17 +5,27 @@ pure Python (spec/api.md).
 
 >>> import reversis
 >>> game = reversis.Game(reversis.preset("hartenjagen"), seed=1)
->>> game.legal_plays()
-['7C']
+>>> game.legal_plays(), game.legal_actions()
+(['7C'], [5])
+>>> game.apply_action(5)
+>>> game.undo()
+>>> game == reversis.Game(reversis.preset("hartenjagen"), seed=1)
+True
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import Any
 
 from ._core import (
+    ERROR_CODES,
+    NUM_ACTIONS,
+    ActionsView,
     Game,
     Ruleset,
+    action_from_ids,
+    action_ids,
+    action_label,
     card_id,
     deal_from_seed,
     dump_record,
@@ -28,17 +38,24 @@ from ._core import (
     simulate_scores_and_masks,
 )
 from .errors import IllegalActionError, InvalidInputError, ReversisError
+from .simulation import Simulation
 
 ENGINE = "rust"
 
 __all__ = [
     "ENGINE",
+    "ERROR_CODES",
+    "NUM_ACTIONS",
+    "ActionsView",
     "Game",
     "IllegalActionError",
     "InvalidInputError",
     "ReversisError",
     "Ruleset",
     "Simulation",
+    "action_from_ids",
+    "action_ids",
+    "action_label",
     "card_id",
     "deal_from_seed",
     "dump_record",
@@ -51,36 +68,20 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
-class Simulation:
-    """The results of :func:`simulate`, as zero-copy buffers.
-
-    ``scores`` has shape ``(hands, players)`` of ``int32``: each hand's scores after the moon
-    rule. ``legal_masks``, when asked for, has shape ``(hands, deck size)`` of ``uint64``: the
-    legal-card mask (bit ``card_id``) of every play decision of each hand, in playing order.
-    ``numpy.asarray`` wraps either without copying.
-    """
-
-    scores: memoryview
-    legal_masks: memoryview | None
-
-
-def simulate(ruleset: Ruleset, hands: int, seed: int, *, threads: int = 1, legal_masks: bool = False) -> Simulation:
+def simulate(ruleset: Any, hands: int, seed: int, *, threads: int = 1, legal_masks: bool = False) -> Simulation:
     """Play ``hands`` independent hands inside the Rust core, every seat choosing uniformly at random.
 
     Hand ``i`` depends only on ``seed`` and ``i``, so the results are the same whatever the
-    number of ``threads``; the GIL is released while the hands are played.
+    number of ``threads``; the GIL is released while the hands are played (API-5).
 
     >>> result = simulate(preset("hearts-4"), hands=3, seed=1)
     >>> result.scores.shape
     (3, 4)
+
+    :raises InvalidInputError: ``invalid-setup`` for a count, seed or ruleset out of range.
     """
     if legal_masks:
-        score_bytes, mask_bytes = simulate_scores_and_masks(ruleset, hands, seed, threads)
-        masks = (
-            memoryview(mask_bytes).cast("B").cast("Q", (hands, len(ruleset.deck))) if hands else memoryview(mask_bytes)
-        )
+        scores, masks = simulate_scores_and_masks(ruleset, hands, seed, threads)
     else:
-        score_bytes, masks = simulate_scores(ruleset, hands, seed, threads), None
-    scores = memoryview(score_bytes).cast("B").cast("i", (hands, ruleset.players)) if hands else memoryview(score_bytes)
-    return Simulation(scores, masks)
+        scores, masks = simulate_scores(ruleset, hands, seed, threads), None
+    return Simulation.from_bytes(scores, masks, hands=hands, players=ruleset.players, deck_size=len(ruleset.deck))

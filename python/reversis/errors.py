@@ -8,7 +8,15 @@ from __future__ import annotations
 
 import reprlib
 
-__all__ = ["ERROR_CODES", "ILLEGAL_CODES", "INPUT_CODES", "IllegalActionError", "InvalidInputError", "ReversisError", "shown"]
+__all__ = [
+    "ERROR_CODES",
+    "ILLEGAL_CODES",
+    "INPUT_CODES",
+    "IllegalActionError",
+    "InvalidInputError",
+    "ReversisError",
+    "shown",
+]
 
 #: ERR-2 then ERR-3: every code of spec/errors.md, in the order of its tables (API-6).
 ERROR_CODES = (

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 
-def _view(data: bytes, code: str, rows: int, columns: int) -> memoryview:
+def _view(data: bytes, code: Literal["i", "Q"], rows: int, columns: int) -> memoryview:
     # A memoryview cannot have a zero in a two-dimensional shape: no rows is the empty (0,) view.
     flat = memoryview(data).cast("B").cast(code)
     return flat.cast("B").cast(code, (rows, columns)) if rows else flat

@@ -268,9 +268,11 @@ class CaseRun:
                 args = {"action": step["action_id"]}
                 if "seat" in step:
                     args["seat"] = step["seat"]
-                self._command_step(game, step, where, f"action id {step['action_id']}", "apply_action", args)
+                self._command_step(
+                    game, step, where, what=f"action id {step['action_id']}", cmd="apply_action", args=args
+                )
             elif "undo" in step:
-                self._command_step(game, step, where, "undo", "undo", {})
+                self._command_step(game, step, where, what="undo", cmd="undo", args={})
             elif "record" in step:
                 self._record_step(game, where)
             elif "observe" in step:
@@ -288,10 +290,11 @@ class CaseRun:
 
     def _action_step(self, game: int, step: dict[str, Any], where: str) -> None:
         action = step["action"]
-        self._command_step(game, step, where, json.dumps(action, ensure_ascii=False), "apply", {"action": action})
+        what = json.dumps(action, ensure_ascii=False)
+        self._command_step(game, step, where, what=what, cmd="apply", args={"action": action})
 
     def _command_step(
-        self, game: int, step: dict[str, Any], where: str, what: str, cmd: str, args: dict[str, Any]
+        self, game: int, step: dict[str, Any], where: str, *, what: str, cmd: str, args: dict[str, Any]
     ) -> None:
         """Run ``cmd``; it must be accepted, or rejected with the step's error leaving the state as it was."""
         if "error" not in step:

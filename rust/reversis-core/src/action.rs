@@ -136,24 +136,9 @@ impl Action {
             }
         }
         match ty {
-            "deal" => {
-                let hv = &obj["hands"];
-                let arr = hv.as_array().ok_or_else(|| {
-                    bad(format_args!(
-                        "hands must be an array of hands, got {}",
-                        describe(hv)
-                    ))
-                })?;
-                let hands: Vec<&[Value]> = arr
-                    .iter()
-                    .map(|h| items(h, "each hand"))
-                    .collect::<Result<_, _>>()?;
-                let hands = hands
-                    .into_iter()
-                    .map(cards)
-                    .collect::<Result<Vec<_>, _>>()?;
-                Ok(Action::Deal { hands })
-            }
+            "deal" => Ok(Action::Deal {
+                hands: Action::hands_from_value(&obj["hands"])?,
+            }),
             "pass" => {
                 let seat = seat_of(&obj["seat"])?;
                 let vs = items(&obj["cards"], "cards")?;
@@ -181,6 +166,36 @@ impl Action {
                 Ok(Action::Moon { seat, choice })
             }
         }
+    }
+
+    /// Reads the `cards` of a `pass` from a JSON value: an array (`invalid-action`) of card
+    /// strings (`invalid-card`).
+    ///
+    /// # Errors
+    ///
+    /// As [`Action::from_value`] for the `cards` of a `pass`.
+    pub fn cards_from_value(v: &Value) -> Result<Vec<Card>, Error> {
+        cards(items(v, "cards")?)
+    }
+
+    /// Reads the `hands` of a `deal` from a JSON value: an array of arrays (`invalid-action`) of
+    /// card strings (`invalid-card`).
+    ///
+    /// # Errors
+    ///
+    /// As [`Action::from_value`] for the `hands` of a `deal`.
+    pub fn hands_from_value(v: &Value) -> Result<Vec<Vec<Card>>, Error> {
+        let arr = v.as_array().ok_or_else(|| {
+            bad(format_args!(
+                "hands must be an array of hands, got {}",
+                describe(v)
+            ))
+        })?;
+        let hands: Vec<&[Value]> = arr
+            .iter()
+            .map(|h| items(h, "each hand"))
+            .collect::<Result<_, _>>()?;
+        hands.into_iter().map(cards).collect()
     }
 
     /// Reads an ACT-1 action from JSON text.
@@ -389,8 +404,8 @@ pub fn action_from_ids(ids: &[u16], seat: usize) -> Result<Action, Error> {
                     Decision::Select(c) if !set.contains(*c) => set.insert(*c),
                     _ => {
                         return Err(bad(format_args!(
-                            "ids {ids:?} are neither one play, one moon choice nor distinct pass ids"
-                        )))
+                        "ids {ids:?} are neither one play, one moon choice nor distinct pass ids"
+                    )))
                     }
                 }
             }

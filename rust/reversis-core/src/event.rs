@@ -112,15 +112,9 @@ impl Event {
 /// The events of one accepted action, in order (at most four: a play can complete a trick,
 /// score the hand, and end the match or deal the next hand). `Copy`, so that keeping them costs
 /// no allocation.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Events {
     items: [Option<Event>; 4],
-}
-
-impl Default for Events {
-    fn default() -> Events {
-        Events { items: [None; 4] }
-    }
 }
 
 impl Events {

@@ -1,16 +1,25 @@
-//! The match state machine (spec `game.md`): deal, pass, play, moon, score, over.
+//! The match state machine (spec `game.md`): deal, pass, play, moon, score, over; action ids
+//! (ACT-2, ACT-3), events (EVT-1, EVT-2) and undo (API-8).
 
 use std::fmt;
+use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
-use serde_json::{json, Map, Value};
+use rpds::{ListSync, VectorSync};
+use serde_json::{Map, Value};
 
-use crate::action::Action;
+use crate::action::{Action, Decision};
 use crate::card::{Card, CardSet, Suit};
 use crate::error::{Error, ErrorCode};
+use crate::event::{Event, Events, HandSummary};
 use crate::hand::{CompletedTrick, HandState};
 use crate::rng::SplitMix64;
 use crate::ruleset::{MoonChoice, MoonScoring, PassDirection, Ruleset};
+use crate::sample::Knowledge;
+use crate::seat::{PerSeat, MAX_PLAYERS};
+
+/// The most cards a hand holds (52 cards among 3 seats), so the most a pass can have.
+pub const MAX_HAND_SIZE: usize = 17;
 
 /// The phase of a game (game.md).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -46,11 +55,168 @@ impl fmt::Display for Phase {
     }
 }
 
-/// One match under one ruleset (API-3): the hand in progress, the totals, the history of hand
-/// scores and of accepted actions, and the seed's generator.
+/// A seat's selection toward its pass (ACT-2): the cards in the order selected.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Selection {
+    cards: [u8; MAX_HAND_SIZE],
+    len: u8,
+    mask: u64,
+}
+
+impl Selection {
+    fn push(&mut self, card: Card) {
+        self.cards[self.len as usize] = card.id();
+        self.len += 1;
+        self.mask |= card.bit();
+    }
+
+    /// The number of cards selected.
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    /// Whether nothing is selected.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The cards selected, as a set.
+    pub fn set(&self) -> CardSet {
+        CardSet(self.mask)
+    }
+
+    /// The cards in the order selected.
+    pub fn cards(&self) -> impl Iterator<Item = Card> + '_ {
+        self.cards[..self.len as usize]
+            .iter()
+            .map(|&c| Card::new(c))
+    }
+}
+
+// An accepted action as the game keeps it: `Copy`, canonical by construction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Recorded {
+    Deal(PerSeat<CardSet>),
+    Pass { seat: u8, cards: CardSet },
+    Play { seat: u8, card: Card },
+    Moon { seat: u8, choice: MoonChoice },
+}
+
+impl Recorded {
+    fn to_action(self, players: usize) -> Action {
+        match self {
+            Recorded::Deal(hands) => Action::Deal {
+                hands: hands.first(players).iter().map(|h| h.to_vec()).collect(),
+            },
+            Recorded::Pass { seat, cards } => Action::Pass {
+                seat: seat.into(),
+                cards: cards.to_vec(),
+            },
+            Recorded::Play { seat, card } => Action::Play {
+                seat: seat.into(),
+                card,
+            },
+            Recorded::Moon { seat, choice } => Action::Moon {
+                seat: seat.into(),
+                choice,
+            },
+        }
+    }
+}
+
+/// The accepted actions of a game up to some moment (API-3 `actions`): a snapshot sharing the
+/// game's persistent history, so taking one costs O(1) whatever the length of the match.
+#[derive(Clone, Debug)]
+pub struct ActionLog {
+    log: VectorSync<Recorded>,
+    players: usize,
+}
+
+impl ActionLog {
+    /// The number of actions.
+    pub fn len(&self) -> usize {
+        self.log.len()
+    }
+
+    /// Whether there is none.
+    pub fn is_empty(&self) -> bool {
+        self.log.is_empty()
+    }
+
+    /// Action `index`, canonical (ACT-1), built on access.
+    pub fn get(&self, index: usize) -> Option<Action> {
+        self.log.get(index).map(|r| r.to_action(self.players))
+    }
+
+    /// The last action, if any.
+    pub fn last(&self) -> Option<Action> {
+        self.log.last().map(|r| r.to_action(self.players))
+    }
+
+    /// The actions in order.
+    pub fn iter(&self) -> impl Iterator<Item = Action> + '_ {
+        self.log.iter().map(|r| r.to_action(self.players))
+    }
+
+    /// The actions as a vector.
+    pub fn to_vec(&self) -> Vec<Action> {
+        self.iter().collect()
+    }
+}
+
+impl PartialEq for ActionLog {
+    fn eq(&self, other: &ActionLog) -> bool {
+        self.players == other.players && self.log == other.log
+    }
+}
+
+// Everything that is the position (API-9) except the ruleset, the seed and the completed tricks
+// (kept in the history and found by the hand's trick count): `Copy`, so that an undo entry is
+// one copy of it.
+#[derive(Clone, Copy, Debug)]
+struct Position {
+    rng: SplitMix64,
+    seed_deals: u64,
+    hand_number: u64,
+    phase: Phase,
+    hand: HandState,
+    passed: PerSeat<CardSet>,
+    // Bit `s` once seat `s` has passed this hand.
+    passed_mask: u8,
+    exchanged: bool,
+    selected: PerSeat<Selection>,
+    scores: PerSeat<i64>,
+}
+
+// The last scored hand (EVT-2): its summary and where its tricks end in the match's tricks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct LastHand {
+    summary: HandSummary,
+    trick_end: usize,
+}
+
+// What undo restores (API-8): the position and last hand before an accepted action or a
+// selection, and the lengths of the history then.
+#[derive(Clone, Copy, Debug)]
+struct UndoEntry {
+    pos: Position,
+    last_hand: Option<LastHand>,
+    actions: usize,
+    tricks: usize,
+    hand_scores: usize,
+    // The selection this entry takes back, if it was one (seat, card).
+    selection: Option<(u8, Card)>,
+}
+
+/// One match under one ruleset (API-3): the position (the hand in progress, the totals, the
+/// seed's generator) and its history (the accepted actions, the completed tricks, the hand
+/// scores and the undo log), kept in persistent structures shared between copies, so that
+/// cloning a game is O(1).
 ///
-/// Every change goes through [`Game::apply`], which either applies an action completely or
-/// rejects it and leaves the game exactly as it was (ERR-1).
+/// Every change goes through [`Game::apply`], [`Game::apply_action`] or [`Game::undo`], which
+/// either act completely or reject the request and leave the game exactly as it was (ERR-1).
+/// Two games are equal exactly when their positions ([`Game::state_json`]) are; the history
+/// does not count.
 ///
 /// # Examples
 ///
@@ -58,28 +224,28 @@ impl fmt::Display for Phase {
 /// use reversis_core::{preset, Game, Phase};
 /// let mut g = Game::new(preset("hartenjagen").unwrap(), Some(42), 0, None).unwrap();
 /// assert_eq!(g.phase(), Phase::Play); // no passing in Hartenjagen
+/// let start = g.clone();
 /// while g.phase() == Phase::Play && g.hand_number() == 0 {
 ///     let card = g.legal_plays().first().unwrap();
 ///     g.play(card, None).unwrap();
 /// }
 /// assert_eq!(g.hand_scores().len(), 1);
+/// while g.undo().is_ok() {}
+/// assert_eq!(g, start);
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct Game {
     ruleset: Arc<Ruleset>,
     seed: Option<u64>,
-    rng: SplitMix64,
     start_hand: u64,
-    start_scores: Vec<i64>,
-    hand_number: u64,
-    phase: Phase,
-    hand: HandState,
-    passed: [Option<CardSet>; 7],
-    exchanged: bool,
-    tricks: Vec<CompletedTrick>,
-    scores: Vec<i64>,
-    hand_scores: Vec<Vec<i64>>,
-    actions: Vec<Action>,
+    start_scores: PerSeat<i64>,
+    pos: Position,
+    events: Events,
+    last_hand: Option<LastHand>,
+    actions: VectorSync<Recorded>,
+    tricks: VectorSync<CompletedTrick>,
+    hand_scores: VectorSync<PerSeat<i64>>,
+    undo: ListSync<UndoEntry>,
 }
 
 fn err(code: ErrorCode, msg: impl Into<String>) -> Error {
@@ -97,6 +263,18 @@ fn suit_name(s: Suit) -> &'static str {
 
 fn cards_value(cs: CardSet) -> Value {
     Value::from(cs.to_strings())
+}
+
+fn opt_cards(c: Option<CardSet>) -> Value {
+    c.map_or(Value::Null, cards_value)
+}
+
+fn opt_seat(s: Option<usize>) -> Value {
+    s.map_or(Value::Null, Value::from)
+}
+
+fn selection_value(s: &Selection) -> Value {
+    Value::Array(s.cards().map(|c| Value::from(c.to_string())).collect())
 }
 
 impl Game {
@@ -126,167 +304,273 @@ impl Game {
     ) -> Result<Game, Error> {
         let ruleset: Arc<Ruleset> = ruleset.into();
         let n = ruleset.players();
-        let scores = scores.unwrap_or_else(|| vec![0; n]);
-        if scores.len() != n {
+        let given = scores.unwrap_or_else(|| vec![0; n]);
+        if given.len() != n {
             return Err(err(
                 ErrorCode::InvalidSetup,
                 format!(
                     "invalid setup: scores must have one total per seat ({n}), got {}",
-                    scores.len()
+                    given.len()
                 ),
             ));
         }
+        let mut scores = PerSeat::splat(0i64);
+        scores.first_mut(n).copy_from_slice(&given);
         let mut g = Game {
-            hand: HandState::empty(&ruleset),
+            pos: Position {
+                rng: SplitMix64::new(seed.unwrap_or(0)),
+                seed_deals: 0,
+                hand_number,
+                phase: Phase::Deal,
+                hand: HandState::empty(&ruleset),
+                passed: PerSeat::default(),
+                passed_mask: 0,
+                exchanged: false,
+                selected: PerSeat::default(),
+                scores,
+            },
             ruleset,
             seed,
-            rng: SplitMix64::new(seed.unwrap_or(0)),
             start_hand: hand_number,
-            start_scores: scores.clone(),
-            hand_number,
-            phase: Phase::Deal,
-            passed: [None; 7],
-            exchanged: false,
-            tricks: Vec::new(),
-            scores,
-            hand_scores: Vec::new(),
-            actions: Vec::new(),
+            start_scores: scores,
+            events: Events::default(),
+            last_hand: None,
+            actions: VectorSync::new_sync(),
+            tricks: VectorSync::new_sync(),
+            hand_scores: VectorSync::new_sync(),
+            undo: ListSync::new_sync(),
         };
         if g.seed.is_some() {
             g.deal_next_from_seed();
+            g.events = Events::default();
         }
         Ok(g)
     }
 
+    fn players(&self) -> usize {
+        self.ruleset.players()
+    }
+
+    // ------------------------------------------------------------------ transitions
+
+    // Opens an undo unit: called once an action has been checked, before anything changes.
+    fn begin(&mut self, selection: Option<(u8, Card)>) {
+        self.undo.push_front_mut(UndoEntry {
+            pos: self.pos,
+            last_hand: self.last_hand,
+            actions: self.actions.len(),
+            tricks: self.tricks.len(),
+            hand_scores: self.hand_scores.len(),
+            selection,
+        });
+        self.events = Events::default();
+    }
+
     fn deal_next_from_seed(&mut self) {
-        let hands = self.rng.deal(&self.ruleset, self.dealer());
+        let hands = self.pos.rng.deal(&self.ruleset, self.dealer());
+        self.pos.seed_deals += 1;
         self.do_deal(hands);
     }
 
-    fn do_deal(&mut self, hands: [CardSet; 7]) {
-        let n = self.ruleset.players();
-        self.hand = HandState::empty(&self.ruleset);
-        for (s, h) in hands.iter().enumerate().take(n) {
-            self.hand.set_hand(s, *h);
+    fn clear_hand(&mut self) {
+        self.pos.hand = HandState::empty(&self.ruleset);
+        self.pos.passed = PerSeat::default();
+        self.pos.passed_mask = 0;
+        self.pos.exchanged = false;
+        self.pos.selected = PerSeat::default();
+    }
+
+    fn do_deal(&mut self, hands: PerSeat<CardSet>) {
+        let n = self.players();
+        self.clear_hand();
+        for (s, h) in hands.first(n).iter().enumerate() {
+            self.pos.hand.set_hand(s, *h);
         }
-        self.passed = [None; 7];
-        self.exchanged = false;
-        self.tricks.clear();
-        self.actions.push(Action::Deal {
-            hands: hands[..n].iter().map(|h| h.to_vec()).collect(),
+        self.actions.push_back_mut(Recorded::Deal(hands));
+        self.events.push(Event::Deal {
+            hand_number: self.pos.hand_number,
+            dealer: self.dealer() as u8,
         });
-        if self.ruleset.passes_on(self.hand_number) {
-            self.phase = Phase::Pass;
+        if self.ruleset.passes_on(self.pos.hand_number) {
+            self.pos.phase = Phase::Pass;
         } else {
-            self.hand.start_play(&self.ruleset, self.dealer());
-            self.phase = Phase::Play;
+            self.pos.hand.start_play(&self.ruleset, self.dealer());
+            self.pos.phase = Phase::Play;
         }
     }
 
-    /// Applies an ACT-1 action (API-3 `apply`). A rejected action changes nothing (ERR-1).
-    ///
-    /// # Errors
-    ///
-    /// The first applicable code in the order of ERR-4: `invalid-action` (seat out of range),
-    /// `match-over`, `moon-choice-pending`, `wrong-phase`, then by type: `invalid-deal`;
-    /// `already-passed`, `wrong-pass-size`, `duplicate-card`, `card-not-held`; `wrong-seat`
-    /// and the PLAY-8 cascade; `not-moon-taker`.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use reversis_core::{preset, Action, Game};
-    /// let mut g = Game::new(preset("hartenjagen").unwrap(), Some(3), 0, None).unwrap();
-    /// let before = g.state_json();
-    /// let bad = Action::from_json_str(r#"{"type": "pass", "seat": 0, "cards": []}"#).unwrap();
-    /// let err = g.apply(&bad).unwrap_err();
-    /// assert_eq!(err.code.as_str(), "wrong-phase"); // Hartenjagen never passes
-    /// assert_eq!(g.state_json(), before);
-    /// ```
-    pub fn apply(&mut self, action: &Action) -> Result<(), Error> {
-        let n = self.ruleset.players();
-        if let Some(seat) = action.seat() {
-            if seat >= n {
-                return Err(err(
-                    ErrorCode::InvalidAction,
-                    format!(
-                        "invalid action: seat {seat} is out of range 0-{} in {}",
-                        n - 1,
-                        action
-                    ),
-                ));
+    fn do_pass(&mut self, seat: usize, set: CardSet) {
+        let n = self.players();
+        let p = &mut self.pos;
+        p.passed[seat] = set;
+        p.passed_mask |= 1 << seat;
+        p.selected[seat] = Selection::default();
+        p.hand.set_hand(seat, CardSet(p.hand.hand(seat).0 & !set.0));
+        self.actions.push_back_mut(Recorded::Pass {
+            seat: seat as u8,
+            cards: set,
+        });
+        if u32::from(self.pos.passed_mask).count_ones() as usize == n {
+            let dir = self
+                .ruleset
+                .pass_direction(self.pos.hand_number)
+                .unwrap_or(PassDirection::Hold);
+            for s in 0..n {
+                let t = dir.target(s, n);
+                let got = self.pos.passed[s];
+                self.pos.hand.set_hand(t, self.pos.hand.hand(t) | got);
+            }
+            self.pos.exchanged = true;
+            self.events.push(Event::Exchange { direction: dir });
+            self.pos.hand.start_play(&self.ruleset, self.dealer());
+            self.pos.phase = Phase::Play;
+        }
+    }
+
+    fn do_play(&mut self, card: Card) {
+        let seat = self.pos.hand.to_move();
+        let done = self.pos.hand.play_unchecked(&self.ruleset, card);
+        self.actions.push_back_mut(Recorded::Play {
+            seat: seat as u8,
+            card,
+        });
+        if let Some(t) = done {
+            self.tricks.push_back_mut(t);
+            self.events.push(Event::Trick(t));
+            if self.pos.hand.is_complete(&self.ruleset) {
+                let taker_choice = matches!(
+                    self.ruleset.moon(),
+                    Some(m) if m.scoring == MoonScoring::TakerChoice
+                );
+                if taker_choice && self.pos.hand.moon_taker(&self.ruleset).is_some() {
+                    self.pos.phase = Phase::Moon;
+                } else {
+                    self.score_hand(None);
+                }
             }
         }
-        if self.phase == Phase::Over {
-            return Err(err(
-                ErrorCode::MatchOver,
-                format!("match over: no action is accepted, got {action}"),
-            ));
+    }
+
+    fn score_hand(&mut self, choice: Option<MoonChoice>) {
+        let n = self.players();
+        let rules = Arc::clone(&self.ruleset);
+        let hand = self.pos.hand;
+        let s = hand.hand_scores(&rules, choice);
+        let mut row = PerSeat::splat(0i64);
+        for seat in 0..n {
+            row[seat] = i64::from(s[seat]);
+            self.pos.scores[seat] = self.pos.scores[seat].saturating_add(row[seat]);
         }
-        if self.phase == Phase::Moon && !matches!(action, Action::Moon { .. }) {
-            return Err(err(
-                ErrorCode::MoonChoicePending,
-                format!("moon choice pending: the moon taker must choose first, got {action}"),
-            ));
-        }
-        let wanted = match action {
-            Action::Deal { .. } => Phase::Deal,
-            Action::Pass { .. } => Phase::Pass,
-            Action::Play { .. } => Phase::Play,
-            Action::Moon { .. } => Phase::Moon,
+        self.hand_scores.push_back_mut(row);
+        let moon_taker = hand.moon_taker(&rules);
+        let moon_choice = match (moon_taker, rules.moon()) {
+            (Some(_), Some(m)) => Some(match m.scoring {
+                MoonScoring::AddToOthers => MoonChoice::AddToOthers,
+                MoonScoring::SubtractFromTaker => MoonChoice::SubtractFromTaker,
+                MoonScoring::TakerChoice => choice.unwrap_or(MoonChoice::AddToOthers),
+            }),
+            _ => None,
         };
-        if self.phase != wanted {
-            return Err(err(
+        let mut points = PerSeat::splat(0i32);
+        points.first_mut(n).copy_from_slice(hand.points());
+        let summary = HandSummary {
+            hand_number: self.pos.hand_number,
+            players: n as u8,
+            points,
+            moon_taker: moon_taker.map(|t| t as u8),
+            moon_choice,
+            scores: row,
+        };
+        self.last_hand = Some(LastHand {
+            summary,
+            trick_end: self.tricks.len(),
+        });
+        self.events.push(Event::Hand(summary));
+        let target = i128::from(rules.target());
+        if self
+            .pos
+            .scores
+            .first(n)
+            .iter()
+            .any(|&t| i128::from(t) >= target)
+        {
+            self.pos.phase = Phase::Over;
+            let winners = self.winners().into_iter().fold(0u8, |m, s| m | (1 << s));
+            self.events.push(Event::Over { winners });
+            return;
+        }
+        self.pos.hand_number = self.pos.hand_number.wrapping_add(1);
+        self.clear_hand();
+        self.pos.phase = Phase::Deal;
+        if self.seed.is_some() {
+            self.deal_next_from_seed();
+        }
+    }
+
+    // ------------------------------------------------------------------ checks
+
+    // The phase errors of ERR-4 for an action of type `ty` that belongs to phase `wanted`:
+    // `match-over`, `moon-choice-pending`, `wrong-phase`.
+    fn phase_error(&self, ty: &str, wanted: Phase, shown: &dyn fmt::Display) -> Option<Error> {
+        let phase = self.pos.phase;
+        if phase == Phase::Over {
+            return Some(err(
+                ErrorCode::MatchOver,
+                format!("match over: no action is accepted, got {shown}"),
+            ));
+        }
+        if phase == Phase::Moon && wanted != Phase::Moon {
+            return Some(err(
+                ErrorCode::MoonChoicePending,
+                format!("moon choice pending: the moon taker must choose first, got {shown}"),
+            ));
+        }
+        if phase != wanted {
+            return Some(err(
                 ErrorCode::WrongPhase,
+                format!("wrong phase: a {ty} action in phase {phase}: {shown}"),
+            ));
+        }
+        None
+    }
+
+    fn seat_in_table(&self, seat: usize, shown: &dyn fmt::Display) -> Result<(), Error> {
+        let n = self.players();
+        if seat >= n {
+            return Err(err(
+                ErrorCode::InvalidAction,
                 format!(
-                    "wrong phase: a {} action in phase {}: {action}",
-                    action.type_name(),
-                    self.phase
+                    "invalid action: seat {seat} is out of range 0-{} in {shown}",
+                    n - 1
                 ),
             ));
-        }
-        match action {
-            Action::Deal { hands } => {
-                let hands = self.check_deal(hands)?;
-                self.do_deal(hands);
-            }
-            Action::Pass { seat, cards } => {
-                let set = self.check_pass(*seat, cards)?;
-                self.do_pass(*seat, set);
-            }
-            Action::Play { seat, card } => {
-                self.check_play(*seat, *card)?;
-                self.do_play(*card);
-            }
-            Action::Moon { seat, choice } => {
-                let taker = self.hand.moon_taker(&self.ruleset);
-                if taker != Some(*seat) {
-                    return Err(err(
-                        ErrorCode::NotMoonTaker,
-                        format!(
-                            "not moon taker: seat {seat} cannot choose, the taker is seat {}",
-                            taker.map_or_else(|| "none".to_string(), |t| t.to_string())
-                        ),
-                    ));
-                }
-                self.actions.push(action.canonical());
-                self.score_hand(Some(*choice));
-            }
         }
         Ok(())
     }
 
-    /// Reads an ACT-1 action from JSON and applies it.
-    ///
-    /// # Errors
-    ///
-    /// As [`Action::from_value`] and [`Game::apply`].
-    pub fn apply_value(&mut self, action: &Value) -> Result<(), Error> {
-        let a = Action::from_value(action)?;
-        self.apply(&a)
+    // The seat an API call acts for (ACT-3): the one given, else the acting seat; where there is
+    // none, the phase's own error in phases `deal` and `over`, else `invalid-action`.
+    fn acting(&self, seat: Option<usize>, ty: &str, wanted: Phase) -> Result<usize, Error> {
+        if let Some(s) = seat {
+            return Ok(s);
+        }
+        if let Some(s) = self.to_act() {
+            return Ok(s);
+        }
+        let shown = format_args!("a {ty} for the acting seat").to_string();
+        if let Some(e) = self.phase_error(ty, wanted, &shown) {
+            return Err(e);
+        }
+        Err(err(
+            ErrorCode::InvalidAction,
+            format!(
+                "invalid action: no seat is to act in phase {}",
+                self.pos.phase
+            ),
+        ))
     }
 
-    fn check_deal(&self, hands: &[Vec<Card>]) -> Result<[CardSet; 7], Error> {
+    fn check_deal(&self, hands: &[Vec<Card>]) -> Result<PerSeat<CardSet>, Error> {
         let r = &self.ruleset;
         let n = r.players();
         if hands.len() != n {
@@ -296,7 +580,7 @@ impl Game {
             ));
         }
         let mut seen = CardSet::EMPTY;
-        let mut out = [CardSet::EMPTY; 7];
+        let mut out = PerSeat::splat(CardSet::EMPTY);
         for (s, h) in hands.iter().enumerate() {
             if h.len() != r.hand_size() {
                 return Err(err(
@@ -328,13 +612,25 @@ impl Game {
         Ok(out)
     }
 
-    fn check_pass(&self, seat: usize, cards: &[Card]) -> Result<CardSet, Error> {
-        if self.passed[seat].is_some() {
+    fn already_passed(&self, seat: usize) -> Result<(), Error> {
+        if self.pos.passed_mask & (1 << seat) != 0 {
             return Err(err(
                 ErrorCode::AlreadyPassed,
                 format!("already passed: seat {seat} has passed this hand"),
             ));
         }
+        Ok(())
+    }
+
+    fn not_held(seat: usize, c: Card) -> Error {
+        err(
+            ErrorCode::CardNotHeld,
+            format!("card not held: seat {seat} does not hold '{c}'"),
+        )
+    }
+
+    fn check_pass(&self, seat: usize, cards: &[Card]) -> Result<CardSet, Error> {
+        self.already_passed(seat)?;
         let size = self.ruleset.passing().map_or(0, |p| p.size);
         if cards.len() != size {
             return Err(err(
@@ -355,183 +651,324 @@ impl Game {
             }
             set.insert(c);
         }
-        let hand = self.hand.hand(seat);
-        for &c in cards {
-            if !hand.contains(c) {
-                return Err(err(
-                    ErrorCode::CardNotHeld,
-                    format!("card not held: seat {seat} does not hold '{c}'"),
-                ));
-            }
+        let hand = self.pos.hand.hand(seat);
+        if let Some(c) = cards.iter().find(|c| !hand.contains(**c)) {
+            return Err(Self::not_held(seat, *c));
         }
         Ok(set)
     }
 
-    fn do_pass(&mut self, seat: usize, set: CardSet) {
-        let n = self.ruleset.players();
-        self.passed[seat] = Some(set);
-        self.hand
-            .set_hand(seat, CardSet(self.hand.hand(seat).0 & !set.0));
-        self.actions.push(Action::Pass {
-            seat,
-            cards: set.to_vec(),
-        });
-        if self.passed[..n].iter().all(Option::is_some) {
-            let dir = self
-                .ruleset
-                .pass_direction(self.hand_number)
-                .unwrap_or(PassDirection::Hold);
-            for s in 0..n {
-                let t = dir.target(s, n);
-                let got = self.passed[s].unwrap_or_default();
-                self.hand.set_hand(t, self.hand.hand(t) | got);
-            }
-            self.exchanged = true;
-            self.hand.start_play(&self.ruleset, self.dealer());
-            self.phase = Phase::Play;
-        }
-    }
-
     fn check_play(&self, seat: usize, card: Card) -> Result<(), Error> {
-        let to_move = self.hand.to_move();
+        let to_move = self.pos.hand.to_move();
         if seat != to_move {
             return Err(err(
                 ErrorCode::WrongSeat,
                 format!("wrong seat: seat {seat} played '{card}' but seat {to_move} is to move"),
             ));
         }
-        self.hand.check_play(&self.ruleset, card).map_err(|code| {
-            let msg = match code {
-                ErrorCode::CardNotHeld => {
-                    format!("card not held: seat {seat} does not hold '{card}'")
-                }
-                ErrorCode::MustLeadOpeningCard => format!(
-                    "must lead opening card: the first trick opens with '{}', not '{card}'",
-                    self.ruleset
-                        .opening_card()
-                        .map_or_else(String::new, |c| c.to_string())
-                ),
-                ErrorCode::MustFollowSuit => format!(
-                    "must follow suit: seat {seat} holds {} and cannot play '{card}'",
-                    self.hand.led_suit().map_or("the suit led", suit_name)
-                ),
-                ErrorCode::PointsOnFirstTrick => format!(
-                    "points on first trick: seat {seat} cannot discard the point card '{card}' \
-                     while it holds a card worth no points"
-                ),
-                _ => format!(
-                    "hearts not broken: seat {seat} cannot lead '{card}' while it holds a card \
-                     that is not a heart"
-                ),
-            };
-            err(code, msg)
-        })
+        self.pos
+            .hand
+            .check_play(&self.ruleset, card)
+            .map_err(|code| {
+                let msg = match code {
+                    ErrorCode::CardNotHeld => {
+                        format!("card not held: seat {seat} does not hold '{card}'")
+                    }
+                    ErrorCode::MustLeadOpeningCard => format!(
+                        "must lead opening card: the first trick opens with '{}', not '{card}'",
+                        self.ruleset
+                            .opening_card()
+                            .map_or_else(String::new, |c| c.to_string())
+                    ),
+                    ErrorCode::MustFollowSuit => format!(
+                        "must follow suit: seat {seat} holds {} and cannot play '{card}'",
+                        self.pos.hand.led_suit().map_or("the suit led", suit_name)
+                    ),
+                    ErrorCode::PointsOnFirstTrick => format!(
+                        "points on first trick: seat {seat} cannot discard the point card \
+                         '{card}' while it holds a card worth no points"
+                    ),
+                    _ => format!(
+                        "hearts not broken: seat {seat} cannot lead '{card}' while it holds a \
+                         card that is not a heart"
+                    ),
+                };
+                err(code, msg)
+            })
     }
 
-    fn do_play(&mut self, card: Card) {
-        let seat = self.hand.to_move();
-        let done = self.hand.play_unchecked(&self.ruleset, card);
-        self.actions.push(Action::Play { seat, card });
-        if let Some(t) = done {
-            self.tricks.push(t);
-            if self.hand.is_complete(&self.ruleset) {
-                let taker_choice = matches!(
-                    self.ruleset.moon(),
-                    Some(m) if m.scoring == MoonScoring::TakerChoice
-                );
-                if taker_choice && self.hand.moon_taker(&self.ruleset).is_some() {
-                    self.phase = Phase::Moon;
-                } else {
-                    self.score_hand(None);
-                }
-            }
+    fn check_moon(&self, seat: usize) -> Result<(), Error> {
+        let taker = self.pos.hand.moon_taker(&self.ruleset);
+        if taker != Some(seat) {
+            return Err(err(
+                ErrorCode::NotMoonTaker,
+                format!(
+                    "not moon taker: seat {seat} cannot choose, the taker is seat {}",
+                    taker.map_or_else(|| "none".to_string(), |t| t.to_string())
+                ),
+            ));
         }
+        Ok(())
     }
 
-    fn score_hand(&mut self, choice: Option<MoonChoice>) {
-        let n = self.ruleset.players();
-        let s = self.hand.hand_scores(&self.ruleset, choice);
-        let row: Vec<i64> = s[..n].iter().map(|&x| x as i64).collect();
-        for (t, x) in self.scores.iter_mut().zip(&row) {
-            *t = t.saturating_add(*x);
-        }
-        self.hand_scores.push(row);
-        let target = self.ruleset.target() as i128;
-        if self.scores.iter().any(|&t| t as i128 >= target) {
-            self.phase = Phase::Over;
-            return;
-        }
-        self.hand_number = self.hand_number.wrapping_add(1);
-        self.hand = HandState::empty(&self.ruleset);
-        self.passed = [None; 7];
-        self.exchanged = false;
-        self.tricks.clear();
-        self.phase = Phase::Deal;
-        if self.seed.is_some() {
-            self.deal_next_from_seed();
-        }
-    }
+    // ------------------------------------------------------------------ actions
 
-    /// Applies a `deal`: of the given hands, or without hands the next deal from the seed
-    /// (API-3 `deal`).
+    /// Applies an ACT-1 action (API-3 `apply`). A rejected action changes nothing (ERR-1).
     ///
     /// # Errors
     ///
-    /// `no-seed` when no hands are given and the game is unseeded; otherwise as
-    /// [`Game::apply`].
-    pub fn deal(&mut self, hands: Option<Vec<Vec<Card>>>) -> Result<(), Error> {
-        let hands = match hands {
-            Some(h) => h,
-            None => {
-                if self.seed.is_none() {
-                    return Err(err(
-                        ErrorCode::NoSeed,
-                        "no seed: this game has no seed to deal from",
-                    ));
-                }
-                let mut g = self.rng;
-                let dealt = g.deal(&self.ruleset, self.dealer());
-                dealt[..self.ruleset.players()]
-                    .iter()
-                    .map(|h| h.to_vec())
-                    .collect()
-            }
+    /// The first applicable code in the order of ERR-4: `invalid-action` (seat out of range),
+    /// `match-over`, `moon-choice-pending`, `wrong-phase`, then by type: `invalid-deal`;
+    /// `already-passed`, `wrong-pass-size`, `duplicate-card`, `card-not-held`; `wrong-seat`
+    /// and the PLAY-8 cascade; `not-moon-taker`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversis_core::{preset, Action, Game};
+    /// let mut g = Game::new(preset("hartenjagen").unwrap(), Some(3), 0, None).unwrap();
+    /// let before = g.state_json();
+    /// let bad = Action::from_json_str(r#"{"type": "pass", "seat": 0, "cards": []}"#).unwrap();
+    /// let err = g.apply(&bad).unwrap_err();
+    /// assert_eq!(err.code.as_str(), "wrong-phase"); // Hartenjagen never passes
+    /// assert_eq!(g.state_json(), before);
+    /// ```
+    pub fn apply(&mut self, action: &Action) -> Result<(), Error> {
+        if let Some(seat) = action.seat() {
+            self.seat_in_table(seat, action)?;
+        }
+        let wanted = match action {
+            Action::Deal { .. } => Phase::Deal,
+            Action::Pass { .. } => Phase::Pass,
+            Action::Play { .. } => Phase::Play,
+            Action::Moon { .. } => Phase::Moon,
         };
-        self.apply(&Action::Deal { hands })
+        if let Some(e) = self.phase_error(action.type_name(), wanted, action) {
+            return Err(e);
+        }
+        match action {
+            Action::Deal { hands } => {
+                let hands = self.check_deal(hands)?;
+                self.begin(None);
+                self.do_deal(hands);
+            }
+            Action::Pass { seat, cards } => {
+                let set = self.check_pass(*seat, cards)?;
+                self.begin(None);
+                self.do_pass(*seat, set);
+            }
+            Action::Play { seat, card } => {
+                self.check_play(*seat, *card)?;
+                self.begin(None);
+                self.do_play(*card);
+            }
+            Action::Moon { seat, choice } => {
+                self.check_moon(*seat)?;
+                self.begin(None);
+                self.actions.push_back_mut(Recorded::Moon {
+                    seat: *seat as u8,
+                    choice: *choice,
+                });
+                self.score_hand(Some(*choice));
+            }
+        }
+        Ok(())
     }
 
-    /// Applies a `pass` (API-3 `pass_cards`).
+    /// Reads an ACT-1 action from JSON and applies it.
     ///
     /// # Errors
     ///
-    /// As [`Game::apply`].
-    pub fn pass_cards(&mut self, seat: usize, cards: Vec<Card>) -> Result<(), Error> {
+    /// As [`Action::from_value`] and [`Game::apply`].
+    pub fn apply_value(&mut self, action: &Value) -> Result<(), Error> {
+        let a = Action::from_value(action)?;
+        self.apply(&a)
+    }
+
+    /// Applies action id `id` (ACT-2, ACT-3) for `seat`, by default the acting seat
+    /// ([`Game::to_act`]). A selection that completes the seat's pass applies, and records, the
+    /// ACT-1 `pass` of the selected cards. A rejected id changes nothing.
+    ///
+    /// # Errors
+    ///
+    /// `invalid-action` for an id outside 0 … 105 or a seat outside the table, or for no seat
+    /// where there is no acting seat outside phases `deal` and `over` (in those the phase's own
+    /// error comes first); otherwise as the ACT-1 action of the decision would be (ERR-4), the
+    /// checks of a selection being `already-passed`, `duplicate-card` (selected already) and
+    /// `card-not-held`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversis_core::{preset, Game};
+    /// let mut g = Game::new(preset("hearts-4").unwrap(), Some(9), 0, None).unwrap();
+    /// let ids = g.legal_actions(None).unwrap(); // seat 0 selects its pass card by card
+    /// for &id in &ids[..3] {
+    ///     g.apply_action(id, None).unwrap();
+    /// }
+    /// assert_eq!(g.to_act(), Some(1));
+    /// assert_eq!(g.actions().len(), 2); // the deal and seat 0's pass
+    /// ```
+    pub fn apply_action(&mut self, id: u16, seat: Option<usize>) -> Result<(), Error> {
+        let decision = Decision::from_id(id)?;
+        if let Some(s) = seat {
+            self.seat_in_table(s, &format_args!("action id {id}"))?;
+        }
+        match decision {
+            Decision::Play(card) => {
+                let seat = self.acting(seat, "play", Phase::Play)?;
+                self.apply(&Action::Play { seat, card })
+            }
+            Decision::Moon(choice) => {
+                let seat = self.acting(seat, "moon", Phase::Moon)?;
+                self.apply(&Action::Moon { seat, choice })
+            }
+            Decision::Select(card) => {
+                let seat = self.acting(seat, "pass", Phase::Pass)?;
+                self.select(seat, card)
+            }
+        }
+    }
+
+    fn select(&mut self, seat: usize, card: Card) -> Result<(), Error> {
+        let shown = format_args!("a selection of '{card}' by seat {seat}").to_string();
+        if let Some(e) = self.phase_error("pass", Phase::Pass, &shown) {
+            return Err(e);
+        }
+        self.already_passed(seat)?;
+        if self.pos.selected[seat].set().contains(card) {
+            return Err(err(
+                ErrorCode::DuplicateCard,
+                format!("duplicate card: seat {seat} has selected '{card}' already"),
+            ));
+        }
+        if !self.pos.hand.hand(seat).contains(card) {
+            return Err(Self::not_held(seat, card));
+        }
+        self.begin(Some((seat as u8, card)));
+        self.pos.selected[seat].push(card);
+        let size = self.ruleset.passing().map_or(0, |p| p.size);
+        if self.pos.selected[seat].len() >= size {
+            let set = self.pos.selected[seat].set();
+            self.do_pass(seat, set);
+        }
+        Ok(())
+    }
+
+    /// Takes back the last accepted action with everything it set off, or a single selection
+    /// (API-8): the game is then equal to what it was before it, its actions and hand scores
+    /// are what they were, and its events are empty.
+    ///
+    /// # Errors
+    ///
+    /// `nothing-to-undo` at the game's start.
+    pub fn undo(&mut self) -> Result<(), Error> {
+        let Some(entry) = self.undo.first().copied() else {
+            return Err(err(
+                ErrorCode::NothingToUndo,
+                "nothing to undo: the game is at its start",
+            ));
+        };
+        self.undo.drop_first_mut();
+        self.pos = entry.pos;
+        self.last_hand = entry.last_hand;
+        while self.actions.len() > entry.actions {
+            self.actions.drop_last_mut();
+        }
+        while self.tricks.len() > entry.tricks {
+            self.tricks.drop_last_mut();
+        }
+        while self.hand_scores.len() > entry.hand_scores {
+            self.hand_scores.drop_last_mut();
+        }
+        self.events = Events::default();
+        Ok(())
+    }
+
+    /// The number of undo units left ([`Game::undo`] succeeds that many times).
+    pub fn undo_depth(&self) -> usize {
+        self.undo.len()
+    }
+
+    /// The selections made since the last recorded action that are still pending, oldest first,
+    /// as `(seat, card)`: what a record does not hold (ACT-2 selections are not actions).
+    pub fn pending_selections(&self) -> Vec<(usize, Card)> {
+        let n = self.players();
+        let mut left: usize = (0..n).map(|s| self.pos.selected[s].len()).sum();
+        let mut out = Vec::with_capacity(left);
+        for e in self.undo.iter() {
+            if left == 0 {
+                break;
+            }
+            if let Some((s, c)) = e.selection {
+                let s = usize::from(s);
+                // The entry's selection is still pending when the seat's selection holds the
+                // card at the place the entry put it.
+                let place = e.pos.selected[s].len();
+                if self.pos.selected[s].cards().nth(place) == Some(c) {
+                    out.push((s, c));
+                    left -= 1;
+                }
+            }
+        }
+        out.reverse();
+        out
+    }
+
+    /// Applies a `deal` of the given hands (API-3 `deal`). Without hands it is a deal from the
+    /// seed, which a game in phase `deal` (always unseeded, DEAL-3) cannot make.
+    ///
+    /// # Errors
+    ///
+    /// Without hands: `match-over`, `moon-choice-pending` or `wrong-phase` outside phase
+    /// `deal`, else `no-seed`. With hands: as [`Game::apply`].
+    pub fn deal(&mut self, hands: Option<Vec<Vec<Card>>>) -> Result<(), Error> {
+        match hands {
+            Some(hands) => self.apply(&Action::Deal { hands }),
+            None => {
+                let shown = "a deal from the seed";
+                if let Some(e) = self.phase_error("deal", Phase::Deal, &shown) {
+                    return Err(e);
+                }
+                Err(err(
+                    ErrorCode::NoSeed,
+                    "no seed: this game has no seed to deal from",
+                ))
+            }
+        }
+    }
+
+    /// Applies a `pass` for `seat`, by default the acting seat (API-3 `pass_cards`).
+    ///
+    /// # Errors
+    ///
+    /// As [`Game::apply`], and as [`Game::apply_action`] for the default seat.
+    pub fn pass_cards(&mut self, cards: Vec<Card>, seat: Option<usize>) -> Result<(), Error> {
+        let seat = self.acting(seat, "pass", Phase::Pass)?;
         self.apply(&Action::Pass { seat, cards })
     }
 
-    /// Applies a `play`; the seat defaults to the seat to move (API-3 `play`).
+    /// Applies a `play` for `seat`, by default the acting seat (API-3 `play`).
     ///
     /// # Errors
     ///
-    /// As [`Game::apply`].
+    /// As [`Game::pass_cards`].
     pub fn play(&mut self, card: Card, seat: Option<usize>) -> Result<(), Error> {
-        let seat = match seat {
-            Some(s) => s,
-            None if self.phase == Phase::Play => self.hand.to_move(),
-            None => self.to_move().unwrap_or(0),
-        };
+        let seat = self.acting(seat, "play", Phase::Play)?;
         self.apply(&Action::Play { seat, card })
     }
 
-    /// Applies a `moon` for the taker (API-3 `choose_moon`).
+    /// Applies a `moon` for `seat`, by default the acting seat (API-3 `choose_moon`).
     ///
     /// # Errors
     ///
-    /// As [`Game::apply`] (`wrong-phase` when no choice is pending).
-    pub fn choose_moon(&mut self, choice: MoonChoice) -> Result<(), Error> {
-        let seat = self.moon_taker().unwrap_or(0);
+    /// As [`Game::pass_cards`] (`wrong-phase` when no choice is pending).
+    pub fn choose_moon(&mut self, choice: MoonChoice, seat: Option<usize>) -> Result<(), Error> {
+        let seat = self.acting(seat, "moon", Phase::Moon)?;
         self.apply(&Action::Moon { seat, choice })
     }
+
+    // ------------------------------------------------------------------ reading
 
     /// The ruleset.
     pub fn ruleset(&self) -> &Arc<Ruleset> {
@@ -543,6 +980,11 @@ impl Game {
         self.seed
     }
 
+    /// The number of deals made from the seed so far (API-9 `seed_deals`; 0 unseeded).
+    pub fn seed_deals(&self) -> u64 {
+        self.pos.seed_deals
+    }
+
     /// The hand number the game started at (REC-1 `start`).
     pub fn start_hand_number(&self) -> u64 {
         self.start_hand
@@ -550,87 +992,159 @@ impl Game {
 
     /// The totals the game started with (REC-1 `start`).
     pub fn start_scores(&self) -> &[i64] {
-        &self.start_scores
+        self.start_scores.first(self.players())
     }
 
     /// The phase.
     pub fn phase(&self) -> Phase {
-        self.phase
+        self.pos.phase
     }
 
     /// The number of the hand in progress (or about to be dealt, or last played once over).
     pub fn hand_number(&self) -> u64 {
-        self.hand_number
+        self.pos.hand_number
     }
 
     /// The dealer of the current hand (DEAL-2).
     pub fn dealer(&self) -> usize {
-        self.ruleset.dealer(self.hand_number)
+        self.ruleset.dealer(self.pos.hand_number)
     }
 
     /// The current hand's pass direction, `None` where the ruleset has no passing (PASS-1).
     pub fn pass_direction(&self) -> Option<PassDirection> {
-        self.ruleset.pass_direction(self.hand_number)
+        self.ruleset.pass_direction(self.pos.hand_number)
     }
 
     /// The seat to play (phase `play`) or to choose (phase `moon`), else `None`.
     pub fn to_move(&self) -> Option<usize> {
-        match self.phase {
-            Phase::Play => Some(self.hand.to_move()),
-            Phase::Moon => self.hand.moon_taker(&self.ruleset),
+        match self.pos.phase {
+            Phase::Play => Some(self.pos.hand.to_move()),
+            Phase::Moon => self.pos.hand.moon_taker(&self.ruleset),
             _ => None,
+        }
+    }
+
+    /// The acting seat of ACT-3: the seat to move in phase `play`, the moon taker in phase
+    /// `moon`, the lowest seat still awaiting its pass in phase `pass`, else `None`.
+    pub fn to_act(&self) -> Option<usize> {
+        match self.pos.phase {
+            Phase::Pass => (0..self.players()).find(|&s| self.pos.passed_mask & (1 << s) == 0),
+            _ => self.to_move(),
         }
     }
 
     /// The seats that must still pass this hand, sorted (empty outside phase `pass`).
     pub fn awaiting_pass(&self) -> Vec<usize> {
-        if self.phase != Phase::Pass {
+        if self.pos.phase != Phase::Pass {
             return Vec::new();
         }
-        (0..self.ruleset.players())
-            .filter(|&s| self.passed[s].is_none())
+        (0..self.players())
+            .filter(|&s| self.pos.passed_mask & (1 << s) == 0)
             .collect()
+    }
+
+    /// The legal action ids of `seat` (by default the acting seat) as a mask, bit `i` for id
+    /// `i` (ACT-3); 0 where the seat has none.
+    ///
+    /// # Errors
+    ///
+    /// `invalid-action` for a seat outside the table.
+    pub fn legal_mask(&self, seat: Option<usize>) -> Result<u128, Error> {
+        let seat = match seat {
+            Some(s) => {
+                self.seat_ok(s)?;
+                s
+            }
+            None => match self.to_act() {
+                Some(s) => s,
+                None => return Ok(0),
+            },
+        };
+        let p = &self.pos;
+        Ok(match p.phase {
+            Phase::Play if p.hand.to_move() == seat => {
+                u128::from(p.hand.legal_plays(&self.ruleset).0)
+            }
+            Phase::Pass if p.passed_mask & (1 << seat) == 0 => {
+                let free = p.hand.hand(seat).0 & !p.selected[seat].set().0;
+                u128::from(free) << crate::action::PASS_BASE
+            }
+            Phase::Moon if p.hand.moon_taker(&self.ruleset) == Some(seat) => {
+                (1u128 << crate::action::MOON_ADD_ID) | (1u128 << crate::action::MOON_SUBTRACT_ID)
+            }
+            _ => 0,
+        })
+    }
+
+    /// The legal action ids of `seat` (by default the acting seat), ascending (ACT-3).
+    ///
+    /// # Errors
+    ///
+    /// As [`Game::legal_mask`].
+    pub fn legal_actions(&self, seat: Option<usize>) -> Result<Vec<u16>, Error> {
+        let mut m = self.legal_mask(seat)?;
+        let mut out = Vec::with_capacity(m.count_ones() as usize);
+        while m != 0 {
+            out.push(m.trailing_zeros() as u16);
+            m &= m - 1;
+        }
+        Ok(out)
     }
 
     /// The trick in progress as `(seat, card)` in playing order.
     pub fn trick(&self) -> Vec<(usize, Card)> {
-        self.hand.trick().collect()
+        self.pos.hand.trick().collect()
+    }
+
+    fn hand_tricks(&self) -> impl Iterator<Item = &CompletedTrick> + '_ {
+        let len = self.tricks.len();
+        let k = self.pos.hand.tricks_played().min(len);
+        self.tricks.iter().skip(len - k)
     }
 
     /// The completed tricks of the current hand.
-    pub fn tricks(&self) -> &[CompletedTrick] {
-        &self.tricks
+    pub fn tricks(&self) -> Vec<CompletedTrick> {
+        self.hand_tricks().copied().collect()
     }
 
     /// The number of completed tricks this hand.
     pub fn tricks_played(&self) -> usize {
-        self.hand.tricks_played()
+        self.pos.hand.tricks_played()
     }
 
     /// Whether hearts are broken (PLAY-6).
     pub fn hearts_broken(&self) -> bool {
-        self.hand.hearts_broken()
+        self.pos.hand.hearts_broken()
     }
 
     /// Each seat's points captured so far this hand (SCORE-1).
     pub fn points(&self) -> &[i32] {
-        self.hand.points()
+        self.pos.hand.points()
     }
 
     /// The match totals.
     pub fn scores(&self) -> &[i64] {
-        &self.scores
+        self.pos.scores.first(self.players())
     }
 
     /// The scores of every completed hand, oldest first.
-    pub fn hand_scores(&self) -> &[Vec<i64>] {
-        &self.hand_scores
+    pub fn hand_scores(&self) -> Vec<Vec<i64>> {
+        let n = self.players();
+        self.hand_scores
+            .iter()
+            .map(|r| r.first(n).to_vec())
+            .collect()
+    }
+
+    /// The number of completed hands.
+    pub fn hands_scored(&self) -> usize {
+        self.hand_scores.len()
     }
 
     /// The seat that must make the moon choice (SCORE-3), only in phase `moon`.
     pub fn moon_taker(&self) -> Option<usize> {
-        if self.phase == Phase::Moon {
-            self.hand.moon_taker(&self.ruleset)
+        if self.pos.phase == Phase::Moon {
+            self.pos.hand.moon_taker(&self.ruleset)
         } else {
             None
         }
@@ -639,32 +1153,68 @@ impl Game {
     /// The winners once the game is over (MATCH-3): every seat with the lowest total; empty
     /// before.
     pub fn winners(&self) -> Vec<usize> {
-        if self.phase != Phase::Over {
+        if self.pos.phase != Phase::Over {
             return Vec::new();
         }
-        let min = self.scores.iter().copied().min().unwrap_or(0);
-        (0..self.scores.len())
-            .filter(|&s| self.scores[s] == min)
-            .collect()
+        let scores = self.scores();
+        let min = scores.iter().copied().min().unwrap_or(0);
+        (0..scores.len()).filter(|&s| scores[s] == min).collect()
     }
 
-    /// Every accepted action so far, canonical.
-    pub fn actions(&self) -> &[Action] {
-        &self.actions
+    /// Every accepted action so far, canonical: an O(1) snapshot of the history.
+    pub fn actions(&self) -> ActionLog {
+        ActionLog {
+            log: self.actions.clone(),
+            players: self.players(),
+        }
+    }
+
+    /// What the last accepted action set off (EVT-1); empty after [`Game::undo`].
+    pub fn events(&self) -> &Events {
+        &self.events
+    }
+
+    /// The most recently scored hand (EVT-2), if any.
+    pub fn last_hand(&self) -> Option<HandSummary> {
+        self.last_hand.map(|l| l.summary)
+    }
+
+    /// The completed tricks of the most recently scored hand (EVT-2 `tricks`).
+    pub fn last_hand_tricks(&self) -> Vec<CompletedTrick> {
+        match self.last_hand {
+            None => Vec::new(),
+            Some(l) => {
+                let k = self.ruleset.hand_size().min(l.trick_end);
+                self.tricks
+                    .iter()
+                    .skip(l.trick_end - k)
+                    .take(k)
+                    .copied()
+                    .collect()
+            }
+        }
+    }
+
+    /// The last hand as the JSON object of EVT-2, or `null`.
+    pub fn last_hand_json(&self) -> Value {
+        match self.last_hand {
+            None => Value::Null,
+            Some(l) => l.summary.last_hand_value(self.last_hand_tricks().iter()),
+        }
     }
 
     /// The per-hand state (for search: clone it and use [`HandState::play_unchecked`]).
     pub fn hand_state(&self) -> &HandState {
-        &self.hand
+        &self.pos.hand
     }
 
     /// The seed generator, positioned after the deals made so far.
     pub fn generator(&self) -> SplitMix64 {
-        self.rng
+        self.pos.rng
     }
 
     fn seat_ok(&self, seat: usize) -> Result<(), Error> {
-        let n = self.ruleset.players();
+        let n = self.players();
         if seat >= n {
             return Err(err(
                 ErrorCode::InvalidAction,
@@ -681,7 +1231,17 @@ impl Game {
     /// `invalid-action` when the seat is out of range.
     pub fn hand(&self, seat: usize) -> Result<CardSet, Error> {
         self.seat_ok(seat)?;
-        Ok(self.hand.hand(seat))
+        Ok(self.pos.hand.hand(seat))
+    }
+
+    /// The cards `seat` has selected toward its pass (ACT-2), in the order selected.
+    ///
+    /// # Errors
+    ///
+    /// `invalid-action` when the seat is out of range.
+    pub fn selected(&self, seat: usize) -> Result<Vec<Card>, Error> {
+        self.seat_ok(seat)?;
+        Ok(self.pos.selected[seat].cards().collect())
     }
 
     /// The cards `seat` passed this hand, if it has passed.
@@ -691,7 +1251,7 @@ impl Game {
     /// `invalid-action` when the seat is out of range.
     pub fn passed(&self, seat: usize) -> Result<Option<CardSet>, Error> {
         self.seat_ok(seat)?;
-        Ok(self.passed[seat])
+        Ok((self.pos.passed_mask & (1 << seat) != 0).then_some(self.pos.passed[seat]))
     }
 
     /// The cards `seat` received this hand, once the exchange has happened (PASS-3).
@@ -701,28 +1261,79 @@ impl Game {
     /// `invalid-action` when the seat is out of range.
     pub fn received(&self, seat: usize) -> Result<Option<CardSet>, Error> {
         self.seat_ok(seat)?;
-        if !self.exchanged {
+        if !self.pos.exchanged {
             return Ok(None);
         }
-        let n = self.ruleset.players();
+        let n = self.players();
         let dir = self.pass_direction().unwrap_or(PassDirection::Hold);
-        Ok(self.passed[dir.source(seat, n)])
+        Ok(Some(self.pos.passed[dir.source(seat, n)]))
     }
 
     /// The legal cards of the seat to move (PLAY-8); empty outside phase `play`.
     pub fn legal_plays(&self) -> CardSet {
-        if self.phase == Phase::Play {
-            self.hand.legal_plays(&self.ruleset)
+        if self.pos.phase == Phase::Play {
+            self.pos.hand.legal_plays(&self.ruleset)
         } else {
             CardSet::EMPTY
         }
     }
 
+    /// What `seat` knows about where the cards are, for the sampler: in phases `play`, `moon`
+    /// and `over` the layout of the hands now; in phase `pass` that of the deal (the seat's
+    /// hand with the cards it passed, every seat holding `hand_size` cards).
+    ///
+    /// # Errors
+    ///
+    /// `invalid-action` when the seat is out of range, or in phase `deal` (nothing is dealt).
+    pub fn knowledge(&self, seat: usize) -> Result<Knowledge, Error> {
+        self.seat_ok(seat)?;
+        let n = self.players();
+        let h = &self.pos.hand;
+        let mut k = Knowledge {
+            seat,
+            hand: h.hand(seat),
+            ..Knowledge::default()
+        };
+        match self.pos.phase {
+            Phase::Deal => {
+                return Err(err(
+                    ErrorCode::InvalidAction,
+                    "invalid action: nothing has been dealt yet",
+                ))
+            }
+            Phase::Pass => {
+                if let Some(p) = self.passed(seat)? {
+                    k.hand |= p;
+                }
+                k.counts.first_mut(n).fill(self.ruleset.hand_size() as u8);
+                return Ok(k);
+            }
+            _ => {}
+        }
+        k.played = h.played();
+        for s in 0..n {
+            k.counts[s] = h.hand(s).len() as u8;
+            k.voids[s] = h.voids(s);
+        }
+        if let (Some(p), true) = (self.passed(seat)?, self.pos.exchanged) {
+            let to = self
+                .pass_direction()
+                .unwrap_or(PassDirection::Hold)
+                .target(seat, n);
+            if to != seat {
+                k.known[to] = CardSet(p.0 & !k.played.0);
+            }
+        }
+        Ok(k)
+    }
+
+    // ------------------------------------------------------------------ JSON views
+
     fn voids_value(&self) -> Value {
         Value::Array(
-            (0..self.ruleset.players())
+            (0..self.players())
                 .map(|s| {
-                    let m = self.hand.voids(s);
+                    let m = self.pos.hand.voids(s);
                     Value::Array(
                         Suit::ALL
                             .iter()
@@ -735,53 +1346,31 @@ impl Game {
         )
     }
 
-    /// The completed tricks of this hand as JSON (API-3 `tricks_played`, OBS-1 `tricks`):
-    /// `[{leader, cards: [{seat, card}], winner, points}]`.
+    /// The completed tricks of this hand as JSON (API-3 `tricks_played`, OBS-1 `tricks`,
+    /// TRICK-1): `[{leader, cards: [{seat, card}], winner, points}]`.
     pub fn tricks_json(&self) -> Value {
-        self.tricks_value()
+        Value::Array(self.hand_tricks().map(CompletedTrick::to_value).collect())
     }
 
-    /// The trick in progress as JSON (OBS-1 `trick`): `[{seat, card}]`.
+    /// The trick in progress as JSON (TRICK-1): `[{seat, card}]`.
     pub fn trick_json(&self) -> Value {
-        self.trick_value()
-    }
-
-    fn tricks_value(&self) -> Value {
         Value::Array(
-            self.tricks
-                .iter()
-                .map(|t| {
-                    json!({
-                        "leader": t.leader,
-                        "cards": t.plays().map(|(s, c)| json!({"seat": s, "card": c.to_string()})).collect::<Vec<_>>(),
-                        "winner": t.winner,
-                        "points": t.points,
-                    })
-                })
-                .collect(),
-        )
-    }
-
-    fn trick_value(&self) -> Value {
-        Value::Array(
-            self.hand
+            self.pos
+                .hand
                 .trick()
-                .map(|(s, c)| json!({"seat": s, "card": c.to_string()}))
+                .map(|(s, c)| serde_json::json!({"seat": s, "card": c.to_string()}))
                 .collect(),
         )
     }
 
-    fn opt_cards(c: Option<CardSet>) -> Value {
-        c.map_or(Value::Null, cards_value)
-    }
-
-    fn opt_seat(s: Option<usize>) -> Value {
-        s.map_or(Value::Null, Value::from)
+    /// The events of the last accepted action as JSON (EVT-1).
+    pub fn events_json(&self) -> Value {
+        self.events.to_value()
     }
 
     /// The observation of `seat` (OBS-1): exactly the keys `seat`, `phase`, `hand_number`,
-    /// `dealer`, `pass_direction`, `to_move`, `awaiting_pass`, `hand`, `passed`, `received`,
-    /// `tricks`, `trick`, `hearts_broken`, `voids`, `points`, `scores`, `legal`,
+    /// `dealer`, `pass_direction`, `to_move`, `awaiting_pass`, `hand`, `passed`, `selected`,
+    /// `received`, `tricks`, `trick`, `hearts_broken`, `voids`, `points`, `scores`, `legal`,
     /// `moon_taker`. It depends on nothing hidden from `seat` (OBS-2).
     ///
     /// # Errors
@@ -791,80 +1380,168 @@ impl Game {
         self.seat_ok(seat)?;
         let mut o = Map::new();
         o.insert("seat".into(), Value::from(seat));
-        self.insert_public_phase(&mut o);
-        o.insert("hand".into(), cards_value(self.hand.hand(seat)));
-        o.insert("passed".into(), Self::opt_cards(self.passed[seat]));
-        o.insert("received".into(), Self::opt_cards(self.received(seat)?));
-        o.insert("tricks".into(), self.tricks_value());
-        o.insert("trick".into(), self.trick_value());
-        o.insert("hearts_broken".into(), Value::from(self.hearts_broken()));
-        o.insert("voids".into(), self.voids_value());
-        o.insert("points".into(), Value::from(self.points().to_vec()));
-        o.insert("scores".into(), Value::from(self.scores.clone()));
-        let legal = if self.phase == Phase::Play && self.hand.to_move() == seat {
-            self.legal_plays()
-        } else {
-            CardSet::EMPTY
-        };
-        o.insert("legal".into(), cards_value(legal));
-        o.insert("moon_taker".into(), Self::opt_seat(self.moon_taker()));
-        Ok(Value::Object(o))
-    }
-
-    // The keys an observation and the whole state share: where the game stands and who acts.
-    fn insert_public_phase(&self, o: &mut Map<String, Value>) {
-        o.insert("phase".into(), Value::from(self.phase.as_str()));
-        o.insert("hand_number".into(), Value::from(self.hand_number));
+        o.insert("phase".into(), Value::from(self.pos.phase.as_str()));
+        o.insert("hand_number".into(), Value::from(self.pos.hand_number));
         o.insert("dealer".into(), Value::from(self.dealer()));
         o.insert(
             "pass_direction".into(),
             self.pass_direction()
                 .map_or(Value::Null, |d| Value::from(d.as_str())),
         );
-        o.insert("to_move".into(), Self::opt_seat(self.to_move()));
+        o.insert("to_move".into(), opt_seat(self.to_move()));
         o.insert("awaiting_pass".into(), Value::from(self.awaiting_pass()));
-    }
-
-    /// The whole state as canonical JSON data: two games are in the same state exactly when
-    /// their `state_json()` are equal (API-3 `state`). The layout is this implementation's.
-    pub fn state_json(&self) -> Value {
-        let n = self.ruleset.players();
-        let mut o = Map::new();
-        o.insert("ruleset".into(), self.ruleset.to_value());
-        o.insert("seed".into(), self.seed.map_or(Value::Null, Value::from));
-        o.insert(
-            "generator".into(),
-            self.seed
-                .map_or(Value::Null, |_| Value::from(self.rng.state())),
-        );
-        o.insert(
-            "start".into(),
-            json!({"hand_number": self.start_hand, "scores": self.start_scores}),
-        );
-        self.insert_public_phase(&mut o);
-        o.insert(
-            "hands".into(),
-            Value::Array((0..n).map(|s| cards_value(self.hand.hand(s))).collect()),
-        );
-        o.insert(
-            "passed".into(),
-            Value::Array((0..n).map(|s| Self::opt_cards(self.passed[s])).collect()),
-        );
-        o.insert("exchanged".into(), Value::from(self.exchanged));
-        o.insert("tricks".into(), self.tricks_value());
-        o.insert("trick".into(), self.trick_value());
+        o.insert("hand".into(), cards_value(self.pos.hand.hand(seat)));
+        o.insert("passed".into(), opt_cards(self.passed(seat)?));
+        o.insert("selected".into(), selection_value(&self.pos.selected[seat]));
+        o.insert("received".into(), opt_cards(self.received(seat)?));
+        o.insert("tricks".into(), self.tricks_json());
+        o.insert("trick".into(), self.trick_json());
         o.insert("hearts_broken".into(), Value::from(self.hearts_broken()));
         o.insert("voids".into(), self.voids_value());
         o.insert("points".into(), Value::from(self.points().to_vec()));
-        o.insert("scores".into(), Value::from(self.scores.clone()));
-        o.insert("hand_scores".into(), Value::from(self.hand_scores.clone()));
-        o.insert("moon_taker".into(), Self::opt_seat(self.moon_taker()));
+        o.insert("scores".into(), Value::from(self.scores().to_vec()));
+        let legal = if self.pos.phase == Phase::Play && self.pos.hand.to_move() == seat {
+            self.legal_plays()
+        } else {
+            CardSet::EMPTY
+        };
+        o.insert("legal".into(), cards_value(legal));
+        o.insert("moon_taker".into(), opt_seat(self.moon_taker()));
+        Ok(Value::Object(o))
+    }
+
+    /// The position as JSON data (API-9), the same in both engines: `ruleset`, `seed`,
+    /// `seed_deals`, `phase`, `hand_number`, `to_move`, `moon_taker`, `winners`, `hands`,
+    /// `selected`, `passed`, `received`, `trick`, `tricks`, `hearts_broken`, `voids`, `points`,
+    /// `scores`. The history is not part of it, so it costs the same whatever the length of
+    /// the match. Two games are equal exactly when their states are.
+    pub fn state_json(&self) -> Value {
+        let n = self.players();
+        let mut o = Map::new();
+        o.insert("ruleset".into(), self.ruleset.to_value());
+        o.insert("seed".into(), self.seed.map_or(Value::Null, Value::from));
+        o.insert("seed_deals".into(), Value::from(self.pos.seed_deals));
+        o.insert("phase".into(), Value::from(self.pos.phase.as_str()));
+        o.insert("hand_number".into(), Value::from(self.pos.hand_number));
+        o.insert("to_move".into(), opt_seat(self.to_move()));
+        o.insert("moon_taker".into(), opt_seat(self.moon_taker()));
         o.insert("winners".into(), Value::from(self.winners()));
-        o.insert("legal".into(), cards_value(self.legal_plays()));
         o.insert(
-            "actions".into(),
-            Value::Array(self.actions.iter().map(Action::to_value).collect()),
+            "hands".into(),
+            Value::Array((0..n).map(|s| cards_value(self.pos.hand.hand(s))).collect()),
         );
+        o.insert(
+            "selected".into(),
+            Value::Array(
+                (0..n)
+                    .map(|s| selection_value(&self.pos.selected[s]))
+                    .collect(),
+            ),
+        );
+        let passed: Vec<Value> = (0..n)
+            .map(|s| opt_cards(self.passed(s).ok().flatten()))
+            .collect();
+        o.insert("passed".into(), Value::Array(passed));
+        let received: Vec<Value> = (0..n)
+            .map(|s| opt_cards(self.received(s).ok().flatten()))
+            .collect();
+        o.insert("received".into(), Value::Array(received));
+        o.insert("trick".into(), self.trick_json());
+        o.insert("tricks".into(), self.tricks_json());
+        o.insert("hearts_broken".into(), Value::from(self.hearts_broken()));
+        o.insert("voids".into(), self.voids_value());
+        o.insert("points".into(), Value::from(self.points().to_vec()));
+        o.insert("scores".into(), Value::from(self.scores().to_vec()));
         Value::Object(o)
     }
+
+    // Replays a record's actions on this freshly built game (REC-2): in a seeded game a recorded
+    // `deal` must be the deal the seed made at that point and is not applied again, so the
+    // undo units are those of the original game.
+    pub(crate) fn replay(&mut self, actions: &[Action]) -> Result<(), (usize, Error)> {
+        let mut matched = 0;
+        for (i, a) in actions.iter().enumerate() {
+            if self.seed.is_some() {
+                if let Action::Deal { .. } = a {
+                    let made = self.actions.get(matched).copied();
+                    let expected = made.filter(|r| matches!(r, Recorded::Deal(_)));
+                    let same = expected
+                        .map(|r| r.to_action(self.players()) == a.canonical())
+                        .unwrap_or(false);
+                    if !same {
+                        return Err((
+                            i,
+                            err(
+                                ErrorCode::InvalidRecord,
+                                "the deal differs from what the seed deals",
+                            ),
+                        ));
+                    }
+                    matched += 1;
+                    continue;
+                }
+                if matched != self.actions.len() {
+                    return Err((
+                        i,
+                        err(
+                            ErrorCode::InvalidRecord,
+                            "the record lacks the deal the seed made before it",
+                        ),
+                    ));
+                }
+            }
+            let before = self.actions.len();
+            self.apply(a).map_err(|e| (i, e))?;
+            // The action itself; a deal the seed made after it is matched by the next one.
+            matched = before + 1;
+        }
+        Ok(())
+    }
 }
+
+impl PartialEq for Game {
+    /// Equal positions (API-3, API-9): the history does not count.
+    fn eq(&self, other: &Game) -> bool {
+        let n = self.players();
+        let (a, b) = (&self.pos, &other.pos);
+        (Arc::ptr_eq(&self.ruleset, &other.ruleset) || self.ruleset == other.ruleset)
+            && self.seed == other.seed
+            && a.seed_deals == b.seed_deals
+            && a.phase == b.phase
+            && a.hand_number == b.hand_number
+            && a.hand == b.hand
+            && a.passed_mask == b.passed_mask
+            && a.exchanged == b.exchanged
+            && a.passed.first(n) == b.passed.first(n)
+            && a.selected.first(n) == b.selected.first(n)
+            && a.scores.first(n) == b.scores.first(n)
+            && self.hand_tricks().eq(other.hand_tricks())
+    }
+}
+
+impl Eq for Game {}
+
+impl Hash for Game {
+    /// Hashes the position, as equality compares it.
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        let n = self.players();
+        let p = &self.pos;
+        self.ruleset.hash(state);
+        self.seed.hash(state);
+        p.seed_deals.hash(state);
+        p.phase.hash(state);
+        p.hand_number.hash(state);
+        p.hand.hash(state);
+        p.passed_mask.hash(state);
+        p.exchanged.hash(state);
+        p.passed.first(n).hash(state);
+        p.selected.first(n).hash(state);
+        p.scores.first(n).hash(state);
+        for t in self.hand_tricks() {
+            t.hash(state);
+        }
+    }
+}
+
+// Keeps the per-seat tables honest: a table never has more seats than the arrays hold.
+const _: () = assert!(MAX_PLAYERS <= 8);

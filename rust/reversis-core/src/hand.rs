@@ -395,7 +395,10 @@ impl HandState {
     /// moon (SCORE-2); `None` otherwise or while the hand is in progress.
     #[inline]
     pub fn moon_taker(&self, rules: &Ruleset) -> Option<usize> {
-        if rules.moon().is_some() && self.is_complete(rules) && (self.moon_cand as usize) < MAX_PLAYERS {
+        if rules.moon().is_some()
+            && self.is_complete(rules)
+            && (self.moon_cand as usize) < MAX_PLAYERS
+        {
             Some(self.moon_cand as usize)
         } else {
             None

@@ -3,7 +3,8 @@
 //! The rules of the Hearts family as reversis specifies them (`spec/`), in pure Rust: cards and
 //! card sets as 64-bit masks, validated data-driven rulesets and the named presets, the hand and
 //! match state machines with error codes, records in JSON and MessagePack, observations, the
-//! portable seeded deal, and a batch simulator.
+//! portable seeded deal, action ids, events and undo, an exact sampler of hidden cards, and a
+//! batch simulator.
 //!
 //! # Examples
 //!
@@ -14,7 +15,7 @@
 //! assert_eq!(game.phase(), Phase::Pass); // hand 0 passes left
 //! for seat in 0..4 {
 //!     let cards = game.hand(seat).unwrap().to_vec()[..3].to_vec();
-//!     game.pass_cards(seat, cards).unwrap();
+//!     game.pass_cards(cards, Some(seat)).unwrap();
 //! }
 //! assert_eq!(game.phase(), Phase::Play);
 //! let lead = game.legal_plays();
@@ -26,21 +27,27 @@
 mod action;
 mod card;
 mod error;
+mod event;
 mod game;
 mod hand;
 mod record;
 mod rng;
 mod ruleset;
 mod sample;
+mod seat;
 mod simulate;
 
-pub use action::Action;
+pub use action::{
+    action_from_ids, action_ids, action_label, Action, Decision, MOON_ADD_ID, MOON_SUBTRACT_ID,
+    NUM_ACTIONS, PASS_BASE,
+};
 pub use card::{
     card_id, parse_card, Card, CardSet, CardSetIter, Suit, FULL_DECK, RANK_CHARS, SUIT_CHARS,
     SUIT_MASKS,
 };
 pub use error::{Error, ErrorCode};
-pub use game::{Game, Phase};
+pub use event::{Event, Events, HandSummary};
+pub use game::{ActionLog, Game, Phase, Selection, MAX_HAND_SIZE};
 pub use hand::{CompletedTrick, HandState};
 pub use record::{
     dump_record, load_record, msgpack_decode, msgpack_encode, parse_record, RecordFormat,
@@ -51,8 +58,6 @@ pub use ruleset::{
     preset, preset_names, HeartsBreaking, Moon, MoonChoice, MoonScoring, PassDirection, Passing,
     Ruleset,
 };
-pub use sample::{
-    count_layouts, count_observation_layouts, monte_carlo_evaluate, monte_carlo_play,
-    sample_layouts, Knowledge, Layout, Sampler,
-};
+pub use sample::{count_layouts, Knowledge, Layout, Sampler};
+pub use seat::{PerSeat, MAX_PLAYERS};
 pub use simulate::{hand_generator, play_random_hand, simulate, simulate_with_masks};

@@ -180,14 +180,16 @@ impl Game {
         );
         o.insert(
             "actions".into(),
-            Value::Array(self.actions().iter().map(Action::to_value).collect()),
+            Value::Array(self.actions().iter().map(|a| a.to_value()).collect()),
         );
         Value::Object(o)
     }
 
     /// Replays a record (REC-2): builds the game from `ruleset`, `seed` and `start`, then
     /// applies `actions` in order. In a seeded game each recorded `deal` must equal the deal
-    /// the seed makes at that point; the generator ends positioned after the deals replayed.
+    /// the seed made at that point, and is not applied as an action of its own: each one is
+    /// taken back by [`Game::undo`] with the action that set it off, as in the original game
+    /// (API-8). The generator ends positioned after the deals replayed.
     ///
     /// # Errors
     ///
@@ -211,19 +213,8 @@ impl Game {
             Some(parts.scores),
         )
         .map_err(|e| bad(e.message))?;
-        for (i, a) in parts.actions.iter().enumerate() {
-            if i < g.actions().len() {
-                // The seed dealt this hand by itself: the record must hold the same deal.
-                if g.actions()[i] != a.canonical() {
-                    return Err(bad(format_args!(
-                        "action {i} differs from the deal the seed makes: {a}"
-                    )));
-                }
-                continue;
-            }
-            g.apply(a)
-                .map_err(|e| bad(format_args!("action {i} is rejected: {}", e.message)))?;
-        }
+        g.replay(&parts.actions)
+            .map_err(|(i, e)| bad(format_args!("action {i} is rejected: {}", e.message)))?;
         Ok(g)
     }
 }

@@ -768,9 +768,135 @@ impl Ruleset {
         Value::Object(o)
     }
 
-    /// The ruleset as compact JSON text.
+    /// The ruleset's canonical JSON text: compact, keys sorted, non-ASCII characters as they
+    /// are: the text of Python's `json.dumps(obj, sort_keys=True, separators=(",", ":"),
+    /// ensure_ascii=False)`, which both engines hash (API-2).
     pub fn to_json_string(&self) -> String {
+        // serde_json's maps are sorted by key (no `preserve_order`), and its compact writer
+        // escapes exactly what Python's does with `ensure_ascii=False`.
         self.to_value().to_string()
+    }
+
+    /// A new, validated ruleset with some fields changed (API-2 `replace`). `fields` maps the
+    /// keywords of API-2 to JSON values: any field of `ruleset.md`, or the shorthands
+    /// `lowest_rank`, `removed` (of `deck`), `pass_cycle`, `pass_size` (of `passing`, both
+    /// needed where there is none), `moon_scoring`, `moon_bonus` (of `moon`, likewise);
+    /// `card_points` is merged into the table, a value of 0 taking the card out. Unless `name`
+    /// is given the result is named `<name>-custom`, and titled `<title> (custom)` where there
+    /// is a title and `title` is not given.
+    ///
+    /// # Errors
+    ///
+    /// `invalid-ruleset` for an unknown keyword, a shorthand of a missing part given alone, or
+    /// a result that is not a valid ruleset.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// let r = reversis_core::preset("hearts-4").unwrap();
+    /// let omnibus = r.replace(json!({"card_points": {"JD": -10}}).as_object().unwrap()).unwrap();
+    /// assert_eq!(omnibus.name(), "hearts-4-custom");
+    /// assert_eq!(omnibus.points_of("JD".parse().unwrap()), -10);
+    /// ```
+    pub fn replace(&self, fields: &Map<String, Value>) -> Result<Ruleset, Error> {
+        let mut v = self.to_value();
+        let obj = v.as_object_mut().expect("a ruleset is an object");
+        const SHORTHANDS: [&str; 6] = [
+            "lowest_rank",
+            "removed",
+            "pass_cycle",
+            "pass_size",
+            "moon_scoring",
+            "moon_bonus",
+        ];
+        for k in fields.keys() {
+            if !FIELDS.contains(&k.as_str()) && !SHORTHANDS.contains(&k.as_str()) {
+                return Err(Error::new(
+                    ErrorCode::InvalidRuleset,
+                    format!("invalid ruleset: replace() has no keyword {}", quote(k)),
+                ));
+            }
+        }
+        for (k, val) in fields {
+            match k.as_str() {
+                "card_points" => {
+                    let table = val.as_object().ok_or_else(|| {
+                        bad("card_points", "must be an object of card to integer")
+                    })?;
+                    let cp = obj
+                        .get_mut("card_points")
+                        .and_then(Value::as_object_mut)
+                        .expect("card_points is an object");
+                    for (card, x) in table {
+                        // Keys are read as cards so that `q♠` replaces `QS`.
+                        let key =
+                            Card::parse(card).map_or_else(|_| card.clone(), |c| c.to_string());
+                        if as_int(x) == Some(0) {
+                            cp.remove(&key);
+                        } else {
+                            cp.insert(key, x.clone());
+                        }
+                    }
+                }
+                // The optional fields (RS-2) are taken out by a null.
+                k if OPTIONAL.contains(&k) && val.is_null() => {
+                    obj.remove(k);
+                }
+                k if FIELDS.contains(&k) => {
+                    obj.insert(k.to_string(), val.clone());
+                }
+                _ => {}
+            }
+        }
+        let parts: [(&str, [&str; 2]); 3] = [
+            ("deck", ["lowest_rank", "removed"]),
+            ("passing", ["pass_cycle", "pass_size"]),
+            ("moon", ["moon_scoring", "moon_bonus"]),
+        ];
+        for (field, keys) in parts {
+            let given: Vec<(&str, &Value)> = keys
+                .iter()
+                .filter_map(|k| fields.get(*k).map(|x| (*k, x)))
+                .collect();
+            if given.is_empty() {
+                continue;
+            }
+            let part = obj.entry(field.to_string()).or_insert(Value::Null);
+            if !part.is_object() {
+                if given.len() < keys.len() {
+                    return Err(bad(
+                        field,
+                        format_args!(
+                            "is null, so replace() needs both {} and {}",
+                            keys[0], keys[1]
+                        ),
+                    ));
+                }
+                *part = Value::Object(Map::new());
+            }
+            let m = part.as_object_mut().expect("an object");
+            for (k, x) in given {
+                let sub = match k {
+                    "lowest_rank" => "lowest_rank",
+                    "removed" => "removed",
+                    "pass_cycle" => "cycle",
+                    "pass_size" => "size",
+                    "moon_scoring" => "scoring",
+                    _ => "bonus",
+                };
+                m.insert(sub.to_string(), x.clone());
+            }
+        }
+        if !fields.contains_key("name") {
+            obj.insert("name".into(), Value::from(format!("{}-custom", self.name)));
+        }
+        if !fields.contains_key("title") {
+            if let Some(t) = &self.title {
+                obj.insert("title".into(), Value::from(format!("{t} (custom)")));
+            }
+        }
+        Ruleset::from_value(&v)
     }
 
     /// RS-1: the identifier.

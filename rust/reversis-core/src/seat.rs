@@ -46,7 +46,6 @@ impl<T> PerSeat<T> {
     pub fn first_mut(&mut self, players: usize) -> &mut [T] {
         &mut self.0[..players]
     }
-
 }
 
 impl<T> Deref for PerSeat<T> {

@@ -5,6 +5,7 @@ use crate::card::CardSet;
 use crate::hand::HandState;
 use crate::rng::SplitMix64;
 use crate::ruleset::{MoonChoice, MoonScoring, Ruleset};
+use crate::seat::PerSeat;
 
 /// The generator of hand `index` in a batch seeded with `seed`: the state is the first draw of
 /// a SplitMix64 whose state is `seed XOR (index × 0xD1B54A32D192ED03)` (multiplication
@@ -38,14 +39,14 @@ pub fn play_random_hand(
     rng: &mut SplitMix64,
     hand_number: u64,
     mut masks: Option<&mut [u64]>,
-) -> [i32; 7] {
+) -> PerSeat<i32> {
     let n = rules.players();
     let dealer = rules.dealer(hand_number);
     let mut hands = rng.deal_fast(rules, dealer);
     if rules.passes_on(hand_number) {
         let dir = rules.pass_direction(hand_number).expect("passes_on");
         let size = rules.passing().map_or(0, |p| p.size);
-        let mut out = [CardSet::EMPTY; 7];
+        let mut out = PerSeat::splat(CardSet::EMPTY);
         for (h, o) in hands.iter_mut().zip(out.iter_mut()).take(n) {
             for _ in 0..size {
                 let c = random_card(rng, CardSet(h.0 & !o.0));

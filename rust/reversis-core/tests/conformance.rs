@@ -48,6 +48,13 @@ fn view(g: &Game) -> Value {
         "scores": g.scores(),
         "hand_scores": g.hand_scores(),
         "winners": g.winners(),
+        "to_act": g.to_act(),
+        "legal_actions": g.legal_actions(None).unwrap(),
+        "selected": (0..n)
+            .map(|s| g.selected(s).unwrap().iter().map(|c| c.to_string()).collect::<Vec<_>>())
+            .collect::<Vec<_>>(),
+        "events": g.events_json(),
+        "last_hand": g.last_hand_json(),
     })
 }
 
@@ -60,6 +67,30 @@ fn check_expect(actual: &Value, expect: &Value) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+// Checks the outcome of a step that must be accepted, or rejected with `error` leaving the
+// state as it was.
+fn check_result(
+    g: &Game,
+    res: Result<(), reversis_core::Error>,
+    step: &Value,
+    before: &Value,
+    what: &str,
+) -> Result<(), String> {
+    match (step.get("error").and_then(Value::as_str), res) {
+        (None, Ok(())) => Ok(()),
+        (None, Err(e)) => Err(format!("{what} rejected: {} ({})", e.code, e.message)),
+        (Some(code), Ok(())) => Err(format!("{what} accepted, wanted {code}")),
+        (Some(code), Err(e)) if e.code.as_str() != code => Err(format!(
+            "{what}: wanted {code}, got {} ({})",
+            e.code, e.message
+        )),
+        (Some(_), Err(_)) if g.state_json() != *before => {
+            Err("a rejected step changed the state".into())
+        }
+        (Some(_), Err(_)) => Ok(()),
+    }
 }
 
 fn run_steps(g: &mut Game, steps: &Value) -> Result<(), String> {
@@ -85,6 +116,24 @@ fn run_steps(g: &mut Game, steps: &Value) -> Result<(), String> {
                     }
                 }
             }
+        } else if let Some(id) = step.get("action_id") {
+            let before = g.state_json();
+            let seat = match step.get("seat") {
+                None => None,
+                Some(s) => Some(s.as_u64().ok_or("seat")? as usize),
+            };
+            let res = match id.as_u64().and_then(|i| u16::try_from(i).ok()) {
+                Some(i) => g.apply_action(i, seat),
+                None => Err(reversis_core::Error::new(
+                    reversis_core::ErrorCode::InvalidAction,
+                    "not an id",
+                )),
+            };
+            check_result(g, res, step, &before, &format!("action id {id}")).map_err(fail)?;
+        } else if step.get("undo").is_some() {
+            let before = g.state_json();
+            let res = g.undo();
+            check_result(g, res, step, &before, "undo").map_err(fail)?;
         } else if let Some(s) = step.get("observe") {
             let seat = s.as_u64().ok_or("observe")? as usize;
             let o = g.observation(seat).map_err(|e| fail(e.message))?;

@@ -328,7 +328,7 @@ fn err_3_moon_errors() {
         json!({"type": "play", "seat": 7, "card": "2C"}),
         ErrorCode::InvalidAction,
     );
-    g.choose_moon(MoonChoice::SubtractFromTaker).unwrap();
+    g.choose_moon(MoonChoice::SubtractFromTaker, None).unwrap();
     assert_eq!(g.phase(), Phase::Deal);
 }
 
@@ -369,7 +369,7 @@ fn err_4_precedence_before_match_over_only_for_unreadable_actions() {
 #[test]
 fn err_1_every_code_is_distinct_and_kebab_case() {
     let all = ErrorCode::ALL;
-    assert_eq!(all.len(), 21);
+    assert_eq!(all.len(), 22);
     for c in all {
         assert_eq!(ErrorCode::from_name(c.as_str()), Some(c));
         assert!(c
@@ -400,4 +400,25 @@ fn act_1_actions_print_canonically() {
         g.actions().last().unwrap().to_value(),
         json!({"type": "pass", "seat": 2, "cards": [h[0], h[1], h[2]]})
     );
+}
+
+#[test]
+fn err_codes_are_listed_in_the_order_of_the_tables_of_errors_md() {
+    // API-6: `ErrorCode::ALL` is the spec's list, table order, read from spec/errors.md.
+    let text = include_str!("../../../spec/errors.md");
+    let mut listed = Vec::new();
+    for line in text.lines() {
+        if let Some(rest) = line.strip_prefix("| `") {
+            if let Some(code) = rest.split('`').next() {
+                listed.push(code.to_string());
+            }
+        }
+    }
+    let ours: Vec<String> = ErrorCode::ALL
+        .iter()
+        .map(|c| c.as_str().to_string())
+        .collect();
+    assert_eq!(ours, listed);
+    assert_eq!(ErrorCode::ALL.last(), Some(&ErrorCode::NothingToUndo));
+    assert!(!ErrorCode::NothingToUndo.is_input_error());
 }

@@ -138,7 +138,7 @@ fn pass_three_lowest(g: &mut Game) -> Vec<reversis_core::CardSet> {
         passed.push(cs);
     }
     for (s, cs) in passed.iter().enumerate() {
-        g.pass_cards(s, cs.to_vec()).unwrap();
+        g.pass_cards(cs.to_vec(), Some(s)).unwrap();
     }
     passed
 }
@@ -150,7 +150,7 @@ fn pass_3_exchanges_happen_together_in_the_hands_direction() {
         let before: Vec<_> = (0..4).map(|s| g.hand(s).unwrap()).collect();
         // PASS-3: the cards leave at once, nobody receives until every seat has passed.
         let first: reversis_core::CardSet = before[0].to_vec()[..3].iter().copied().collect();
-        g.pass_cards(0, first.to_vec()).unwrap();
+        g.pass_cards(first.to_vec(), Some(0)).unwrap();
         assert_eq!(g.hand(0).unwrap().len(), 10);
         assert_eq!(g.awaiting_pass(), [1, 2, 3]);
         assert_eq!(g.received(1).unwrap(), None);
@@ -161,7 +161,7 @@ fn pass_3_exchanges_happen_together_in_the_hands_direction() {
                 let want = if x < s { 10 } else { 13 };
                 assert_eq!(g.hand(x).unwrap().len(), want, "nothing received yet");
             }
-            g.pass_cards(s, cs.to_vec()).unwrap();
+            g.pass_cards(cs.to_vec(), Some(s)).unwrap();
             passed.push(cs);
         }
         assert_eq!(g.phase(), Phase::Play);
@@ -214,7 +214,7 @@ fn seeded_games_deal_every_hand_from_the_seed() {
     let mut g = Game::new(rules("hearts-5"), Some(77), 0, None).unwrap();
     let deals = reversis_core::deal_from_seed(g.ruleset(), 77, 3, 0);
     for deal in &deals {
-        match &g.actions()[g.actions().len() - 1] {
+        match &g.actions().last().unwrap() {
             reversis_core::Action::Deal { hands } => {
                 let want: Vec<_> = deal.iter().map(|h| h.to_vec()).collect();
                 assert_eq!(hands, &want);

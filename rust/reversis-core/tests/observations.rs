@@ -7,7 +7,7 @@ use common::*;
 use reversis_core::{Game, Phase};
 use serde_json::json;
 
-const KEYS: [&str; 18] = [
+const KEYS: [&str; 19] = [
     "seat",
     "phase",
     "hand_number",
@@ -17,6 +17,7 @@ const KEYS: [&str; 18] = [
     "awaiting_pass",
     "hand",
     "passed",
+    "selected",
     "received",
     "tricks",
     "trick",
@@ -61,7 +62,7 @@ fn obs_1_passing_and_tricks() {
     for s in 0..4 {
         let cs = g.hand(s).unwrap().to_vec()[..3].to_vec();
         passed.push(cs.iter().map(|c| c.to_string()).collect::<Vec<_>>());
-        g.pass_cards(s, cs).unwrap();
+        g.pass_cards(cs, Some(s)).unwrap();
         let o = g.observation(s).unwrap();
         assert_eq!(o["passed"], json!(passed[s]));
     }

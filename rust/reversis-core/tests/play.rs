@@ -39,11 +39,11 @@ fn play_1_opening_lead_is_3c_with_five_players() {
     // Hand 0 of hearts-5 passes left: seat 4 passes 3C to seat 0, which then leads it.
     let mut g = dealt(rules("hearts-5"), 0, &hands);
     assert_eq!(g.phase(), Phase::Pass);
-    g.pass_cards(0, cards("4C 5C 6C")).unwrap();
-    g.pass_cards(1, cards("3D 4D 5D")).unwrap();
-    g.pass_cards(2, cards("QD KD AD")).unwrap();
-    g.pass_cards(3, cards("2S 3S 4S")).unwrap();
-    g.pass_cards(4, cards("3C 6S 7S")).unwrap();
+    g.pass_cards(cards("4C 5C 6C"), Some(0)).unwrap();
+    g.pass_cards(cards("3D 4D 5D"), Some(1)).unwrap();
+    g.pass_cards(cards("QD KD AD"), Some(2)).unwrap();
+    g.pass_cards(cards("2S 3S 4S"), Some(3)).unwrap();
+    g.pass_cards(cards("3C 6S 7S"), Some(4)).unwrap();
     assert_eq!(g.phase(), Phase::Play);
     assert_eq!(g.to_move(), Some(0));
     assert_eq!(g.legal_plays().to_strings(), ["3C"]);

@@ -28,14 +28,14 @@ fn sample_games() -> Vec<Game> {
                     let s = g.awaiting_pass()[0];
                     let size = g.ruleset().passing().unwrap().size;
                     let cs = g.hand(s).unwrap().to_vec()[..size].to_vec();
-                    g.pass_cards(s, cs).unwrap();
+                    g.pass_cards(cs, Some(s)).unwrap();
                 }
                 Phase::Play => {
                     let c = g.legal_plays().last().unwrap();
                     g.play(c, None).unwrap();
                 }
                 Phase::Moon => g
-                    .choose_moon(reversis_core::MoonChoice::AddToOthers)
+                    .choose_moon(reversis_core::MoonChoice::AddToOthers, None)
                     .unwrap(),
                 _ => unreachable!(),
             }

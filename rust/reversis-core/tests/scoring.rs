@@ -82,7 +82,7 @@ fn score_3_taker_choice_waits_for_the_taker() {
         .apply_value(&json!({"type": "play", "seat": 0, "card": "2C"}))
         .unwrap_err();
     assert_eq!(e.code, ErrorCode::MoonChoicePending);
-    g.choose_moon(MoonChoice::AddToOthers).unwrap();
+    g.choose_moon(MoonChoice::AddToOthers, None).unwrap();
     // 002 §Pontuação: add 26 to every other player.
     assert_eq!(g.hand_scores(), [vec![0, 26, 26, 26]]);
     assert_eq!(g.phase(), Phase::Deal);
@@ -129,9 +129,9 @@ fn d_8_omnibus_jd_counts_for_the_moon_taker() {
     let mut g = moon_game("omnibus-4");
     assert_eq!(g.points(), [16, 0, 0, 0]);
     let mut h = g.clone();
-    g.choose_moon(MoonChoice::AddToOthers).unwrap();
+    g.choose_moon(MoonChoice::AddToOthers, None).unwrap();
     assert_eq!(g.hand_scores(), [vec![-10, 26, 26, 26]]);
-    h.choose_moon(MoonChoice::SubtractFromTaker).unwrap();
+    h.choose_moon(MoonChoice::SubtractFromTaker, None).unwrap();
     assert_eq!(h.hand_scores(), [vec![-36, 0, 0, 0]]);
 }
 
@@ -150,7 +150,7 @@ fn d_8_omnibus_jd_is_not_needed_for_a_moon() {
     assert_eq!(g.tricks().last().unwrap().winner, 3);
     assert_eq!(g.points(), [26, 0, 0, -10]);
     assert_eq!(g.phase(), Phase::Moon);
-    g.choose_moon(MoonChoice::AddToOthers).unwrap();
+    g.choose_moon(MoonChoice::AddToOthers, None).unwrap();
     assert_eq!(g.hand_scores(), [vec![0, 26, 26, 16]]);
 }
 

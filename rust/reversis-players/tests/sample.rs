@@ -1,14 +1,15 @@
 //! The hidden-card sampler and the Monte Carlo player (001 ¶9).
 #![allow(clippy::needless_range_loop)]
 
+#[path = "../../reversis-core/tests/common/mod.rs"]
 mod common;
 
 use std::collections::HashMap;
 
 use common::*;
-use reversis_core::{
-    count_layouts, count_observation_layouts, monte_carlo_evaluate, monte_carlo_play,
-    sample_layouts, CardSet, Game, Knowledge, Phase, Ruleset, Sampler, SplitMix64,
+use reversis_core::{count_layouts, CardSet, Game, Knowledge, Phase, Ruleset, Sampler, SplitMix64};
+use reversis_players::{
+    count_observation_layouts, monte_carlo_evaluate, monte_carlo_play, sample_layouts,
 };
 use serde_json::Value;
 
@@ -166,7 +167,7 @@ fn random_game(r: &Ruleset, seed: u64, hand_number: u64, plays: usize) -> Game {
         for s in 0..r.players() {
             let mut h = g.hand(s).unwrap().to_vec();
             rng.shuffle(&mut h);
-            g.pass_cards(s, h[..size].to_vec()).unwrap();
+            g.pass_cards(h[..size].to_vec(), Some(s)).unwrap();
         }
     }
     for _ in 0..plays {
@@ -295,4 +296,27 @@ fn monte_carlo_returns_a_forced_card() {
     );
     let o = g.observation(0).unwrap();
     assert_eq!(monte_carlo_play(&r, &o, 50, 1).unwrap().to_string(), "2C");
+}
+
+#[test]
+fn the_game_and_its_observation_give_the_same_knowledge() {
+    // `Game::knowledge` (the core) and `knowledge_from_observation` (read from OBS-1 JSON) agree
+    // at every decision of a few matches.
+    for (name, seed) in [("hearts-4", 1u64), ("hartenjagen", 2), ("hearts-3", 3)] {
+        let mut g = Game::new(rules(name), Some(seed), 0, None).unwrap();
+        let mut rng = SplitMix64::new(seed);
+        for _ in 0..150 {
+            for s in 0..g.ruleset().players() {
+                let obs = g.observation(s).unwrap();
+                let from_obs = reversis_players::knowledge_from_observation(g.ruleset(), &obs);
+                assert_eq!(g.knowledge(s).ok(), from_obs.ok(), "{name} seat {s}");
+            }
+            let ids = g.legal_actions(None).unwrap();
+            if ids.is_empty() {
+                break;
+            }
+            let id = ids[rng.below_fast(ids.len() as u64) as usize];
+            g.apply_action(id, None).unwrap();
+        }
+    }
 }

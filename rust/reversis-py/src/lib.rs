@@ -4,15 +4,20 @@
 //! done here is converting arguments and results, and turning core errors into the typed
 //! exceptions of `reversis.errors` (in exactly one place, [`to_py_err`]).
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
-use pyo3::exceptions::PyTypeError;
+use pyo3::exceptions::{PyIndexError, PyTypeError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
+use pyo3::sync::GILOnceCell;
+use pyo3::types::{
+    PyBool, PyBytes, PyDict, PyFloat, PyInt, PyList, PySlice, PyString, PyTuple, PyType,
+};
 use pythonize::pythonize;
 use reversis_core as core;
 use reversis_core::{ErrorCode, MoonChoice};
-use serde_json::{json, Value};
+use reversis_players as players;
+use serde_json::Value;
 
 /// Converts a core error into `reversis.errors.InvalidInputError` or `IllegalActionError`,
 /// carrying the spec's error code.
@@ -177,27 +182,110 @@ fn card_arg(value: &Bound<'_, PyAny>) -> PyResult<core::Card> {
     }
 }
 
-fn seat_value(seat: Option<&Bound<'_, PyAny>>) -> PyResult<Value> {
-    match seat {
-        None => Ok(Value::Null),
-        Some(seat) => json_arg(seat, ErrorCode::InvalidAction, "a seat"),
+fn card_strings(cards: core::CardSet) -> Vec<String> {
+    cards.to_strings()
+}
+
+/// An argument whose default is told apart from an explicit `None` (API-3: `hand_number=None`
+/// is `invalid-setup`, the default is 0).
+struct Given<'py>(Option<Bound<'py, PyAny>>);
+
+impl<'py> FromPyObject<'py> for Given<'py> {
+    fn extract_bound(value: &Bound<'py, PyAny>) -> PyResult<Self> {
+        Ok(Given(Some(value.clone())))
     }
 }
 
-fn card_strings(cards: core::CardSet) -> Vec<String> {
-    cards.to_strings()
+/// A seat argument: `None` (the default seat) or an integer in `0..=u64::MAX` (ERR-6), else
+/// `invalid-action`. Whether it is a seat of the table is the core's check (ERR-4).
+fn seat_opt(seat: Option<&Bound<'_, PyAny>>) -> PyResult<Option<usize>> {
+    match seat {
+        None => Ok(None),
+        Some(seat) if seat.is_none() => Ok(None),
+        Some(seat) => {
+            let number = unsigned_arg(seat, ErrorCode::InvalidAction, "a seat")?;
+            Ok(Some(usize::try_from(number).unwrap_or(usize::MAX)))
+        }
+    }
+}
+
+fn moon_choice_arg(choice: &Bound<'_, PyAny>) -> PyResult<MoonChoice> {
+    let parsed = choice
+        .downcast::<PyString>()
+        .ok()
+        .and_then(|text| MoonChoice::from_name(&text.to_cow().ok()?));
+    match parsed {
+        Some(choice) => Ok(choice),
+        None => fail(
+            ErrorCode::InvalidAction,
+            format!(
+                "a moon choice is add-to-others or subtract-from-taker, not {}",
+                describe(choice)
+            ),
+        ),
+    }
+}
+
+/// An action id argument: an `int` (never a `bool`) in `0..NUM_ACTIONS`, else `invalid-action`.
+fn action_id_arg(value: &Bound<'_, PyAny>) -> PyResult<u16> {
+    if value.is_instance_of::<PyInt>() && !value.is_instance_of::<PyBool>() {
+        if let Ok(id) = value.extract::<u16>() {
+            if id < core::NUM_ACTIONS {
+                return Ok(id);
+            }
+        }
+    }
+    fail(
+        ErrorCode::InvalidAction,
+        format!(
+            "an action id is an integer from 0 to {}, not {}",
+            core::NUM_ACTIONS - 1,
+            describe(value)
+        ),
+    )
+}
+
+fn action_arg(action: &Bound<'_, PyAny>) -> PyResult<core::Action> {
+    let value = json_arg(action, ErrorCode::InvalidAction, "an action")?;
+    core_result(core::Action::from_value(&value))
+}
+
+fn action_to_python(py: Python<'_>, action: &core::Action) -> PyResult<PyObject> {
+    to_python(py, &action.to_value())
+}
+
+/// Whether `value` is a `Ruleset` of the reference engine (`reversis.reference.ruleset`).
+fn is_reference_ruleset(value: &Bound<'_, PyAny>) -> bool {
+    let class = value.get_type();
+    let named = class.name().map(|n| n == "Ruleset").unwrap_or(false);
+    let module = class
+        .getattr("__module__")
+        .and_then(|m| m.extract::<String>())
+        .map(|m| m == "reversis.reference.ruleset")
+        .unwrap_or(false);
+    named && module
+}
+
+/// The ruleset of either engine (API-2: they are interchangeable); a reference ruleset is read
+/// through its `to_json()`. `None` for anything else.
+fn any_ruleset(value: &Bound<'_, PyAny>) -> PyResult<Option<Arc<core::Ruleset>>> {
+    if let Ok(ruleset) = value.downcast::<PyRuleset>() {
+        return Ok(Some(ruleset.get().inner.clone()));
+    }
+    if is_reference_ruleset(value) {
+        let data = value.call_method0("to_json")?;
+        let data = json_arg(&data, ErrorCode::InvalidRuleset, "a ruleset")?;
+        return Ok(Some(Arc::new(core_result(core::Ruleset::from_value(
+            &data,
+        ))?)));
+    }
+    Ok(None)
 }
 
 /// One variant of the Hearts family: an immutable, validated ruleset (API-2).
 #[pyclass(module = "reversis._core", name = "Ruleset", frozen)]
 pub struct PyRuleset {
     inner: Arc<core::Ruleset>,
-}
-
-impl PyRuleset {
-    fn field(&self, py: Python<'_>, name: &str) -> PyResult<PyObject> {
-        to_python(py, &self.inner.to_value()[name])
-    }
 }
 
 #[pymethods]
@@ -236,25 +324,45 @@ impl PyRuleset {
         to_python(py, &self.inner.to_value())
     }
 
+    /// A new, validated ruleset with some fields changed (API-2).
+    #[pyo3(signature = (**fields))]
+    fn replace(&self, fields: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+        let fields = match fields {
+            Some(fields) => json_arg(fields.as_any(), ErrorCode::InvalidRuleset, "the fields")?,
+            None => Value::Object(serde_json::Map::new()),
+        };
+        let map = fields.as_object().cloned().unwrap_or_default();
+        Ok(PyRuleset {
+            inner: Arc::new(core_result(self.inner.replace(&map))?),
+        })
+    }
+
     #[getter]
     fn name(&self) -> &str {
         self.inner.name()
     }
     #[getter]
-    fn title(&self, py: Python<'_>) -> PyResult<PyObject> {
-        self.field(py, "title")
+    fn title(&self) -> Option<&str> {
+        self.inner.title()
     }
     #[getter]
-    fn sources(&self, py: Python<'_>) -> PyResult<PyObject> {
-        self.field(py, "sources")
+    fn sources(&self) -> Option<Vec<String>> {
+        self.inner.sources().map(<[String]>::to_vec)
     }
     #[getter]
     fn players(&self) -> usize {
         self.inner.players()
     }
     #[getter]
-    fn passing(&self, py: Python<'_>) -> PyResult<PyObject> {
-        self.field(py, "passing")
+    fn passing<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let Some(passing) = self.inner.passing() else {
+            return Ok(None);
+        };
+        let dict = PyDict::new(py);
+        let cycle: Vec<&str> = passing.cycle.iter().map(|d| d.as_str()).collect();
+        dict.set_item("cycle", cycle)?;
+        dict.set_item("size", passing.size)?;
+        Ok(Some(dict))
     }
     #[getter]
     fn opening_card(&self) -> Option<String> {
@@ -269,12 +377,22 @@ impl PyRuleset {
         self.inner.hearts_breaking().as_str()
     }
     #[getter]
-    fn card_points(&self, py: Python<'_>) -> PyResult<PyObject> {
-        self.field(py, "card_points")
+    fn card_points<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let dict = PyDict::new(py);
+        for (card, value) in self.inner.card_points() {
+            dict.set_item(card.to_string(), value)?;
+        }
+        Ok(dict)
     }
     #[getter]
-    fn moon(&self, py: Python<'_>) -> PyResult<PyObject> {
-        self.field(py, "moon")
+    fn moon<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let Some(moon) = self.inner.moon() else {
+            return Ok(None);
+        };
+        let dict = PyDict::new(py);
+        dict.set_item("scoring", moon.scoring.as_str())?;
+        dict.set_item("bonus", moon.bonus)?;
+        Ok(Some(dict))
     }
     #[getter]
     fn target(&self) -> u64 {
@@ -293,18 +411,32 @@ impl PyRuleset {
         card_strings(self.inner.point_cards())
     }
 
-    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-        other
-            .downcast::<PyRuleset>()
-            .map(|other| self.inner.to_value() == other.get().inner.to_value())
-            .unwrap_or(false)
+    /// Equal to a ruleset of either engine with the same `to_json()` (API-2).
+    fn __eq__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        if let Ok(other) = other.downcast::<PyRuleset>() {
+            return Ok(PyBool::new(py, *self.inner == *other.get().inner)
+                .to_owned()
+                .into_any()
+                .unbind());
+        }
+        if is_reference_ruleset(other) {
+            let data = other.call_method0("to_json")?;
+            let same = py_to_value(&data, 0).is_ok_and(|v| v == self.inner.to_value());
+            return Ok(PyBool::new(py, same).to_owned().into_any().unbind());
+        }
+        Ok(py.NotImplemented())
     }
 
-    fn __hash__(&self) -> u64 {
-        use std::hash::{DefaultHasher, Hash, Hasher};
-        let mut hasher = DefaultHasher::new();
-        self.inner.to_json_string().hash(&mut hasher);
-        hasher.finish()
+    /// Python's `hash()` of the canonical JSON text, as the reference's ruleset hashes (API-2).
+    fn __hash__(&self, py: Python<'_>) -> PyResult<isize> {
+        PyString::new(py, &self.inner.to_json_string()).hash()
+    }
+
+    /// Pickles as `Ruleset.from_json(<canonical JSON text>)`.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let from_json = py.get_type::<PyRuleset>().getattr("from_json")?;
+        let args = PyTuple::new(py, [self.inner.to_json_string()])?;
+        PyTuple::new(py, [from_json.into_any(), args.into_any()])
     }
 
     fn __repr__(&self) -> String {
@@ -314,6 +446,134 @@ impl PyRuleset {
     fn __str__(&self) -> &str {
         self.inner.name()
     }
+}
+
+/// The accepted actions of a game when they were read (API-3 `actions`): a read-only
+/// sequence of ACT-1 dicts, each built when it is read.
+#[pyclass(module = "reversis._core", name = "ActionsView", frozen, sequence)]
+pub struct PyActionsView {
+    log: core::ActionLog,
+}
+
+#[pymethods]
+impl PyActionsView {
+    fn __len__(&self) -> usize {
+        self.log.len()
+    }
+
+    fn __getitem__(&self, py: Python<'_>, index: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        let len = self.log.len();
+        if let Ok(slice) = index.downcast::<PySlice>() {
+            let ix = slice.indices(len as isize)?;
+            let mut items = Vec::with_capacity(ix.slicelength);
+            let mut i = ix.start;
+            for _ in 0..ix.slicelength {
+                if let Some(a) = self.log.get(i as usize) {
+                    items.push(action_to_python(py, &a)?);
+                }
+                i += ix.step;
+            }
+            return Ok(PyList::new(py, items)?.into_any().unbind());
+        }
+        if index.is_instance_of::<PyBool>() || !index.is_instance_of::<PyInt>() {
+            return Err(PyTypeError::new_err(format!(
+                "action indices must be integers or slices, not {}",
+                index.get_type().name()?
+            )));
+        }
+        let i: i128 = index.extract().unwrap_or(i128::MAX);
+        let i = if i < 0 { i + len as i128 } else { i };
+        match usize::try_from(i).ok().and_then(|i| self.log.get(i)) {
+            Some(a) => action_to_python(py, &a),
+            None => Err(PyIndexError::new_err("action index out of range")),
+        }
+    }
+
+    fn __iter__(&self) -> PyActionsIter {
+        PyActionsIter {
+            log: self.log.clone(),
+            next: AtomicUsize::new(0),
+        }
+    }
+
+    /// Equal to a list, tuple or view of the same actions.
+    fn __eq__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        let same = if let Ok(other) = other.downcast::<PyActionsView>() {
+            self.log == other.get().log
+        } else if is_sequence(other)? {
+            if other.len()? != self.log.len() {
+                false
+            } else {
+                let mut all = true;
+                for (a, b) in self.log.iter().zip(other.try_iter()?) {
+                    if !action_to_python(py, &a)?.bind(py).eq(b?)? {
+                        all = false;
+                        break;
+                    }
+                }
+                all
+            }
+        } else {
+            return Ok(py.NotImplemented());
+        };
+        Ok(PyBool::new(py, same).to_owned().into_any().unbind())
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        let items = self
+            .log
+            .iter()
+            .map(|a| action_to_python(py, &a))
+            .collect::<PyResult<Vec<_>>>()?;
+        Ok(PyList::new(py, items)?.repr()?.to_string())
+    }
+}
+
+/// Whether `value` is a list, a tuple, or another sequence of actions (such as the reference
+/// engine's view): any `collections.abc.Sequence` but text and bytes.
+fn is_sequence(value: &Bound<'_, PyAny>) -> PyResult<bool> {
+    if value.is_instance_of::<PyList>() || value.is_instance_of::<PyTuple>() {
+        return Ok(true);
+    }
+    if value.is_instance_of::<PyString>() || value.is_instance_of::<PyBytes>() {
+        return Ok(false);
+    }
+    let sequence = value.py().import("collections.abc")?.getattr("Sequence")?;
+    value.is_instance(&sequence)
+}
+
+/// An iterator over an [`PyActionsView`].
+#[pyclass(module = "reversis._core", name = "ActionsIterator", frozen)]
+pub struct PyActionsIter {
+    log: core::ActionLog,
+    next: AtomicUsize,
+}
+
+#[pymethods]
+impl PyActionsIter {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __next__(&self, py: Python<'_>) -> PyResult<Option<PyObject>> {
+        let i = self.next.fetch_add(1, Ordering::Relaxed);
+        match self.log.get(i) {
+            Some(a) => Ok(Some(action_to_python(py, &a)?)),
+            None => Ok(None),
+        }
+    }
+}
+
+/// The object `Game.__new__` is given to build a blank game, which a copy, a replay or an
+/// unpickling then fills in (so that subclasses get instances of their own class).
+static BLANK: GILOnceCell<PyObject> = GILOnceCell::new();
+
+fn blank(py: Python<'_>) -> PyResult<&Bound<'_, PyAny>> {
+    BLANK
+        .get_or_try_init(py, || {
+            Ok::<_, PyErr>(py.import("builtins")?.getattr("object")?.call0()?.unbind())
+        })
+        .map(|b| b.bind(py))
 }
 
 /// A match under one ruleset, from its first deal until the target ends it (API-3).
@@ -326,14 +586,24 @@ pub struct PyGame {
 #[pymethods]
 impl PyGame {
     #[new]
-    #[pyo3(signature = (ruleset, seed=None, *, hand_number=None, scores=None))]
+    #[pyo3(
+        signature = (ruleset, seed=None, *, hand_number=Given(None), scores=None),
+        text_signature = "(ruleset, seed=None, *, hand_number=0, scores=None)"
+    )]
     fn new(
         ruleset: &Bound<'_, PyAny>,
         seed: Option<&Bound<'_, PyAny>>,
-        hand_number: Option<&Bound<'_, PyAny>>,
+        hand_number: Given<'_>,
         scores: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
-        let Ok(ruleset) = ruleset.downcast::<PyRuleset>() else {
+        if ruleset.is(blank(ruleset.py())?) {
+            let placeholder =
+                core::Game::new(core_result(core::preset("hearts-4"))?, None, 0, None);
+            return Ok(PyGame {
+                inner: core_result(placeholder)?,
+            });
+        }
+        let Some(ruleset) = any_ruleset(ruleset)? else {
             return fail(
                 ErrorCode::InvalidSetup,
                 format!("a game needs a Ruleset, not {}", describe(ruleset)),
@@ -345,15 +615,15 @@ impl PyGame {
             }
             _ => None,
         };
-        let hand_number = match hand_number {
-            Some(number) => unsigned_arg(number, ErrorCode::InvalidSetup, "a hand number")?,
+        let hand_number = match hand_number.0 {
+            Some(number) => unsigned_arg(&number, ErrorCode::InvalidSetup, "a hand number")?,
             None => 0,
         };
         let scores = match scores {
             Some(scores) if !scores.is_none() => Some(scores_arg(scores)?),
             _ => None,
         };
-        let game = core::Game::new(ruleset.get().inner.clone(), seed, hand_number, scores);
+        let game = core::Game::new(ruleset, seed, hand_number, scores);
         Ok(PyGame {
             inner: core_result(game)?,
         })
@@ -392,16 +662,16 @@ impl PyGame {
         self.inner.to_move()
     }
     #[getter]
+    fn to_act(&self) -> Option<usize> {
+        self.inner.to_act()
+    }
+    #[getter]
     fn awaiting_pass(&self) -> Vec<usize> {
         self.inner.awaiting_pass()
     }
     #[getter]
-    fn trick(&self) -> Vec<(usize, String)> {
-        self.inner
-            .trick()
-            .into_iter()
-            .map(|(seat, card)| (seat, card.to_string()))
-            .collect()
+    fn trick(&self, py: Python<'_>) -> PyResult<PyObject> {
+        to_python(py, &self.inner.trick_json())
     }
     #[getter]
     fn tricks_played(&self, py: Python<'_>) -> PyResult<PyObject> {
@@ -421,7 +691,7 @@ impl PyGame {
     }
     #[getter]
     fn hand_scores(&self) -> Vec<Vec<i64>> {
-        self.inner.hand_scores().to_vec()
+        self.inner.hand_scores()
     }
     #[getter]
     fn moon_taker(&self) -> Option<usize> {
@@ -432,9 +702,18 @@ impl PyGame {
         self.inner.winners()
     }
     #[getter]
-    fn actions(&self, py: Python<'_>) -> PyResult<PyObject> {
-        let actions: Vec<Value> = self.inner.actions().iter().map(|a| a.to_value()).collect();
-        to_python(py, &Value::Array(actions))
+    fn actions(&self) -> PyActionsView {
+        PyActionsView {
+            log: self.inner.actions(),
+        }
+    }
+    #[getter]
+    fn events(&self, py: Python<'_>) -> PyResult<PyObject> {
+        to_python(py, &self.inner.events_json())
+    }
+    #[getter]
+    fn last_hand(&self, py: Python<'_>) -> PyResult<PyObject> {
+        to_python(py, &self.inner.last_hand_json())
     }
 
     /// The cards `seat` holds, sorted.
@@ -443,77 +722,97 @@ impl PyGame {
         Ok(card_strings(core_result(self.inner.hand(seat))?))
     }
 
+    /// The cards `seat` has selected toward its pass, in the order selected (ACT-2).
+    fn selected(&self, seat: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+        let seat = seat_index(seat, self.inner.ruleset().players())?;
+        let cards = core_result(self.inner.selected(seat))?;
+        Ok(cards.iter().map(|c| c.to_string()).collect())
+    }
+
     /// The cards the seat to move may play, sorted (PLAY-8).
     fn legal_plays(&self) -> Vec<String> {
         card_strings(self.inner.legal_plays())
     }
 
+    /// The legal action ids of `seat`, by default the acting seat, ascending (ACT-3).
+    #[pyo3(signature = (seat=None))]
+    fn legal_actions(&self, seat: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<u16>> {
+        core_result(self.inner.legal_actions(seat_opt(seat)?))
+    }
+
+    /// The legal action ids of `seat` as a bit mask: bit `i` for legal id `i`.
+    #[pyo3(signature = (seat=None))]
+    fn legal_mask(&self, seat: Option<&Bound<'_, PyAny>>) -> PyResult<u128> {
+        core_result(self.inner.legal_mask(seat_opt(seat)?))
+    }
+
     /// Applies an action of ACT-1, or raises and changes nothing.
     fn apply(&mut self, action: &Bound<'_, PyAny>) -> PyResult<()> {
-        let action = json_arg(action, ErrorCode::InvalidAction, "an action")?;
-        core_result(self.inner.apply_value(&action))
+        let action = action_arg(action)?;
+        core_result(self.inner.apply(&action))
     }
 
-    /// Deals `hands`, or without them the next deal of the seed.
+    /// Applies action id `action_id` (ACT-2) for `seat`, by default the acting seat (ACT-3).
+    #[pyo3(signature = (action_id, seat=None))]
+    fn apply_action(
+        &mut self,
+        action_id: &Bound<'_, PyAny>,
+        seat: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
+        let id = action_id_arg(action_id)?;
+        let seat = seat_opt(seat)?;
+        core_result(self.inner.apply_action(id, seat))
+    }
+
+    /// Deals `hands`; without them, a deal from the seed (`no-seed` in phase `deal`).
     #[pyo3(signature = (hands=None))]
     fn deal(&mut self, hands: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
-        match hands {
+        let hands = match hands {
             Some(hands) if !hands.is_none() => {
-                let hands = json_arg(hands, ErrorCode::InvalidAction, "a deal's hands")?;
-                core_result(
-                    self.inner
-                        .apply_value(&json!({"type": "deal", "hands": hands})),
-                )
+                let value = json_arg(hands, ErrorCode::InvalidAction, "a deal's hands")?;
+                Some(core_result(core::Action::hands_from_value(&value))?)
             }
-            _ => core_result(self.inner.deal(None)),
-        }
+            _ => None,
+        };
+        core_result(self.inner.deal(hands))
     }
 
-    /// Submits `seat`'s pass (PASS-2).
-    fn pass_cards(&mut self, seat: &Bound<'_, PyAny>, cards: &Bound<'_, PyAny>) -> PyResult<()> {
-        let action = json!({
-            "type": "pass",
-            "seat": seat_value(Some(seat))?,
-            "cards": json_arg(cards, ErrorCode::InvalidAction, "a pass's cards")?,
-        });
-        core_result(self.inner.apply_value(&action))
+    /// Submits the pass of `seat`, by default the acting seat (PASS-2).
+    #[pyo3(signature = (cards, seat=None))]
+    fn pass_cards(
+        &mut self,
+        cards: &Bound<'_, PyAny>,
+        seat: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
+        let seat = seat_opt(seat)?;
+        let value = json_arg(cards, ErrorCode::InvalidAction, "a pass's cards")?;
+        let cards = core_result(core::Action::cards_from_value(&value))?;
+        core_result(self.inner.pass_cards(cards, seat))
     }
 
     /// Plays `card` for `seat`, by default the seat to move.
     #[pyo3(signature = (card, seat=None))]
     fn play(&mut self, card: &Bound<'_, PyAny>, seat: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
-        match seat {
-            Some(seat) if !seat.is_none() => {
-                let action = json!({
-                    "type": "play",
-                    "seat": seat_value(Some(seat))?,
-                    "card": json_arg(card, ErrorCode::InvalidCard, "a card")?,
-                });
-                core_result(self.inner.apply_value(&action))
-            }
-            _ => {
-                let card = card_arg(card)?;
-                core_result(self.inner.play(card, None))
-            }
-        }
+        let seat = seat_opt(seat)?;
+        let card = card_arg(card)?;
+        core_result(self.inner.play(card, seat))
     }
 
-    /// Chooses how the moon scores, for the taker (SCORE-3).
-    fn choose_moon(&mut self, choice: &Bound<'_, PyAny>) -> PyResult<()> {
-        let parsed = choice
-            .downcast::<PyString>()
-            .ok()
-            .and_then(|text| MoonChoice::from_name(&text.to_cow().ok()?));
-        match parsed {
-            Some(choice) => core_result(self.inner.choose_moon(choice)),
-            None => fail(
-                ErrorCode::InvalidAction,
-                format!(
-                    "a moon choice is add-to-others or subtract-from-taker, not {}",
-                    describe(choice)
-                ),
-            ),
-        }
+    /// Chooses how the moon scores for `seat`, by default the taker (SCORE-3).
+    #[pyo3(signature = (choice, seat=None))]
+    fn choose_moon(
+        &mut self,
+        choice: &Bound<'_, PyAny>,
+        seat: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
+        let seat = seat_opt(seat)?;
+        let choice = moon_choice_arg(choice)?;
+        core_result(self.inner.choose_moon(choice, seat))
+    }
+
+    /// Takes back the last accepted action with everything it set off (API-8).
+    fn undo(&mut self) -> PyResult<()> {
+        core_result(self.inner.undo())
     }
 
     /// What `seat` may know, and nothing else (OBS-1).
@@ -522,7 +821,7 @@ impl PyGame {
         to_python(py, &core_result(self.inner.observation(seat))?)
     }
 
-    /// The whole state as JSON data: equal states give equal values.
+    /// The position as JSON data (API-9).
     fn state(&self, py: Python<'_>) -> PyResult<PyObject> {
         to_python(py, &self.inner.state_json())
     }
@@ -532,39 +831,17 @@ impl PyGame {
         to_python(py, &self.inner.to_record())
     }
 
-    /// Rebuilds a game from its record by replaying it (REC-2).
+    /// Rebuilds a game from its record by replaying it (REC-2), as an instance of `cls`.
     #[classmethod]
-    fn from_record(
-        class: &Bound<'_, pyo3::types::PyType>,
-        record: &Bound<'_, PyAny>,
-    ) -> PyResult<PyObject> {
-        // Refuse an oversized record before converting it (the core checks again).
-        if let Ok(map) = record.downcast::<PyDict>() {
-            if let Ok(Some(actions)) = map.get_item("actions") {
-                if let Ok(actions) = actions.downcast::<PyList>() {
-                    if actions.len() > core::MAX_RECORD_ACTIONS {
-                        return fail(
-                            ErrorCode::InvalidRecord,
-                            format!(
-                                "invalid record: {} actions, more than the limit of {}",
-                                actions.len(),
-                                core::MAX_RECORD_ACTIONS
-                            ),
-                        );
-                    }
-                }
-            }
-        }
-        let record = json_arg(record, ErrorCode::InvalidRecord, "a record")?;
-        let game = PyGame {
-            inner: core_result(core::Game::from_record(&record))?,
-        };
-        instance_of(class, game)
+    fn from_record(cls: &Bound<'_, PyType>, record: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        let game = replay_record(record)?;
+        instance_of(cls, game)
     }
 
-    /// An independent copy of this game.
+    /// An independent copy of this game, undo history included.
     fn copy(slf: &Bound<'_, Self>) -> PyResult<PyObject> {
-        instance_of(&slf.get_type(), slf.borrow().clone())
+        let game = slf.borrow().clone();
+        instance_of(&slf.get_type(), game)
     }
 
     fn __copy__(slf: &Bound<'_, Self>) -> PyResult<PyObject> {
@@ -573,6 +850,48 @@ impl PyGame {
 
     fn __deepcopy__(slf: &Bound<'_, Self>, _memo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         Self::copy(slf)
+    }
+
+    /// Equal to another game exactly when their positions (`state()`) are (API-3).
+    fn __eq__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        match other.downcast::<PyGame>() {
+            Ok(other) => {
+                let same = self.inner == other.try_borrow()?.inner;
+                Ok(PyBool::new(py, same).to_owned().into_any().unbind())
+            }
+            Err(_) => Ok(py.NotImplemented()),
+        }
+    }
+
+    /// Hashes the position, as equality compares it.
+    fn __hash__(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        self.inner.hash(&mut hasher);
+        hasher.finish()
+    }
+
+    /// Pickles as the record and the pending selections, replayed on unpickling (API-3).
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        let py = slf.py();
+        let game = slf.borrow();
+        let record = to_python(py, &game.inner.to_record())?;
+        let pending: Vec<(usize, String)> = game
+            .inner
+            .pending_selections()
+            .into_iter()
+            .map(|(s, c)| (s, c.to_string()))
+            .collect();
+        let rebuild = py.import("reversis._core")?.getattr("_unpickle_game")?;
+        let args = PyTuple::new(
+            py,
+            [
+                slf.get_type().into_any(),
+                record.into_bound(py),
+                pending.into_pyobject(py)?.into_any(),
+            ],
+        )?;
+        PyTuple::new(py, [rebuild, args.into_any()])
     }
 
     fn __repr__(&self) -> String {
@@ -589,16 +908,58 @@ impl PyGame {
     }
 }
 
+/// Replays a record given from Python (REC-2), refusing an oversized one before converting it.
+fn replay_record(record: &Bound<'_, PyAny>) -> PyResult<PyGame> {
+    if let Ok(map) = record.downcast::<PyDict>() {
+        if let Ok(Some(actions)) = map.get_item("actions") {
+            let len = if actions.is_instance_of::<PyList>() || actions.is_instance_of::<PyTuple>() {
+                actions.len().unwrap_or(0)
+            } else {
+                0
+            };
+            if len > core::MAX_RECORD_ACTIONS {
+                return fail(
+                    ErrorCode::InvalidRecord,
+                    format!(
+                        "invalid record: {len} actions, more than the limit of {}",
+                        core::MAX_RECORD_ACTIONS
+                    ),
+                );
+            }
+        }
+    }
+    let record = json_arg(record, ErrorCode::InvalidRecord, "a record")?;
+    Ok(PyGame {
+        inner: core_result(core::Game::from_record(&record))?,
+    })
+}
+
 /// Builds an instance of `class` (the Python subclass, if any) holding `game`.
-fn instance_of(class: &Bound<'_, pyo3::types::PyType>, game: PyGame) -> PyResult<PyObject> {
+fn instance_of(class: &Bound<'_, PyType>, game: PyGame) -> PyResult<PyObject> {
     let py = class.py();
     let base = py.get_type::<PyGame>();
     if class.is(&base) {
         return Ok(Py::new(py, game)?.into_any());
     }
-    let instance = class.call_method1("__new__", (class,))?;
+    let instance = class.call_method1("__new__", (class, blank(py)?))?;
     *instance.downcast::<PyGame>()?.borrow_mut() = game;
     Ok(instance.unbind())
+}
+
+/// Unpickles a game: replays its record, then its pending selections in order.
+#[pyfunction]
+fn _unpickle_game(
+    cls: &Bound<'_, PyType>,
+    record: &Bound<'_, PyAny>,
+    pending: Vec<(usize, String)>,
+) -> PyResult<PyObject> {
+    let mut game = replay_record(record)?;
+    for (seat, card) in pending {
+        let card = core_result(core::Card::parse(&card))?;
+        let id = core::Decision::Select(card).id();
+        core_result(game.inner.apply_action(id, Some(seat)))?;
+    }
+    instance_of(cls, game)
 }
 
 fn seat_index(seat: &Bound<'_, PyAny>, players: usize) -> PyResult<usize> {
@@ -616,6 +977,7 @@ fn seat_index(seat: &Bound<'_, PyAny>, players: usize) -> PyResult<usize> {
 }
 
 fn scores_arg(scores: &Bound<'_, PyAny>) -> PyResult<Vec<i64>> {
+    let is_sequence = scores.is_instance_of::<PyList>() || scores.is_instance_of::<PyTuple>();
     let items: Option<Vec<i64>> = scores.try_iter().ok().and_then(|iter| {
         iter.map(|item| {
             let item = item.ok()?;
@@ -627,7 +989,7 @@ fn scores_arg(scores: &Bound<'_, PyAny>) -> PyResult<Vec<i64>> {
         .collect()
     });
     match items {
-        Some(items) if scores.downcast::<PyString>().is_err() => Ok(items),
+        Some(items) if is_sequence => Ok(items),
         _ => fail(
             ErrorCode::InvalidSetup,
             format!(
@@ -636,6 +998,44 @@ fn scores_arg(scores: &Bound<'_, PyAny>) -> PyResult<Vec<i64>> {
             ),
         ),
     }
+}
+
+/// The ids that, applied in order for the action's seat, do what `action` does (API-10).
+#[pyfunction]
+fn action_ids(action: &Bound<'_, PyAny>) -> PyResult<Vec<u16>> {
+    core_result(core::action_ids(&action_arg(action)?))
+}
+
+/// The ACT-1 action of `seat` made of `ids` (API-10).
+#[pyfunction]
+fn action_from_ids(
+    py: Python<'_>,
+    ids: &Bound<'_, PyAny>,
+    seat: &Bound<'_, PyAny>,
+) -> PyResult<PyObject> {
+    let seat = unsigned_arg(seat, ErrorCode::InvalidAction, "a seat")?;
+    let seat = usize::try_from(seat).unwrap_or(usize::MAX);
+    let listed = ids.is_instance_of::<PyList>() || ids.is_instance_of::<PyTuple>();
+    if !listed {
+        return fail(
+            ErrorCode::InvalidAction,
+            format!(
+                "action ids are a non-empty list of integers, not {}",
+                describe(ids)
+            ),
+        );
+    }
+    let ids = ids
+        .try_iter()?
+        .map(|id| action_id_arg(&id?))
+        .collect::<PyResult<Vec<u16>>>()?;
+    action_to_python(py, &core_result(core::action_from_ids(&ids, seat))?)
+}
+
+/// A name of an action id for people: `play QS`, `pass QS`, `moon add-to-others` (API-10).
+#[pyfunction]
+fn action_label(action_id: &Bound<'_, PyAny>) -> PyResult<String> {
+    core_result(core::action_label(action_id_arg(action_id)?))
 }
 
 /// The canonical string of a card written in any accepted form (API-1).
@@ -709,10 +1109,11 @@ fn count_arg(value: &Bound<'_, PyAny>, what: &str, low: u64, high: u64) -> PyRes
     )
 }
 
-fn ruleset_arg<'py>(value: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyRuleset>> {
-    match value.downcast::<PyRuleset>() {
-        Ok(ruleset) => Ok(ruleset.clone()),
-        Err(_) => fail(
+/// A ruleset of either engine (API-2), else `invalid-setup`.
+fn ruleset_arg(value: &Bound<'_, PyAny>) -> PyResult<Arc<core::Ruleset>> {
+    match any_ruleset(value)? {
+        Some(ruleset) => Ok(ruleset),
+        None => fail(
             ErrorCode::InvalidSetup,
             format!("a Ruleset is needed, not {}", describe(value)),
         ),
@@ -721,24 +1122,27 @@ fn ruleset_arg<'py>(value: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyRuleset>
 
 /// The first `deals` deals of a game seeded with `seed` starting at `hand_number` (API-5).
 #[pyfunction]
-#[pyo3(signature = (ruleset, seed, deals=None, hand_number=None))]
+#[pyo3(
+    signature = (ruleset, seed, deals=Given(None), hand_number=Given(None)),
+    text_signature = "(ruleset, seed, deals=1, hand_number=0)"
+)]
 fn deal_from_seed(
     ruleset: &Bound<'_, PyAny>,
     seed: &Bound<'_, PyAny>,
-    deals: Option<&Bound<'_, PyAny>>,
-    hand_number: Option<&Bound<'_, PyAny>>,
+    deals: Given<'_>,
+    hand_number: Given<'_>,
 ) -> PyResult<Vec<Vec<Vec<String>>>> {
     let ruleset = ruleset_arg(ruleset)?;
     let seed = unsigned_arg(seed, ErrorCode::InvalidSetup, "a seed")?;
-    let deals = match deals {
-        Some(deals) => count_arg(deals, "a number of deals", 0, MAX_DEALS)?,
+    let deals = match deals.0 {
+        Some(deals) => count_arg(&deals, "a number of deals", 0, MAX_DEALS)?,
         None => 1,
     };
-    let hand_number = match hand_number {
-        Some(number) => unsigned_arg(number, ErrorCode::InvalidSetup, "a hand number")?,
+    let hand_number = match hand_number.0 {
+        Some(number) => unsigned_arg(&number, ErrorCode::InvalidSetup, "a hand number")?,
         None => 0,
     };
-    let dealt = core::deal_from_seed(&ruleset.get().inner, seed, deals, hand_number);
+    let dealt = core::deal_from_seed(&ruleset, seed, deals, hand_number);
     Ok(dealt
         .into_iter()
         .map(|deal| deal.into_iter().map(card_strings).collect())
@@ -755,13 +1159,17 @@ fn seed_draws(seed: &Bound<'_, PyAny>, count: &Bound<'_, PyAny>) -> PyResult<Vec
 
 /// Encodes a record as `"json"` or `"msgpack"` bytes (API-4).
 #[pyfunction]
-#[pyo3(signature = (record, format=None))]
+#[pyo3(
+    signature = (record, format=Given(None)),
+    text_signature = "(record, format='json')"
+)]
 fn dump_record<'py>(
     py: Python<'py>,
     record: &Bound<'py, PyAny>,
-    format: Option<&Bound<'py, PyAny>>,
+    format: Given<'py>,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    let parsed = match format {
+    let format = format.0;
+    let parsed = match &format {
         None => Some(core::RecordFormat::Json),
         Some(format) => format
             .downcast::<PyString>()
@@ -773,7 +1181,7 @@ fn dump_record<'py>(
             ErrorCode::InvalidRecord,
             format!(
                 "unknown record format {}; use 'json' or 'msgpack'",
-                format.map(describe).unwrap_or_default()
+                format.as_ref().map(describe).unwrap_or_default()
             ),
         );
     };
@@ -875,7 +1283,7 @@ fn simulate_args(
     seed: &Bound<'_, PyAny>,
     threads: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<SimulateArgs> {
-    let rules = ruleset_arg(ruleset)?.get().inner.clone();
+    let rules = ruleset_arg(ruleset)?;
     let hands = count_arg(hands, "a number of hands", 0, MAX_SIMULATE_HANDS)?;
     let seed = unsigned_arg(seed, ErrorCode::InvalidSetup, "a seed")?;
     let threads = match threads {
@@ -895,16 +1303,16 @@ fn sample_hidden(
     samples: &Bound<'_, PyAny>,
     seed: &Bound<'_, PyAny>,
 ) -> PyResult<Vec<Vec<Vec<String>>>> {
-    let rules = ruleset_arg(ruleset)?.get().inner.clone();
+    let rules = ruleset_arg(ruleset)?;
     let samples = count_arg(samples, "a number of samples", 0, MAX_SAMPLES)?;
     let seed = unsigned_arg(seed, ErrorCode::InvalidSetup, "a seed")?;
     let obs = json_arg(observation, ErrorCode::InvalidAction, "an observation")?;
     let layouts =
-        core_result(py.allow_threads(|| core::sample_layouts(&rules, &obs, samples, seed)))?;
+        core_result(py.allow_threads(|| players::sample_layouts(&rules, &obs, samples, seed)))?;
     let n = rules.players();
     Ok(layouts
         .into_iter()
-        .map(|l| l[..n].iter().map(|h| card_strings(*h)).collect())
+        .map(|l| l.first(n).iter().map(|h| card_strings(*h)).collect())
         .collect())
 }
 
@@ -915,9 +1323,9 @@ fn count_layouts(
     ruleset: &Bound<'_, PyAny>,
     observation: &Bound<'_, PyAny>,
 ) -> PyResult<u128> {
-    let rules = ruleset_arg(ruleset)?.get().inner.clone();
+    let rules = ruleset_arg(ruleset)?;
     let obs = json_arg(observation, ErrorCode::InvalidAction, "an observation")?;
-    core_result(py.allow_threads(|| core::count_observation_layouts(&rules, &obs)))
+    core_result(py.allow_threads(|| players::count_observation_layouts(&rules, &obs)))
 }
 
 /// The Monte Carlo player's card for the observer, who must be to play.
@@ -929,12 +1337,12 @@ fn monte_carlo_play(
     rollouts: &Bound<'_, PyAny>,
     seed: &Bound<'_, PyAny>,
 ) -> PyResult<String> {
-    let rules = ruleset_arg(ruleset)?.get().inner.clone();
+    let rules = ruleset_arg(ruleset)?;
     let rollouts = count_arg(rollouts, "a number of rollouts", 1, MAX_ROLLOUTS)?;
     let seed = unsigned_arg(seed, ErrorCode::InvalidSetup, "a seed")?;
     let obs = json_arg(observation, ErrorCode::InvalidAction, "an observation")?;
     let card =
-        core_result(py.allow_threads(|| core::monte_carlo_play(&rules, &obs, rollouts, seed)))?;
+        core_result(py.allow_threads(|| players::monte_carlo_play(&rules, &obs, rollouts, seed)))?;
     Ok(card.to_string())
 }
 
@@ -942,6 +1350,14 @@ fn monte_carlo_play(
 fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<PyRuleset>()?;
     module.add_class::<PyGame>()?;
+    module.add_class::<PyActionsView>()?;
+    module.add("NUM_ACTIONS", core::NUM_ACTIONS)?;
+    let codes: Vec<&str> = ErrorCode::ALL.iter().map(|c| c.as_str()).collect();
+    module.add("ERROR_CODES", PyTuple::new(module.py(), codes)?)?;
+    module.add_function(wrap_pyfunction!(action_ids, module)?)?;
+    module.add_function(wrap_pyfunction!(action_from_ids, module)?)?;
+    module.add_function(wrap_pyfunction!(action_label, module)?)?;
+    module.add_function(wrap_pyfunction!(_unpickle_game, module)?)?;
     module.add_function(wrap_pyfunction!(parse_card, module)?)?;
     module.add_function(wrap_pyfunction!(card_id, module)?)?;
     module.add_function(wrap_pyfunction!(preset, module)?)?;

@@ -269,7 +269,8 @@ fuzz_target!(|data: &[u8]| {
                 if game.hand_scores().len() == hands_done {
                     assert_eq!(game.scores(), &totals[..], "totals changed mid-hand");
                 } else {
-                    let row = game.hand_scores().last().unwrap();
+                    let scored = game.hand_scores();
+                    let row = scored.last().unwrap();
                     assert!(sums.contains(&row.iter().sum()), "hand scores {row:?} vs {sums:?}");
                 }
             }

@@ -29,7 +29,7 @@ fuzz_target!(|data: &[u8]| {
                 let seat = game.awaiting_pass()[0];
                 let size = game.ruleset().passing().expect("passing").size;
                 let cards: Vec<_> = game.hand(seat).unwrap().into_iter().take(size).collect();
-                game.pass_cards(seat, cards).expect("a pass of held cards");
+                game.pass_cards(cards, Some(seat)).expect("a pass of held cards");
             }
             Phase::Play => {
                 let legal = game.legal_plays();
@@ -37,7 +37,7 @@ fuzz_target!(|data: &[u8]| {
                 game.play(legal.into_iter().next().unwrap(), None).expect("a legal play");
             }
             Phase::Moon => game
-                .choose_moon(reversis_core::MoonChoice::AddToOthers)
+                .choose_moon(reversis_core::MoonChoice::AddToOthers, None)
                 .expect("the taker chooses"),
             Phase::Deal | Phase::Over => unreachable!("a seeded game deals by itself"),
         }

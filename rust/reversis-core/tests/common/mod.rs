@@ -85,14 +85,14 @@ pub fn finish_hand_lowest(g: &mut Game) {
                 let seat = g.awaiting_pass()[0];
                 let size = g.ruleset().passing().unwrap().size;
                 let cs = g.hand(seat).unwrap().to_vec()[..size].to_vec();
-                g.pass_cards(seat, cs).unwrap();
+                g.pass_cards(cs, Some(seat)).unwrap();
             }
             Phase::Play => {
                 let c = g.legal_plays().first().unwrap();
                 g.play(c, None).unwrap();
             }
             Phase::Moon => {
-                g.choose_moon(reversis_core::MoonChoice::AddToOthers)
+                g.choose_moon(reversis_core::MoonChoice::AddToOthers, None)
                     .unwrap();
             }
             _ => return,
