@@ -23,9 +23,16 @@ HOLD_HAND = 3
 
 
 def _dealt_games(module: Any, hands: int) -> list[Any]:
-    """Hold hands dealt from seeds ``0 … hands-1``: the deal is set-up, not timed."""
+    """Hold hands dealt by hand from the deals of seeds ``0 … hands-1``: the deal is set-up, not
+    timed, and as the games are unseeded no next hand is dealt inside the loop either, as in
+    OpenSpiel's one-hand game."""
     ruleset = module.preset(PRESET)
-    return [module.Game(ruleset, seed, hand_number=HOLD_HAND) for seed in range(hands)]
+    games = []
+    for seed in range(hands):
+        game = module.Game(ruleset, hand_number=HOLD_HAND)
+        game.deal(module.deal_from_seed(ruleset, seed, 1, HOLD_HAND)[0])
+        games.append(game)
+    return games
 
 
 def _play_by_ids(games: list[Any]) -> int:
@@ -33,7 +40,7 @@ def _play_by_ids(games: list[Any]) -> int:
     choice = random.Random(7).choice
     plays = 0
     for game in games:
-        while game.phase == "play" and game.hand_number == HOLD_HAND:
+        while game.phase == "play":  # the hand ends in phase moon or deal
             game.apply_action(choice(game.legal_actions()))
             plays += 1
     return plays
@@ -44,7 +51,7 @@ def _play_by_cards(games: list[Any]) -> int:
     choice = random.Random(7).choice
     plays = 0
     for game in games:
-        while game.phase == "play" and game.hand_number == HOLD_HAND:
+        while game.phase == "play":
             game.play(choice(game.legal_plays()))
             plays += 1
     return plays
@@ -78,46 +85,60 @@ def _mid_hand_game() -> Any:
     return game
 
 
+def _hand_of_ids() -> tuple[Any, list[int]]:
+    """A dealt hold hand and the ids of one whole random play of it (52 cards)."""
+    dealt = reversis.Game(reversis.preset(PRESET), 1, hand_number=HOLD_HAND)
+    game, ids, choice = dealt.copy(), [], random.Random(2).choice
+    while game.phase == "play":
+        ids.append(choice(game.legal_actions()))
+        game.apply_action(ids[-1])
+    return dealt, ids
+
+
 CALLS = 10_000
 
 
-@pytest.mark.parametrize("call", ["copy", "undo", "legal_mask", "legal_actions"])
+@pytest.mark.parametrize("call", ["copy", "legal_mask", "legal_actions"])
 def test_per_call(benchmark: Any, call: str) -> None:
     """One Rust-backed call alone, 10,000 times a round, on a game five tricks into a hand."""
-    game = _mid_hand_game()
-    if call == "undo":
-        # Each undo is paired with the apply_action that makes it possible again; the report
-        # subtracts apply_action, measured alone.
-        action = game.legal_actions()[0]
+    method = getattr(_mid_hand_game(), call)
 
-        def run() -> None:
-            for _ in range(CALLS):
-                game.apply_action(action)
-                game.undo()
+    def run() -> None:
+        for _ in range(CALLS):
+            method()
 
-        benchmark(run)
-    else:
-        method = getattr(game, call)
-
-        def run() -> None:
-            for _ in range(CALLS):
-                method()
-
-        benchmark(run)
+    benchmark(run)
     benchmark.extra_info.update(kind="per-call", call=call, calls=CALLS)
 
 
 def test_per_call_apply_action(benchmark: Any) -> None:
-    """``apply_action`` alone, on 10,000 fresh copies made before the clock starts."""
-    game = _mid_hand_game()
-    action = game.legal_actions()[0]
+    """``apply_action`` alone: a whole hand's 52 ids on a game dealt before the clock starts."""
+    dealt, ids = _hand_of_ids()
 
-    def run(copies: list[Any]) -> None:
-        for twin in copies:
-            twin.apply_action(action)
+    def run(game: Any) -> None:
+        for action in ids:
+            game.apply_action(action)
 
-    benchmark.pedantic(run, setup=lambda: (([game.copy() for _ in range(CALLS)],), {}), rounds=20)
-    benchmark.extra_info.update(kind="per-call", call="apply_action", calls=CALLS)
+    benchmark.pedantic(run, setup=lambda: ((dealt.copy(),), {}), rounds=2000)
+    benchmark.extra_info.update(kind="per-call", call="apply_action", calls=len(ids))
+
+
+def test_per_call_undo(benchmark: Any) -> None:
+    """``undo`` alone: a whole hand taken back card by card, played before the clock starts."""
+    dealt, ids = _hand_of_ids()
+
+    def played() -> tuple[tuple[Any], dict[str, Any]]:
+        game = dealt.copy()
+        for action in ids:
+            game.apply_action(action)
+        return (game,), {}
+
+    def run(game: Any) -> None:
+        for _ in ids:
+            game.undo()
+
+    benchmark.pedantic(run, setup=played, rounds=2000)
+    benchmark.extra_info.update(kind="per-call", call="undo", calls=len(ids))
 
 
 def test_batch_rust(benchmark: Any) -> None:
@@ -171,11 +192,12 @@ def _openspiel_hand(pyspiel: Any, game: Any, rng: random.Random) -> int:
 
 
 def _openspiel_dealt(game: Any, hands: int) -> list[Any]:
-    """OpenSpiel states just after the deal (no passing): chance is set-up, not timed."""
+    """OpenSpiel states just after the deal of a hand without passing: chance is set-up, not timed."""
     rng = random.Random(11)
     states = []
     for _ in range(hands):
         state = game.new_initial_state()
+        state.apply_action(0)  # the first chance outcome is the pass direction: 0 is "No Pass"
         while state.is_chance_node():
             outcomes = state.chance_outcomes()
             state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
@@ -195,9 +217,9 @@ def _openspiel_play(states: list[Any]) -> int:
 
 
 def test_openspiel_per_step(benchmark: Any) -> None:
-    """OpenSpiel's hearts without passing (``pass_cards=False``), the loop of the per-step API."""
+    """OpenSpiel's hearts on hands without passing, the loop of the per-step API."""
     pyspiel = pytest.importorskip("pyspiel")
-    game = pyspiel.load_game("hearts", {"pass_cards": False})
+    game = pyspiel.load_game("hearts")
     plays = benchmark.pedantic(_openspiel_play, setup=lambda: ((_openspiel_dealt(game, STEP_HANDS),), {}), rounds=30)
     assert plays == 52 * STEP_HANDS
     benchmark.extra_info.update(kind="per-step ids", engine="openspiel", hands=STEP_HANDS)

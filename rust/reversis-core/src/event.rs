@@ -110,8 +110,9 @@ impl Event {
 }
 
 /// The events of one accepted action, in order (at most four: a play can complete a trick,
-/// score the hand, and end the match or deal the next hand). `Copy`, so that keeping them costs
-/// no allocation.
+/// score the hand, and end the match or deal the next hand). The game builds them on demand
+/// ([`crate::Game::events`]) from what it keeps; `Copy`, so that building them costs no
+/// allocation.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Events {
     items: [Option<Event>; 4],

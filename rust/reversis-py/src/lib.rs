@@ -186,6 +186,43 @@ fn card_strings(cards: core::CardSet) -> Vec<String> {
     cards.to_strings()
 }
 
+// The 52 card names as Python strings, made once: the per-step accessors hand out these shared
+// objects instead of building a new string for every card of every call.
+static CARD_NAMES: GILOnceCell<Vec<Py<PyString>>> = GILOnceCell::new();
+
+fn card_name<'py>(py: Python<'py>, card: core::Card) -> &'py Bound<'py, PyString> {
+    let names = CARD_NAMES.get_or_init(py, || {
+        (0..52u8)
+            .map(|id| PyString::intern(py, &core::Card::new(id).to_string()).unbind())
+            .collect()
+    });
+    names[usize::from(card.id())].bind(py)
+}
+
+fn card_list<'py>(
+    py: Python<'py>,
+    cards: impl IntoIterator<Item = core::Card>,
+) -> PyResult<Bound<'py, PyList>> {
+    let names: Vec<&Bound<'py, PyString>> =
+        cards.into_iter().map(|card| card_name(py, card)).collect();
+    PyList::new(py, names)
+}
+
+// A trick in progress as TRICK-1's `[{seat, card}]`, built directly.
+fn plays_list<'py>(
+    py: Python<'py>,
+    plays: impl IntoIterator<Item = (usize, core::Card)>,
+) -> PyResult<Bound<'py, PyList>> {
+    let list = PyList::empty(py);
+    for (seat, card) in plays {
+        let entry = PyDict::new(py);
+        entry.set_item(pyo3::intern!(py, "seat"), seat)?;
+        entry.set_item(pyo3::intern!(py, "card"), card_name(py, card))?;
+        list.append(entry)?;
+    }
+    Ok(list)
+}
+
 /// An argument whose default is told apart from an explicit `None` (API-3: `hand_number=None`
 /// is `invalid-setup`, the default is 0).
 struct Given<'py>(Option<Bound<'py, PyAny>>);
@@ -228,7 +265,10 @@ fn moon_choice_arg(choice: &Bound<'_, PyAny>) -> PyResult<MoonChoice> {
 
 /// An action id argument: an `int` (never a `bool`) in `0..NUM_ACTIONS`, else `invalid-action`.
 fn action_id_arg(value: &Bound<'_, PyAny>) -> PyResult<u16> {
-    if value.is_instance_of::<PyInt>() && !value.is_instance_of::<PyBool>() {
+    // An exact `int` first (the per-step case, and never a `bool`), any other `int` after.
+    let is_int = value.downcast_exact::<PyInt>().is_ok()
+        || (value.is_instance_of::<PyInt>() && !value.is_instance_of::<PyBool>());
+    if is_int {
         if let Ok(id) = value.extract::<u16>() {
             if id < core::NUM_ACTIONS {
                 return Ok(id);
@@ -640,8 +680,16 @@ impl PyGame {
         self.inner.seed()
     }
     #[getter]
-    fn phase(&self) -> &'static str {
-        self.inner.phase().as_str()
+    fn phase<'py>(&self, py: Python<'py>) -> Bound<'py, PyString> {
+        // The five names made once (`intern!` caches each), not a new string per call.
+        let name = match self.inner.phase() {
+            core::Phase::Deal => pyo3::intern!(py, "deal"),
+            core::Phase::Pass => pyo3::intern!(py, "pass"),
+            core::Phase::Play => pyo3::intern!(py, "play"),
+            core::Phase::Moon => pyo3::intern!(py, "moon"),
+            core::Phase::Over => pyo3::intern!(py, "over"),
+        };
+        name.clone()
     }
     #[getter]
     fn hand_number(&self) -> u64 {
@@ -670,8 +718,8 @@ impl PyGame {
         self.inner.awaiting_pass()
     }
     #[getter]
-    fn trick(&self, py: Python<'_>) -> PyResult<PyObject> {
-        to_python(py, &self.inner.trick_json())
+    fn trick<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        plays_list(py, self.inner.trick())
     }
     #[getter]
     fn tricks_played(&self, py: Python<'_>) -> PyResult<PyObject> {
@@ -717,27 +765,43 @@ impl PyGame {
     }
 
     /// The cards `seat` holds, sorted.
-    fn hand(&self, seat: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+    fn hand<'py>(&self, py: Python<'py>, seat: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
         let seat = seat_index(seat, self.inner.ruleset().players())?;
-        Ok(card_strings(core_result(self.inner.hand(seat))?))
+        card_list(py, core_result(self.inner.hand(seat))?)
     }
 
     /// The cards `seat` has selected toward its pass, in the order selected (ACT-2).
-    fn selected(&self, seat: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+    fn selected<'py>(
+        &self,
+        py: Python<'py>,
+        seat: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyList>> {
         let seat = seat_index(seat, self.inner.ruleset().players())?;
-        let cards = core_result(self.inner.selected(seat))?;
-        Ok(cards.iter().map(|c| c.to_string()).collect())
+        card_list(py, core_result(self.inner.selected(seat))?)
     }
 
     /// The cards the seat to move may play, sorted (PLAY-8).
-    fn legal_plays(&self) -> Vec<String> {
-        card_strings(self.inner.legal_plays())
+    fn legal_plays<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        card_list(py, self.inner.legal_plays())
     }
 
     /// The legal action ids of `seat`, by default the acting seat, ascending (ACT-3).
     #[pyo3(signature = (seat=None))]
-    fn legal_actions(&self, seat: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<u16>> {
-        core_result(self.inner.legal_actions(seat_opt(seat)?))
+    fn legal_actions<'py>(
+        &self,
+        py: Python<'py>,
+        seat: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        // Straight from the mask into the list: this is called once per step of every loop.
+        let mut mask = core_result(self.inner.legal_mask(seat_opt(seat)?))?;
+        let mut ids = [0u8; core::NUM_ACTIONS as usize];
+        let mut count = 0;
+        while mask != 0 {
+            ids[count] = mask.trailing_zeros() as u8;
+            mask &= mask - 1;
+            count += 1;
+        }
+        PyList::new(py, &ids[..count])
     }
 
     /// The legal action ids of `seat` as a bit mask: bit `i` for legal id `i`.
