@@ -214,9 +214,17 @@ def test_replay_deals_the_same_hand_and_new_changes_the_seed(tmp_path: Path) -> 
     screen = _pass_first(first, play)
     screen = play.send(screen.cards("legal")[0]) if screen.kind == "play" else screen
     screen = play.send("replay")
+    assert screen.kind == "confirm"  # a match in progress is dropped only when the person says so
+    screen = play.send("no")
+    assert screen.values("kept") and not screen.values("match")
+    screen = play.send("replay")
+    screen = play.send("yes")
     assert (screen.last("match") or "").startswith("replaying seed 42 ")
     assert screen.kind == "pass" and screen.cards("hand") == hand
+    screen = _pass_first(screen, play)
     screen = play.send("new")
+    assert screen.kind == "confirm"
+    screen = play.send("yes")
     match = screen.last("match") or ""
     assert match.startswith("new seed ") and not match.startswith("new seed 42 ")
     play.finish()
@@ -239,7 +247,11 @@ def test_new_ignores_the_save_and_finished_match_is_not_resumed(tmp_path: Path) 
     play.finish()
     later = Play(save)
     screen = later.screen()
-    assert "last match over" in screen.values("notice")
+    # The finished match is not overwritten: it is kept beside the save, and the player is told where.
+    (moved,) = screen.values("moved-aside")
+    why, kept = moved.split(" ", 1)
+    assert why == "finished" and Path(kept).name.startswith("save.json.finished-")
+    assert reversis.Game.from_record(reversis.load_record(Path(kept).read_bytes())).phase == "over"
     assert (screen.last("match") or "").startswith("new seed ")
     later.finish()
     fresh = Play(save, "--new")

@@ -40,7 +40,7 @@ def test_soak_plays_compares_and_reports(capsys: pytest.CaptureFixture[str]) -> 
 
 
 def test_soak_rejects_an_unknown_preset(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["soak", "--hands", "10", "--preset", "nope"]) == 2
+    assert main(["soak", "--hands", "10", "--sample", "1", "--preset", "nope"]) == 2
     assert "unknown preset" in capsys.readouterr().err
 
 

@@ -17,6 +17,7 @@ from reversis.commands.tournament import (
     interval,
     run_tournament,
     seatings,
+    t_quantile,
 )
 
 
@@ -49,23 +50,33 @@ def test_deal_seeds_differ_and_are_stable() -> None:
 
 def test_interval_formula() -> None:
     mean, low, high = interval([1.0, 2.0, 3.0, 4.0])
-    half = 1.96 * math.sqrt(5 / 3) / 2  # sd of 1..4 with n − 1 is sqrt(5/3)
+    half = 3.182446305284263 * math.sqrt(5 / 3) / 2  # t(0.975, 3); sd of 1..4 with n − 1 is sqrt(5/3)
     assert mean == 2.5
     assert low == pytest.approx(2.5 - half)
     assert high == pytest.approx(2.5 + half)
-    assert interval([3.0]) == (3.0, 3.0, 3.0)
+    # No interval from a single value.
+    mean, low, high = interval([3.0])
+    assert mean == 3.0 and math.isnan(low) and math.isnan(high)
+
+
+def test_t_quantiles() -> None:
+    # Student's t, 0.975 quantile (any statistics table).
+    table = {1: 12.7062, 2: 4.3027, 3: 3.1824, 5: 2.5706, 10: 2.2281, 30: 2.0423, 120: 1.9799, 5000: 1.9604}
+    for df, value in table.items():
+        assert t_quantile(0.975, df) == pytest.approx(value, abs=1e-4)
+    assert t_quantile(0.975, 10**9) == pytest.approx(1.959964, abs=1e-6)
 
 
 def test_jobs_do_not_change_the_numbers() -> None:
-    one = run_tournament(["random", "rules"], preset="hartenjagen", hands=6, seed=3, jobs=1)
-    two = run_tournament(["random", "rules"], preset="hartenjagen", hands=6, seed=3, jobs=2, chunk=1)
+    one = run_tournament(["random", "rules"], preset="hartenjagen", hands=6, seed=3, jobs=1, keep_deals=True)
+    two = run_tournament(["random", "rules"], preset="hartenjagen", hands=6, seed=3, jobs=2, chunk=1, keep_deals=True)
     assert _numbers(one) == _numbers(two)
-    other = run_tournament(["random", "rules"], preset="hartenjagen", hands=6, seed=4, jobs=1)
+    other = run_tournament(["random", "rules"], preset="hartenjagen", hands=6, seed=4, jobs=1, keep_deals=True)
     assert _numbers(other) != _numbers(one)
 
 
 def test_every_player_plays_every_seat_with_every_deal() -> None:
-    result = run_tournament(["random", "rules"], preset="hearts-3", hands=3, seed=1)
+    result = run_tournament(["random", "rules"], preset="hearts-3", hands=3, seed=1, keep_deals=True)
     for deal in result.deals:
         assert len(deal.seatings) == 3
         for seat in range(3):
@@ -125,9 +136,9 @@ def test_command_prints_the_table(capsys: pytest.CaptureFixture[str], tmp_path: 
     assert "mean pts/hand" in captured.out
     assert "95% interval" in captured.out
     assert "random - rules" in captured.out
-    assert "3/3 deals" in captured.err
+    assert "deals" not in captured.err  # no progress bar where standard error is not a terminal
     data = json.loads(out.read_text())
-    assert data["deals"] == 3
+    assert data["deals"] == 3 and data["rotations"] == 4
     assert [s["name"] for s in data["stats"]] == ["random", "rules"]
     assert len(data["hands"]) == 3
 
@@ -143,3 +154,49 @@ def test_help_says_the_unit_is_the_hand(capsys: pytest.CaptureFixture[str]) -> N
     with pytest.raises(SystemExit):
         main(["tournament", "--help"])
     assert "HAND" in capsys.readouterr().out
+
+
+def test_intervals_treat_a_deals_rotations_as_one_cluster() -> None:
+    result = run_tournament(["random", "rules"], preset="hearts-computer", hands=10, seed=7, keep_deals=True)
+    for stat in result.stats:
+        per_deal = []
+        for deal in result.deals:
+            hands = [
+                sum(s for name, s in zip(seating, scores) if name == stat.name) / seating.count(stat.name)
+                for seating, scores in zip(deal.seatings, deal.scores)
+            ]
+            per_deal.append(sum(hands) / len(hands))
+        mean = sum(per_deal) / len(per_deal)
+        sd = math.sqrt(sum((v - mean) ** 2 for v in per_deal) / (len(per_deal) - 1))
+        half = t_quantile(0.975, len(per_deal) - 1) * sd / math.sqrt(len(per_deal))
+        assert stat.deals == 10 and stat.hands == 40
+        assert stat.mean == pytest.approx(mean)
+        assert (stat.low, stat.high) == (pytest.approx(mean - half), pytest.approx(mean + half))
+
+
+def test_correlated_rotations_do_not_narrow_the_interval() -> None:
+    # Every rotation of a deal scores the same: four hands per deal carry one deal's information.
+    from reversis.commands.tournament import DealResult, _Tally
+
+    tally = _Tally(["a", "b"])
+    for index, points in enumerate([0, 26, 4, 13, 9, 2]):
+        seatings = [["a", "b", "a", "b"], ["b", "a", "b", "a"]] * 2
+        scores = [[points, 0, points, 0] if s[0] == "a" else [0, points, 0, points] for s in seatings]
+        tally.add(DealResult(index, seatings, scores))
+    result = tally.result("x", 0, None, [])
+    a = result.stat("a")
+    mean, low, high = interval([0.0, 26.0, 4.0, 13.0, 9.0, 2.0])
+    assert (a.mean, a.low, a.high) == (pytest.approx(mean), pytest.approx(low), pytest.approx(high))
+
+
+def test_one_deal_gives_no_interval(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    result = run_tournament(["random", "rules"], preset="hartenjagen", hands=1, seed=1)
+    assert all(math.isnan(s.low) and math.isnan(s.high) for s in result.stats)
+    assert all(math.isnan(p.low) for p in result.pairs)
+    table = tournament.format_table(result)
+    assert "n/a (1 deal)" in table and "No intervals from a single deal" in table
+    out = tmp_path / "one.json"
+    assert main(["tournament", "--hands", "1", "--jobs", "1", "--preset", "hartenjagen", "--json", str(out)]) == 0
+    data = json.loads(out.read_text())
+    assert data["stats"][0]["low"] is None and data["pairs"][0]["high"] is None
+    assert "n/a (1 deal)" in capsys.readouterr().out

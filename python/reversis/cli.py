@@ -1,14 +1,27 @@
-"""The ``reversis`` command."""
+"""The ``reversis`` command.
+
+Every subcommand behaves the same way at its edges: a bad option value is a usage error (exit
+status 2) before any work; Ctrl-C stops it promptly with one line and exit status 130 (``SIGTERM``
+and ``SIGHUP``: 128 plus the signal's number), never a traceback, and its worker processes
+stop too; a closed pipe (``reversis … | head``) ends it quietly, with status 141 as a shell
+shows for ``SIGPIPE``; a file it cannot read or write is one line of error and status 1.
+"""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import json
+import os
 import sys
 from collections.abc import Sequence
 
+from .commands.common import Terminated, finite_float, install_signal_handlers, positive, writable_file
+
 ENGINES = ("rust", "reference")
+#: ``--timeout``: a finite number of seconds, more than 0 and at most a day.
+TIMEOUT = finite_float(0.0, strict=True, high=86_400.0)
 #: Modules of :mod:`reversis.commands` that each register one subcommand.
 COMMAND_MODULES: list[str] = ["play", "tournament", "soak"]
 
@@ -49,8 +62,11 @@ def _conformance(args: argparse.Namespace) -> int:
             print(line)
         failed = failed or bool(report.failed)
     if args.json:
-        with open(args.json, "w", encoding="utf-8") as out:
-            json.dump([report.to_json() for report in reports], out, indent=1, ensure_ascii=False)
+        from .table import replace_atomically
+
+        data = json.dumps([report.to_json() for report in reports], indent=1, ensure_ascii=False)
+        with replace_atomically(args.json, special="write") as out:
+            out.write(data.encode("utf-8"))
     statuses = [outcome.status for report in reports for outcome in report.outcomes]
     print(f"{statuses.count('passed')} passed, {statuses.count('failed')} failed, {statuses.count('skipped')} skipped")
     return 1 if failed else 0
@@ -82,6 +98,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="reversis",
         description="The Hearts family of card games as an exact, testable protocol.",
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {package_version()}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     conformance = commands.add_parser(
@@ -89,11 +106,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="run the conformance suite against the built-in engines or a driver",
         description="Run the conformance suite. With no options: both built-in engines.",
     )
-    conformance.add_argument("--engine", action="append", choices=ENGINES, help="a built-in engine (repeatable)")
-    conformance.add_argument("--driver", metavar="CMD", help="run an implementation through the driver protocol")
+    which = conformance.add_mutually_exclusive_group()
+    which.add_argument("--engine", action="append", choices=ENGINES, help="a built-in engine (repeatable)")
+    which.add_argument("--driver", metavar="CMD", help="run an implementation through the driver protocol")
     conformance.add_argument("--area", action="append", metavar="AREA", help="only the cases of this area (repeatable)")
-    conformance.add_argument("--json", metavar="FILE", help="also write a JSON report to FILE")
-    conformance.add_argument("--timeout", type=float, default=10.0, help="seconds a driver may take per request")
+    conformance.add_argument("--json", metavar="FILE", type=writable_file, help="also write a JSON report to FILE")
+    conformance.add_argument("--timeout", type=TIMEOUT, default=10.0, help="seconds a driver may take per request")
     conformance.set_defaults(run=_conformance)
 
     bench = commands.add_parser(
@@ -103,8 +121,8 @@ def build_parser() -> argparse.ArgumentParser:
         "for an implementation and beside the built-in engines.",
     )
     bench.add_argument("--driver", metavar="CMD", help="an implementation to time through the driver protocol")
-    bench.add_argument("--repeats", type=int, default=5, help="runs of each hand; the median is reported")
-    bench.add_argument("--timeout", type=float, default=10.0, help="seconds a driver may take per request")
+    bench.add_argument("--repeats", type=positive, default=5, help="runs of each hand; the median is reported")
+    bench.add_argument("--timeout", type=TIMEOUT, default=10.0, help="seconds a driver may take per request")
     bench.set_defaults(run=_bench)
 
     driver = commands.add_parser(
@@ -120,20 +138,76 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def package_version() -> str:
+    """The installed package's version (``importlib.metadata``)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("reversis")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        return "unknown"
+
+
+def _quiet_stdout() -> None:
+    """After a closed pipe: point stdout at the null device so the exit flush cannot fail.
+
+    As the Python documentation of ``SIGPIPE`` recommends.
+    """
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+
+
+def _say_stopped(line: str) -> None:
+    """The one line of a stopped command, on a line of its own (after a prompt or progress bar)."""
+    with contextlib.suppress(OSError, ValueError):
+        start = "\n" if sys.stderr.isatty() else ""
+        print(start + line, file=sys.stderr)
+
+
+#: The exit status of a command stopped by a closed pipe, as a shell shows ``SIGPIPE``.
+BROKEN_PIPE_STATUS = 141
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``reversis`` command; returns the exit status."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if args.command is None:
-        parser.print_help()
-        return 2
+    command = "reversis"
+    restore = install_signal_handlers()
     try:
-        return int(args.run(args))
-    except (OSError, ValueError) as error:
-        # Unreadable or unwritable files and rejected input (every ReversisError is a
-        # ValueError): a message and a non-zero status, never a traceback.
-        print(f"reversis {args.command}: error: {error}", file=sys.stderr)
-        return 1
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        if args.command is None:
+            parser.print_help()
+            return 2
+        command = f"reversis {args.command}"
+        check = getattr(args, "check", None)
+        if check is not None:
+            problem = check(args)
+            if problem:
+                args.parser.error(problem)
+        try:
+            status = int(args.run(args))
+        except (OSError, ValueError) as error:
+            if isinstance(error, BrokenPipeError):
+                raise
+            # Unreadable or unwritable files and rejected input (every ReversisError is a
+            # ValueError): a message and a non-zero status, never a traceback.
+            print(f"{command}: error: {error}", file=sys.stderr)
+            return 1
+        sys.stdout.flush()
+        return status
+    except BrokenPipeError:
+        _quiet_stdout()
+        return BROKEN_PIPE_STATUS
+    except KeyboardInterrupt:
+        _say_stopped(f"{command}: interrupted")
+        return 130
+    except Terminated as signal:
+        _say_stopped(f"{command}: stopped by signal {signal.signum}")
+        return signal.status
+    finally:
+        restore()
 
 
 if __name__ == "__main__":

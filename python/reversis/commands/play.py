@@ -6,6 +6,12 @@ match draws a fresh seed (001 ¶12). The match is saved after every action, so q
 closed terminal or a crash loses nothing, and no card can be taken back once an opponent's card
 has been revealed; the next ``reversis play`` resumes it.
 
+Nothing the player owns is destroyed (see :mod:`reversis.table`): the save is written only to a
+regular file (through a symlink, to its target), a file that is not a saved match is moved aside
+under a name that says so, a match in progress is dropped only when the person confirms it, a
+finished match is kept beside the save when the next one starts, two sessions on one save are
+refused by a lock, and a save that fails is reported at once and again on leaving.
+
 The loop reads lines from stdin and writes to stdout. ``--plain`` prints machine-friendly
 ``key: value`` lines instead of the board (``legal: 2C 5C`` then ``prompt: play`` before each
 input), which is how the tests drive it.
@@ -14,8 +20,14 @@ input), which is how the tests drive it.
 from __future__ import annotations
 
 import argparse
+import codecs
+import contextlib
+import functools
 import importlib
+import json
 import os
+import re
+import shlex
 import sys
 import time
 from collections.abc import Callable
@@ -24,17 +36,35 @@ from types import ModuleType
 from typing import Any, TextIO
 
 from ..players import Observation, Player, RandomPlayer, observe
-from ..table import default_save_path, load_game, new_seed, save_game, start_match
+from ..table import (
+    SaveInUse,
+    SaveLock,
+    check_save_path,
+    default_save_path,
+    load_game,
+    move_aside,
+    new_seed,
+    remove_stale_temp_files,
+    replace_atomically,
+    save_game,
+    start_match,
+)
+from .common import Terminated, count, finite_float, seed
 
 __all__ = ["PlaySession", "explain", "register", "run"]
 
 DEFAULT_PRESET = "hearts-computer"
+#: The computer players ``--opponents`` offers.
+OPPONENTS = ("rules", "random", "montecarlo")
+DEFAULT_OPPONENTS = "rules"
+#: Playouts per legal card of the Monte Carlo player unless ``--rollouts`` says otherwise.
+DEFAULT_ROLLOUTS = 100
 SUITS = "CDHS"
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 NAMES_4 = ["You", "West", "North", "East"]
 NAMES = ["You", "Ada", "Bram", "Cleo", "Dirk", "Eva", "Floor"]
-COMMANDS = ("help", "quit", "new", "replay")
+QUIT_WORDS = ("quit", "exit")
 MOON_CHOICES = {
     "add": "add-to-others",
     "add-to-others": "add-to-others",
@@ -42,6 +72,30 @@ MOON_CHOICES = {
     "sub": "subtract-from-taker",
     "subtract-from-taker": "subtract-from-taker",
 }
+#: Card ranks as typed, for the hint after a bare rank such as ``Q``.
+RANK_WORDS = {"2", "3", "4", "5", "6", "7", "8", "9", "10", "T", "J", "Q", "K", "A"}
+#: Typed forms of a suit that the engines do not read: the white suits and emoji variation selectors.
+INPUT_FOLD = str.maketrans({"♤": "♠", "♡": "♥", "♢": "♦", "♧": "♣", "\ufe0f": None, "\ufe0e": None})
+#: The plain fallback of every decorative character, for a terminal that cannot print it.
+ASCII_FALLBACK = str.maketrans(
+    {
+        "━": "=",
+        "·": "-",
+        "▸": ">",
+        "✗": "x",
+        "“": '"',
+        "”": '"',
+        "’": "'",
+        "…": "...",
+        "−": "-",
+        "♣": "C",
+        "♦": "D",
+        "♥": "H",
+        "♠": "S",
+    }
+)
+#: The width every line of the board keeps within.
+BOARD_WIDTH = 80
 
 RESET = "\x1b[0m"
 BOLD = "\x1b[1m"
@@ -50,25 +104,36 @@ RED = "\x1b[31m"
 GREEN = "\x1b[32m"
 YELLOW = "\x1b[33m"
 CYAN = "\x1b[36m"
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 HELP = """\
 Type a card to play it: QS, qs, 10h, Q♠ (rank, then suit C D H S or ♣ ♦ ♥ ♠).
 When passing, type all the cards to pass on one line: 2C QS 10h.
-Commands:
+Commands (type the whole word):
   help    this text
   quit    save the match and leave (it resumes next time)
-  new     abandon this match and deal a new one with a fresh seed
-  replay  restart this match from the first deal of its seed
+  new     abandon this match and deal a new one with a fresh seed (asks first)
+  replay  restart this match from the first deal of its seed (asks first)
 An empty line shows the table again. There is no take-back."""
 
 
-class Style:
-    """How cards and emphasis are printed: Unicode suits, and ANSI colours when ``color``."""
+def visible_width(text: str) -> int:
+    """The columns ``text`` takes on a terminal, ANSI colour codes left out."""
+    return len(_ANSI.sub("", text))
 
-    def __init__(self, *, color: bool, symbols: bool) -> None:
-        """Print suit symbols when ``symbols``, colours when ``color``."""
+
+class Style:
+    """How cards and emphasis are printed: Unicode suits, and ANSI colours when ``color``.
+
+    ``unicode`` says whether the output can show characters beyond ASCII at all; when it
+    cannot, every decorative character is printed as its plain fallback (:data:`ASCII_FALLBACK`).
+    """
+
+    def __init__(self, *, color: bool, symbols: bool, unicode: bool = True) -> None:
+        """Print suit symbols when ``symbols``, colours when ``color``, non-ASCII text when ``unicode``."""
         self.color = color
-        self.symbols = symbols
+        self.symbols = symbols and unicode
+        self.unicode = unicode
 
     def paint(self, text: str, *codes: str) -> str:
         """``text`` wrapped in the ANSI ``codes`` when colour is on."""
@@ -76,14 +141,22 @@ class Style:
             return text
         return "".join(codes) + text + RESET
 
+    def plain(self, text: str) -> str:
+        """``text`` as this output can show it: decorative characters replaced when it is ASCII-only."""
+        return text if self.unicode else text.translate(ASCII_FALLBACK)
+
     def suit(self, suit: str) -> str:
         """A suit's symbol (or letter), red for hearts and diamonds."""
         text = SUIT_SYMBOLS[suit] if self.symbols else suit
         return self.paint(text, RED) if suit in "HD" else text
 
+    def face(self, card: str) -> str:
+        """A card as printed, without colour: ``10♥``, ``Q♠`` (``TH``, ``QS`` without symbols)."""
+        return ("10" if card[0] == "T" else card[0]) + SUIT_SYMBOLS[card[1]] if self.symbols else card
+
     def card(self, card: str) -> str:
         """A card as rank and suit symbol: ``10♥``, ``Q♠``; red for hearts and diamonds."""
-        text = ("10" if card[0] == "T" else card[0]) + SUIT_SYMBOLS[card[1]] if self.symbols else card
+        text = self.face(card)
         return self.paint(text, BOLD, RED) if card[1] in "HD" else self.paint(text, BOLD)
 
     def cards(self, cards: list[str]) -> str:
@@ -95,10 +168,17 @@ def _suit_name(suit: str) -> str:
     return SUIT_NAMES[suit]
 
 
+def _signed(points: int) -> str:
+    """Points with their sign: ``+13``, ``-10``."""
+    return f"{points:+d}"
+
+
 def explain(code: str, game: Any, style: Style, *, card: str | None = None, text: str = "") -> str:
     """Why the person's action was rejected, in words, from the error's ``code`` (spec/errors.md)."""
     ruleset = game.ruleset
     if code == "invalid-card":
+        if text.upper() in RANK_WORDS:
+            return f"“{text}” is a rank: add the suit, like {text.upper()}S or {text.upper()}♠ (to leave, type quit)"
         return f"“{text}” is not a card: type the rank then the suit, like QS, 10h or Q♠"
     if code == "card-not-held":
         return f"you do not hold {style.card(card)}" if card else "you do not hold that card"
@@ -144,6 +224,28 @@ class Finished(Exception):
         self.status = status
 
 
+def settings_path(save: Path) -> Path:
+    """The file beside a save that remembers the match's computer players: ``NAME.settings``."""
+    return save.with_name(save.name + ".settings")
+
+
+def _in_progress(game: Any) -> bool:
+    """Whether dropping ``game`` loses the person's play: it is not over and seat 0 has acted."""
+    return game.phase != "over" and any(action.get("seat") == 0 for action in game.actions)
+
+
+def _last_trick(game: Any) -> tuple[int, list[tuple[int, str]], int] | None:
+    """The last completed trick as the game keeps it (``tricks_played``, else ``last_hand``)."""
+    tricks = list(game.tricks_played)
+    if not tricks:
+        last = getattr(game, "last_hand", None)
+        tricks = list(last["tricks"]) if last else []
+    if not tricks:
+        return None
+    trick = tricks[-1]
+    return int(trick["winner"]), [(int(e["seat"]), str(e["card"])) for e in trick["cards"]], int(trick["points"])
+
+
 class PlaySession:
     """One person at seat 0 against computer players, reading ``inp`` and writing ``out``."""
 
@@ -153,7 +255,7 @@ class PlaySession:
         engine: ModuleType,
         ruleset_name: str | None,
         save_path: Path,
-        opponents: str,
+        opponents: str | None,
         seed: int | None,
         new: bool,
         delay: float,
@@ -161,12 +263,21 @@ class PlaySession:
         style: Style,
         inp: TextIO,
         out: TextIO,
+        rollouts: int | None = None,
+        resume_hint: str = "reversis play",
     ) -> None:
-        """Set up the session; :meth:`run` starts or resumes the match."""
+        """Set up the session; :meth:`run` starts or resumes the match.
+
+        ``opponents`` and ``rollouts`` of ``None`` mean: as the saved match had them (kept in
+        :func:`settings_path`), else the defaults. ``resume_hint`` is the command that resumes.
+        """
         self.engine = engine
         self.ruleset_name = ruleset_name
         self.save_path = save_path
-        self.opponents = opponents
+        self.requested_opponents = opponents
+        self.requested_rollouts = rollouts
+        self.opponents = opponents or DEFAULT_OPPONENTS
+        self.rollouts = rollouts or DEFAULT_ROLLOUTS
         self.requested_seed = seed
         self.requested_new = new
         self.delay = delay
@@ -174,19 +285,21 @@ class PlaySession:
         self.style = style
         self.inp = inp
         self.out = out
+        self.resume_hint = resume_hint
         self.game: Any = None
         self.players: list[Player | None] = []
         self.opponent_label = ""
         self.last_trick: tuple[int, list[tuple[int, str]], int] | None = None
-        self.save_warned = False
+        #: Why the last save failed, or ``None`` when the save on disk holds the match.
+        self.save_error: str | None = None
         self._pending: list[Callable[[], None]] = []
         self.dirty = True
 
     # Output -----------------------------------------------------------------------------------
 
     def say(self, text: str = "") -> None:
-        """Write a line."""
-        self.out.write(text + "\n")
+        """Write a line (decorative characters replaced where the output cannot show them)."""
+        self.out.write(self.style.plain(text) + "\n")
 
     def emit(self, key: str, value: str, pretty: str | None) -> None:
         """An event: ``key: value`` in plain mode, else ``pretty`` (nothing when ``None``)."""
@@ -195,10 +308,15 @@ class PlaySession:
         elif pretty is not None:
             self.say(pretty)
 
+    def names(self) -> list[str]:
+        """The display names of the seats."""
+        count = self.game.ruleset.players
+        names = NAMES_4 if count == 4 else NAMES
+        return [names[s] if s < len(names) else f"Seat {s}" for s in range(count)]
+
     def name(self, seat: int) -> str:
         """The display name of a seat."""
-        names = NAMES_4 if self.game.ruleset.players == 4 else NAMES
-        return names[seat] if seat < len(names) else f"Seat {seat}"
+        return self.names()[seat]
 
     def _target(self, direction: str) -> tuple[int, int]:
         """The seats seat 0 passes to and receives from in ``direction``."""
@@ -206,8 +324,16 @@ class PlaySession:
         step = {"left": 1, "right": -1, "across": 2}.get(direction, 0)
         return step % n, -step % n
 
-    def _row(self, values: list[int]) -> str:
-        return "   ".join(f"{self.name(s)} {v}" for s, v in enumerate(values))
+    def _width(self) -> int:
+        """The width of a seat's column on the board."""
+        return max(6, max(len(name) for name in self.names()) + 1)
+
+    def _score_rows(self, *rows: tuple[str, list[int]]) -> None:
+        """A header of seat names, then one row of numbers per ``(label, values)``, in columns."""
+        width = self._width()
+        self.say(" " * 13 + "".join(f"{name:>{width}}" for name in self.names()))
+        for label, numbers in rows:
+            self.say(self._columns(label, [(str(v), str(v)) for v in numbers], width))
 
     # Setup --------------------------------------------------------------------------------------
 
@@ -216,73 +342,154 @@ class PlaySession:
 
     def _make_players(self) -> None:
         count = self.game.ruleset.players
-        cls: Any = None
-        if self.opponents == "rules":
-            try:
-                cls = getattr(importlib.import_module("reversis.players"), "RuleBasedPlayer", None)
-            except ImportError:
-                cls = None
-        players: list[Player | None] = [None]
+        cls: Any = RandomPlayer
         label = "random"
-        for _ in range(1, count):
-            player: Player | None = None
-            if cls is not None:
-                try:
-                    player = cls()
-                    label = getattr(player, "name", "rules")
-                except TypeError:
-                    player = None
-            # Fresh entropy, never the shuffle seed: computer players know only their observation.
-            players.append(player or RandomPlayer())
-        if self.opponents == "rules" and cls is None:
-            label = "random (the rule-based player is not available)"
-        self.players = players
+        kwargs: dict[str, Any] = {}
+        if self.opponents in ("rules", "montecarlo"):
+            module, name = (
+                ("reversis.players.rulebased", "RuleBasedPlayer")
+                if self.opponents == "rules"
+                else ("reversis.players.montecarlo", "MonteCarloPlayer")
+            )
+            try:
+                cls = getattr(importlib.import_module(module), name)
+                label = self.opponents
+                if self.opponents == "montecarlo":
+                    kwargs = {"rollouts": self.rollouts}
+                    label = f"montecarlo ({self.rollouts} rollouts)"
+            except (ImportError, AttributeError):
+                cls, label = RandomPlayer, f"random (the {self.opponents} player is not available)"
+        # Fresh entropy, never the shuffle seed: computer players know only their observation.
+        self.players = [None] + [cls(**kwargs) for _ in range(1, count)]
         self.opponent_label = label
+
+    def _load_settings(self) -> None:
+        """Take the saved match's computer players, unless the command line named others."""
+        try:
+            data = json.loads(settings_path(self.save_path).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            data = {}
+        if not isinstance(data, dict):
+            data = {}
+        if self.requested_opponents is None and data.get("opponents") in OPPONENTS:
+            self.opponents = data["opponents"]
+        rollouts = data.get("rollouts")
+        if self.requested_rollouts is None and isinstance(rollouts, int) and rollouts >= 1:
+            self.rollouts = rollouts
+
+    def _save_settings(self) -> None:
+        data = {"opponents": self.opponents, "rollouts": self.rollouts}
+        with contextlib.suppress(OSError), replace_atomically(settings_path(self.save_path)) as out:
+            out.write((json.dumps(data) + "\n").encode())
 
     def _begin(self, game: Any, how: str) -> None:
         self.game = game
-        self.last_trick = None
+        self.last_trick = _last_trick(game)
         self.dirty = True
         self._make_players()
         self._save()
+        self._save_settings()
         self.emit(
             "match",
             f"{how} seed {game.seed} preset {game.ruleset.name} hand {game.hand_number} "
             f"opponents {self.opponent_label}",
-            self.style.paint(
-                f"{how.capitalize()} match · {game.ruleset.title} · seed {game.seed} · computer players: "
-                f"{self.opponent_label}",
-                BOLD,
-                CYAN,
-            ),
+            self.style.paint(f"{how.capitalize()} match · {game.ruleset.title} · seed {game.seed}", BOLD, CYAN)
+            + f"\n  Computer players: {self.opponent_label}",
         )
 
+    def _move_aside(self, why: str, reason: str) -> bool:
+        """Move the save out of the way as ``why`` and say where; whether it could be moved."""
+        try:
+            moved = move_aside(self.save_path, why)
+        except OSError as error:
+            self.emit(
+                "notice",
+                f"cannot move aside: {error}",
+                f"{reason} It could not be moved out of the way ({error}), so it is left as it is.",
+            )
+            return False
+        self.emit("moved-aside", f"{why} {moved}", f"{reason} It is kept as {moved}.")
+        return True
+
+    def _load_saved(self) -> Any:
+        """The saved match, or ``None`` (none, or not a saved match: then moved aside, and said so)."""
+        if not os.path.lexists(self.save_path):
+            return None
+        try:
+            return load_game(self.save_path, engine=self.engine)
+        except self.engine.ReversisError as error:
+            text = str(error).split("is not a saved match: ", 1)[-1]
+            reason = f"{self.save_path} is not a saved match ({text})."
+        except OSError as error:
+            reason = f"{self.save_path} could not be read ({error.strerror or error})."
+        if not self._move_aside("unreadable", reason):
+            raise Finished(1)
+        return None
+
+    def _confirm_drop(self, game: Any, why: str) -> bool:
+        """Ask before dropping the match in progress ``game`` for ``why``; whether to drop it."""
+        if not _in_progress(game):
+            return True
+        scores = " ".join(map(str, game.scores))
+        self.emit(
+            "confirm",
+            f"abandon seed {game.seed} hand {game.hand_number} scores {scores}: {why}",
+            f"This abandons the match in progress (seed {game.seed}, hand {game.hand_number + 1}, "
+            f"scores {scores}) to {why}.",
+        )
+        words = self._ask("confirm", "Type 'yes' to abandon it, anything else to keep playing it:")
+        if words and words[0].lower() in ("yes", "y"):
+            return True
+        if words and words[0].lower() in QUIT_WORDS:
+            self._quit()
+        self.emit("kept", f"seed {game.seed}", "Kept the match in progress.")
+        self.dirty = True
+        return False
+
     def _start(self) -> None:
+        saved = self._load_saved()
+        if saved is not None and saved.phase == "over":
+            if not self._move_aside("finished", f"The last match (seed {saved.seed}) is over."):
+                raise Finished(1)
+            saved = None
+        if saved is not None:
+            wants: str | None = None
+            if self.requested_seed is not None:
+                wants = f"deal from seed {self.requested_seed}"
+            elif self.requested_new:
+                wants = "deal a new match (--new)"
+            elif self.ruleset_name and saved.ruleset.name != self.ruleset_name:
+                wants = f"start {self.ruleset_name} (the saved match is {saved.ruleset.name})"
+            if wants is None:
+                self._begin(saved, "resumed")
+                return
+            self.game = saved  # end of input at the question leaves it saved as it is
+            if not self._confirm_drop(saved, wants):
+                self._begin(saved, "resumed")
+                return
         if self.requested_seed is not None:
             self._begin(start_match(self._preset(), self.requested_seed, engine=self.engine), "replaying")
-            return
-        if not self.requested_new and self.save_path.exists():
-            try:
-                game = load_game(self.save_path, engine=self.engine)
-            except (OSError, self.engine.ReversisError) as error:
-                self.emit("notice", "unreadable save", f"The saved match could not be read ({error}); dealing anew.")
-            else:
-                if game.phase == "over":
-                    self.emit("notice", "last match over", "The last match is over; dealing a new one.")
-                elif self.ruleset_name and game.ruleset.name != self.ruleset_name:
-                    self.emit("notice", "preset differs", f"Saved match is {game.ruleset.name}; dealing a new one.")
-                else:
-                    self._begin(game, "resumed")
-                    return
-        self._begin(start_match(self._preset(), engine=self.engine), "new")
+        else:
+            self._begin(start_match(self._preset(), engine=self.engine), "new")
 
-    def _save(self) -> None:
+    def _save(self) -> bool:
+        """Save the match; report a failure at once (and a recovery); whether it was saved."""
         try:
             save_game(self.game, self.save_path, engine=self.engine)
-        except OSError as error:
-            if not self.save_warned:
-                self.emit("notice", f"cannot save: {error}", f"Warning: cannot save to {self.save_path}: {error}")
-                self.save_warned = True
+        except (OSError, self.engine.ReversisError) as error:
+            message = getattr(error, "strerror", None) or str(error)
+            if self.save_error is None:
+                self.emit(
+                    "save-failed",
+                    message,
+                    self.style.paint(f"Warning: the match cannot be saved to {self.save_path}: {message}", BOLD, RED),
+                )
+            self.save_error = message
+            return False
+        if self.save_error is not None:
+            self.emit("save-recovered", str(self.save_path), f"Saved again to {self.save_path}.")
+        self.save_error = None
+        return True
 
     # The board ----------------------------------------------------------------------------------
 
@@ -292,6 +499,12 @@ class PlaySession:
             self._board()
             self.dirty = False
 
+    def _columns(self, label: str, cells: list[tuple[str, str]], width: int, tail: str = "") -> str:
+        """A board row: ``label``, then one right-aligned cell per seat (``(plain, painted)``), then ``tail``."""
+        st = self.style
+        row = "  " + st.paint(f"{label:<11}", DIM) + "".join(" " * (width - len(p)) + shown for p, shown in cells)
+        return row + ("  " + tail if tail else "")
+
     def _board(self) -> None:
         game = self.game
         obs = game.observation(0)
@@ -299,28 +512,43 @@ class PlaySession:
             self._plain_board(obs)
             return
         st = self.style
+        names = self.names()
+        width = self._width()
         direction = game.pass_direction
         if direction in (None, "hold"):
             passing = "no passing" if direction is None else "hold (no passing)"
         elif game.phase != "pass":
-            passed_to = self.name(self._target(direction)[0])
-            passing = f"passed {direction} to {passed_to}"
+            passing = f"passed {direction} to {self.name(self._target(direction)[0])}"
         else:
             passing = f"pass {direction} to {self.name(self._target(direction)[0])}"
         title = f" Hand {game.hand_number + 1} · {passing} · seed {game.seed} "
         self.say()
         self.say(st.paint("━━━" + title + "━" * max(3, 64 - len(title)), CYAN))
-        self.say(f"  {st.paint('Scores', DIM)}      {self._row(obs['scores'])}    (to {game.ruleset.target})")
-        broken = "   hearts broken" if obs["hearts_broken"] and game.ruleset.hearts_breaking != "none" else ""
-        self.say(f"  {st.paint('This hand', DIM)}   {self._row(obs['points'])}{broken}")
+        self.say(" " * 13 + "".join(f"{name:>{width}}" for name in names))
+
+        def numbers(values: list[int]) -> list[tuple[str, str]]:
+            return [(str(v), str(v)) for v in values]
+
+        self.say(self._columns("Scores", numbers(obs["scores"]), width, f"(to {game.ruleset.target})"))
+        broken = "hearts broken" if obs["hearts_broken"] and game.ruleset.hearts_breaking != "none" else ""
+        self.say(self._columns("This hand", numbers(obs["points"]), width, broken))
         if self.last_trick is not None:
             winner, taken, points = self.last_trick
-            played = "  ".join(f"{self.name(s)} {st.card(c)}" for s, c in taken)
-            plus = f" (+{points})" if points else ""
-            self.say(f"  {st.paint('Last trick', DIM)}  {self.name(winner)} took it{plus}: {played}")
+            played = dict(taken)
+            cells = [(st.face(played[s]), st.card(played[s])) if s in played else ("", "") for s in range(len(names))]
+            took = f"{self.name(winner)} took it" + (f" ({_signed(points)})" if points else "")
+            self.say(self._columns("Last trick", cells, width, took))
         if obs["phase"] == "play":
-            trick = "  ".join(f"{self.name(e['seat'])} {st.card(e['card'])}" for e in obs["trick"])
-            self.say(f"  {st.paint('Trick', DIM)}       {trick or 'you lead'}")
+            if obs["trick"]:
+                played = {e["seat"]: e["card"] for e in obs["trick"]}
+                cells = [
+                    (st.face(played[s]), st.card(played[s])) if s in played else ("·", st.paint("·", DIM))
+                    for s in range(len(names))
+                ]
+                self.say(self._columns("Trick", cells, width, f"led by {self.name(obs['trick'][0]['seat'])}"))
+            else:
+                who = "you lead" if obs["to_move"] == 0 else f"{self.name(obs['to_move'])} leads"
+                self.say(f"  {st.paint('Trick', DIM)}      {who}")
         legal = set(obs["legal"])
         self.say(f"  {st.paint('Your hand', DIM)}")
         for suit in SUITS:
@@ -330,9 +558,16 @@ class PlaySession:
             shown = []
             for card in cards:
                 face = st.card(card)
-                pad = " " * (3 - len(card.replace("T", "10")))
+                pad = " " * (3 - len(st.face(card)))
                 shown.append(f"[{face}]{pad}" if card in legal else f" {face} {pad}")
-            self.say(f"    {st.suit(suit)}  " + " ".join(shown).rstrip())
+            lead = f"    {st.suit(suit)}  "
+            line = lead
+            for cell in shown:
+                if visible_width(line + cell) > BOARD_WIDTH and line != lead:
+                    self.say(line.rstrip())
+                    line = " " * 7
+                line += cell + " "
+            self.say(line.rstrip())
 
     def _plain_board(self, obs: dict[str, Any]) -> None:
         game = self.game
@@ -361,35 +596,55 @@ class PlaySession:
         if not line:
             self.emit("eof", "", "")
             self._quit()
-        return line.replace(",", " ").split()
+        return line.translate(INPUT_FOLD).replace(",", " ").split()
 
     def _reject(self, code: str, why: str) -> None:
         self.emit("rejected", f"{code}: {why}", "  " + self.style.paint("✗", BOLD, YELLOW) + " " + why)
 
     def _command(self, word: str) -> bool:
-        """Run ``word`` if it is a command; whether it was one."""
+        """Run ``word`` if it is a command (the whole word: ``Q`` is the queen); whether it was one."""
         word = word.lower()
-        if word in ("help", "?", "h"):
+        if word in ("help", "?"):
             self.say(HELP)
+            self.dirty = True
             return True
-        if word in ("quit", "exit", "q"):
+        if word in QUIT_WORDS:
             self._quit()
         if word == "new":
-            self._begin(start_match(self.game.ruleset, engine=self.engine), "new")
+            if self._replace_match("deal a new match"):
+                self._begin(start_match(self.game.ruleset, engine=self.engine), "new")
             return True
         if word == "replay":
-            self._begin(start_match(self.game.ruleset, self.game.seed, engine=self.engine), "replaying")
+            if self._replace_match(f"replay seed {self.game.seed} from its first deal"):
+                self._begin(start_match(self.game.ruleset, self.game.seed, engine=self.engine), "replaying")
             return True
         return False
 
+    def _replace_match(self, why: str) -> bool:
+        """Make way for another match: confirm dropping one in progress, keep a finished one aside."""
+        if self.game.phase == "over":
+            if self.save_error is None and os.path.lexists(self.save_path):
+                return self._move_aside("finished", f"The finished match (seed {self.game.seed}) is kept.")
+            return True
+        return self._confirm_drop(self.game, why)
+
     def _quit(self) -> None:
-        self._save()
+        saved = self._save()
+        if not saved:
+            self.emit(
+                "unsaved",
+                self.save_error or "",
+                self.style.paint(
+                    f"The match was NOT saved ({self.save_error}); seed {self.game.seed} deals it again.", BOLD, RED
+                ),
+            )
+            raise Finished(1)
         if self.game.phase == "over":
             raise Finished(0)
         self.emit(
             "saved",
             str(self.save_path),
-            f"Saved to {self.save_path}. Run `reversis play` to resume (seed {self.game.seed}).",
+            f"Saved to {self.save_path}. Run `{self.resume_hint}` to resume (seed {self.game.seed}).",
         )
         raise Finished(0)
 
@@ -486,11 +741,11 @@ class PlaySession:
             if event["type"] == "trick":
                 winner, points = event["winner"], event["points"]
                 self.last_trick = (winner, [(entry["seat"], entry["card"]) for entry in event["cards"]], points)
-                self._pending.append(lambda winner=winner, points=points: self._announce_trick(winner, points))
+                self._pending.append(functools.partial(self._announce_trick, winner, points))
             elif event["type"] == "exchange":
-                self._pending.append(lambda direction=event["direction"]: self._exchange(direction))
+                self._pending.append(functools.partial(self._exchange, event["direction"]))
             elif event["type"] == "hand":
-                self._pending.append(lambda event=event: self._hand_done(event))
+                self._pending.append(functools.partial(self._hand_done, event))
 
     def _flush(self) -> None:
         """Report what the last action finished, in order."""
@@ -499,7 +754,7 @@ class PlaySession:
             report()
 
     def _announce_trick(self, winner: int, points: int) -> None:
-        plus = f"  (+{points})" if points else ""
+        plus = f"  ({_signed(points)})" if points else ""
         who = "You take" if winner == 0 else f"{self.name(winner)} takes"
         self.emit(
             "took", f"{winner} {points}", self.style.paint(f"  ▸ {who} the trick{plus}", YELLOW if winner else GREEN)
@@ -523,8 +778,7 @@ class PlaySession:
             self.emit("moon", str(moon), f"  {self.name(moon)} took every point card and shot the moon!")
         self.emit("totals", " ".join(map(str, game.scores)), None)
         if not self.plain:
-            self.say(f"  This hand   {self._row(scores)}")
-            self.say(f"  Totals      {self._row(game.scores)}")
+            self._score_rows(("This hand", scores), ("Totals", game.scores))
 
     # The loop -----------------------------------------------------------------------------------
 
@@ -553,10 +807,18 @@ class PlaySession:
         self.emit("over", "winners " + " ".join(map(str, winners)), None)
         if not self.plain:
             self.say()
-            verdict = "You win!" if winners == [0] else ("You share the win!" if 0 in winners else f"{names} win.")
+            if winners == [0]:
+                verdict = "You win!"
+            elif 0 in winners:
+                verdict = "You share the win!"
+            else:
+                verdict = f"{names} {'wins' if len(winners) == 1 else 'win'}."
             self.say(self.style.paint(f"Match over after {game.hand_number + 1} hands. {verdict}", BOLD, CYAN))
-            self.say(f"  Final scores  {self._row(game.scores)}")
-            self.say(f"  The finished match is kept in {self.save_path}; seed {game.seed} replays it.")
+            self._score_rows(("Final score", game.scores))
+            if self.save_error is None:
+                aside = f"{self.save_path.name}.finished-<date>"
+                self.say(f"  The finished match is kept in {self.save_path}; seed {game.seed} replays it.")
+                self.say(f"  A new match keeps it beside, as {aside}.")
         words = self._ask("over", "Type 'new' for a new match, 'replay' to replay this seed, or 'quit':")
         if words and not self._command(words[0]):
             self._reject("invalid-action", "type new, replay or quit")
@@ -582,9 +844,37 @@ class PlaySession:
             hands = self.engine.deal_from_seed(game.ruleset, new_seed(), hand_number=game.hand_number)[0]
             self._apply({"type": "deal", "hands": hands})
 
+    def _interrupted(self, status: int) -> int:
+        """Leave after Ctrl-C or a signal: save, say so in one line, return ``status``."""
+        if self.game is None:
+            return status
+        saved = self._save()
+        with contextlib.suppress(OSError, ValueError):  # the terminal may be gone (SIGHUP)
+            self.say()
+            if saved:
+                resume = self.resume_hint
+                self.say(f"Interrupted; the match is saved in {self.save_path} (`{resume}` resumes it).")
+            else:
+                self.say(f"Interrupted; the match was NOT saved ({self.save_error}).")
+        return status
+
     def run(self, game: Any = None) -> int:
-        """Play ``game`` (by default: the saved match, or a new one) until the person quits; the exit status."""
+        """Play ``game`` (by default: the saved match, or a new one) until the person quits; the exit status.
+
+        :raises SaveError: before anything else, if the save path is not a regular file, or if
+            another session holds its lock (:class:`~reversis.table.SaveInUse`).
+        """
+        self.save_path = check_save_path(self.save_path)
+        lock = SaveLock(self.save_path)
         try:
+            lock.acquire()
+        except SaveInUse:
+            raise
+        except OSError:
+            pass  # no directory to lock in: the first save reports why it cannot save
+        try:
+            remove_stale_temp_files(self.save_path)
+            self._load_settings()
             if game is None:
                 self._start()
             else:
@@ -594,13 +884,13 @@ class PlaySession:
         except Finished as done:
             return done.status
         except KeyboardInterrupt:
-            if self.game is not None:
-                self._save()
-            self.say()
-            self.say(f"Saved to {self.save_path}.")
-            return 130
+            return self._interrupted(130)
+        except Terminated as signal:
+            return self._interrupted(signal.status)
         finally:
-            self.out.flush()
+            lock.release()
+            with contextlib.suppress(OSError, ValueError):
+                self.out.flush()
 
 
 def _use_color(args: argparse.Namespace, out: TextIO) -> bool:
@@ -609,12 +899,35 @@ def _use_color(args: argparse.Namespace, out: TextIO) -> bool:
     return bool(getattr(out, "isatty", lambda: False)())
 
 
-def _can_print_symbols(out: TextIO) -> bool:
+def _can_encode(out: TextIO) -> bool:
+    """Whether ``out`` can print the board's non-ASCII characters."""
     try:
-        "♣♦♥♠━▸✗".encode(getattr(out, "encoding", None) or "ascii")
+        "♣♦♥♠━▸✗·“”".encode(getattr(out, "encoding", None) or "ascii")
     except (UnicodeEncodeError, LookupError):
         return False
     return True
+
+
+def _prepare_streams() -> None:
+    """Never let an encoding end the game: bad input bytes are replaced, unprintable output too.
+
+    Input that the locale calls ASCII is read as UTF-8 (a superset), so ``Q♠`` typed on a UTF-8
+    terminal under ``PYTHONIOENCODING=ascii`` is still a card.
+    """
+    stdin = sys.stdin
+    if hasattr(stdin, "reconfigure"):
+        try:
+            name = codecs.lookup(stdin.encoding or "ascii").name
+        except LookupError:
+            name = "ascii"
+        with contextlib.suppress(ValueError, OSError):
+            if name == "ascii":
+                stdin.reconfigure(encoding="utf-8", errors="replace")
+            else:
+                stdin.reconfigure(errors="replace")
+    if hasattr(sys.stdout, "reconfigure"):
+        with contextlib.suppress(ValueError, OSError):
+            sys.stdout.reconfigure(errors="replace")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -626,45 +939,65 @@ def run(args: argparse.Namespace) -> int:
         except engine.ReversisError as error:
             print(f"reversis play: {error}", file=sys.stderr)
             return 2
+    _prepare_streams()
     out = sys.stdout
-    style = Style(color=_use_color(args, out), symbols=not args.plain and _can_print_symbols(out))
+    unicode = _can_encode(out)
+    style = Style(color=_use_color(args, out), symbols=not args.plain, unicode=unicode)
+    save_path = Path(args.save).expanduser() if args.save else default_save_path()
+    hint = "reversis play" + (f" --save {shlex.quote(args.save)}" if args.save else "")
     session = PlaySession(
         engine=engine,
         ruleset_name=args.preset,
-        save_path=Path(args.save).expanduser() if args.save else default_save_path(),
+        save_path=save_path,
         opponents=args.opponents,
+        rollouts=args.rollouts,
         seed=args.seed,
         new=args.new,
-        delay=max(0.0, args.delay),
+        delay=args.delay,
         plain=args.plain,
         style=style,
         inp=sys.stdin,
         out=out,
+        resume_hint=hint,
     )
     return session.run()
-
-
-def _seed(text: str) -> int:
-    value = int(text, 0)
-    if not 0 <= value < 2**64:
-        raise argparse.ArgumentTypeError("a seed is an integer from 0 to 2**64-1")
-    return value
 
 
 def register(commands: Any) -> None:
     """Add ``play`` to the ``reversis`` command."""
     play = commands.add_parser(
         "play",
-        help="play Hearts at the terminal against three computer players",
-        description="Play a match against computer players. The match is saved after every card and "
-        "resumed the next time; --seed replays a deal, --new deals a fresh one.",
+        help="play Hearts at the terminal against computer players (3 in the default preset)",
+        description="Play a match against the computer: one computer player in each other seat, so 3 in "
+        f"the default preset {DEFAULT_PRESET} and 2 to 6 in the others. The match is saved after every "
+        "card and resumed the next time, with the same computer players; --seed replays a deal, --new "
+        "deals a fresh one (both ask before abandoning a match in progress).",
     )
     play.add_argument("--preset", default=None, help=f"the ruleset (default {DEFAULT_PRESET}, or the saved match's)")
-    play.add_argument("--seed", type=_seed, default=None, help="deal from this seed (replays that deal)")
-    play.add_argument("--new", action="store_true", help="deal a new match with a fresh seed, ignoring the save")
+    play.add_argument("--seed", type=seed, default=None, help="deal from this seed, 0 to 2**64-1 (replays that deal)")
+    play.add_argument("--new", action="store_true", help="deal a new match with a fresh seed instead of resuming")
     play.add_argument("--save", metavar="PATH", default=None, help="the save file (.json, or .msgpack for binary)")
-    play.add_argument("--opponents", choices=("rules", "random"), default="rules", help="the computer players")
-    play.add_argument("--delay", type=float, default=0.0, help="seconds to wait before each computer card")
+    play.add_argument(
+        "--opponents",
+        choices=OPPONENTS,
+        default=None,
+        help=f"the computer players (default {DEFAULT_OPPONENTS}, or the saved match's): rule-based, random, "
+        "or Monte Carlo (the strongest, and slowest)",
+    )
+    play.add_argument(
+        "--rollouts",
+        type=count(1, 100_000, "--rollouts"),
+        default=None,
+        metavar="N",
+        help=f"the Monte Carlo player's strength: playouts per legal card (default {DEFAULT_ROLLOUTS}; "
+        "more is stronger and slower)",
+    )
+    play.add_argument(
+        "--delay",
+        type=finite_float(0.0, high=60.0),
+        default=0.0,
+        help="seconds to wait before each computer card (0 to 60)",
+    )
     play.add_argument("--engine", choices=("rust", "reference"), default="rust", help="the rules engine")
     play.add_argument("--no-color", action="store_true", help="no ANSI colours (also off when NO_COLOR is set)")
     play.add_argument("--plain", action="store_true", help="machine-friendly key: value lines, for scripts and tests")

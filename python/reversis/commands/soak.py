@@ -16,6 +16,8 @@ import sys
 import time
 from typing import Any
 
+from .common import count, non_negative, positive, seed
+
 #: The largest chunk one simulate call plays (the binding's limit, ERR-6).
 MAX_CHUNK = 1_000_000
 
@@ -147,11 +149,11 @@ def soak(  # noqa: PLR0917 (the command's options, one for one)
     return problems
 
 
-def _positive(text: str) -> int:
-    value = int(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be a non-negative integer, not {text}")
-    return value
+def _check(args: argparse.Namespace) -> str | None:
+    """What is wrong with the options together (a usage error before any work), or ``None``."""
+    if args.sample > args.hands:
+        return f"--sample {args.sample:,} is more than --hands {args.hands:,}: a sample is some of the hands played"
+    return None
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -163,9 +165,6 @@ def _run(args: argparse.Namespace) -> int:
     unknown = [name for name in names if name not in reversis.preset_names()]
     if unknown:
         print(f"reversis soak: error: unknown preset(s) {', '.join(unknown)}", file=sys.stderr)
-        return 2
-    if not 1 <= args.chunk <= MAX_CHUNK:
-        print(f"reversis soak: error: --chunk must be from 1 to {MAX_CHUNK:,}", file=sys.stderr)
         return 2
     threads = args.threads or min(8, os.cpu_count() or 1)
     problems = soak(names, args.hands, args.chunk, threads, args.sample, args.seed, args.checkpoints)
@@ -181,11 +180,15 @@ def register(commands: Any) -> None:
         "hand's score total, compare a sample of hands action by action with the reference engine, and "
         "report hands/s and peak memory at checkpoints.",
     )
-    parser.add_argument("--hands", type=_positive, default=1_000_000, help="hands per preset (default 1,000,000)")
+    parser.add_argument("--hands", type=positive, default=1_000_000, help="hands per preset (default 1,000,000)")
     parser.add_argument("--preset", action="append", help="a preset (repeatable; default all)")
-    parser.add_argument("--chunk", type=_positive, default=100_000, help="hands per simulate call")
-    parser.add_argument("--threads", type=_positive, default=0, help="threads per simulate call (default: cores, ≤ 8)")
-    parser.add_argument("--sample", type=_positive, default=20, help="hands per preset compared with the reference")
-    parser.add_argument("--seed", type=_positive, default=1, help="the first seed")
-    parser.add_argument("--checkpoints", type=_positive, default=10, help="progress lines per preset")
-    parser.set_defaults(run=_run)
+    parser.add_argument("--chunk", type=count(1, MAX_CHUNK, "--chunk"), default=100_000, help="hands per simulate call")
+    parser.add_argument(
+        "--threads", type=count(0, 1024, "--threads"), default=0, help="threads per simulate call (default: cores, ≤ 8)"
+    )
+    parser.add_argument(
+        "--sample", type=non_negative, default=20, help="hands per preset compared with the reference (≤ --hands)"
+    )
+    parser.add_argument("--seed", type=seed, default=1, help="the first seed, 0 to 2**64-1")
+    parser.add_argument("--checkpoints", type=positive, default=10, help="progress lines per preset")
+    parser.set_defaults(run=_run, check=_check, parser=parser)

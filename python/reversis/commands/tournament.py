@@ -5,29 +5,41 @@ deal and luck of the cards cancels out of the comparison. The unit is the **hand
 is a fresh seeded game started at hand number ``i`` (so the passing direction cycles as in a
 match), played to the end of that one hand and scored with the moon rule applied.
 
-Per player type the report gives the mean hand points over every hand it played with a 95%
-interval (mean ± 1.96·sd/√n over its per-hand values, the value of a hand being the mean over
-the seats it held); per pair of types the mean difference with a 95% interval from the paired
-per-deal differences (each deal's difference averaged over its rotations); and per type the
-median time per card decision.
+The statistics treat a deal as one **cluster**: the hands of one deal's seat rotations share
+its cards, so they are not independent observations. A player type's value for a deal is its
+mean hand points over that deal's rotations (and the seats it held); the report gives the mean
+of those per-deal values with a 95% interval ``mean ± t · sd / √D`` over the ``D`` deals, where
+``sd`` is the standard deviation of the per-deal values (with ``D − 1``) and ``t`` the 0.975
+quantile of Student's t with ``D − 1`` degrees of freedom (the cluster-robust standard error of
+a mean with equal cluster sizes). Per pair of types it gives the mean per-deal difference with
+the same interval, and per type the median time per card decision. One deal gives no interval.
+
+Deals stream: they are generated, played (in ``--jobs`` worker processes) and summed up in
+order, a bounded number at a time, so memory does not grow with ``--hands``.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
 import importlib
 import inspect
 import json
 import math
+import multiprocessing
 import os
+import random
+import signal
 import statistics
 import sys
 import time
-from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from collections import deque
+from collections.abc import Generator, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any, Callable, TextIO
+from typing import IO, Any, TextIO
+
+from .common import count, positive, seed, writable_file
 
 __all__ = [
     "PLAYER_CLASSES",
@@ -39,11 +51,13 @@ __all__ = [
     "deal_seed",
     "format_table",
     "interval",
+    "iter_deals",
     "load_player_class",
     "play_deal",
     "register",
     "run_tournament",
     "seatings",
+    "t_quantile",
 ]
 
 #: Player names on the command line, mapped to (module, class); imported only when used.
@@ -162,20 +176,231 @@ def _play_chunk(
     return [play_deal(preset_name, players, seed, index, rollouts) for index in indices]
 
 
+def _worker_signals() -> None:
+    """In a worker: Ctrl-C is the parent's to handle; ``SIGTERM`` (the pool's terminate) just ends it."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), signal.SIG_DFL)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
+
+
+#: The signals blocked while worker processes start, so none arrives before they ignore it.
+_STOP_SIGNALS = {getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)}
+
+
+def _start_pool(jobs: int) -> Any:
+    """A ``multiprocessing`` pool of ``jobs`` workers that ignore Ctrl-C (the parent stops them).
+
+    The stop signals are blocked while the workers start, so none reaches a worker before it
+    ignores Ctrl-C; one that arrived meanwhile is raised once they are unblocked, and then the
+    new pool is terminated at once.
+    """
+    if not hasattr(signal, "pthread_sigmask"):
+        return multiprocessing.get_context().Pool(jobs, initializer=_worker_signals)
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
+    try:
+        pool = multiprocessing.get_context().Pool(jobs, initializer=_worker_signals)
+    except BaseException:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+        raise
+    try:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)  # a Ctrl-C that came meanwhile is raised here
+    except BaseException:
+        pool.terminate()
+        pool.join()
+        raise
+    return pool
+
+
+def _chunks(hands: int, size: int) -> Iterator[range]:
+    """The deal indices ``0 … hands − 1`` in ranges of ``size``, made one at a time."""
+    for first in range(0, hands, size):
+        yield range(first, min(first + size, hands))
+
+
+def _check_players(names: list[str], preset: str) -> None:
+    import reversis
+
+    if len(set(names)) != len(names):
+        raise TournamentError("each player type may be named once")
+    for name in names:
+        load_player_class(name)
+    seatings(names, reversis.preset(preset).players)
+
+
+def iter_deals(
+    players: Sequence[str],
+    *,
+    preset: str = "hearts-computer",
+    hands: int = 100,
+    seed: int = 0,
+    jobs: int = 1,
+    rollouts: int | None = None,
+    chunk: int | None = None,
+) -> Generator[DealResult, None, None]:
+    """Play deals ``0 … hands − 1`` and yield their results in order, never holding them all.
+
+    With ``jobs`` above 1 the deals are played in that many worker processes, at most
+    ``2 · jobs`` chunks of ``chunk`` deals in flight; closing the generator (or an exception,
+    Ctrl-C included) terminates the workers at once. The results depend only on the players,
+    ``preset``, ``seed`` and ``rollouts``, never on ``jobs`` or ``chunk``.
+
+    :raises TournamentError: for an unknown or unavailable player, a repeated player, more
+        player types than seats, or fewer than one deal.
+    """
+    names = list(players)
+    _check_players(names, preset)
+    if hands < 1:
+        raise TournamentError("--hands must be at least 1")
+    if jobs < 1:
+        raise TournamentError("--jobs must be at least 1")
+    size = chunk or max(1, min(16, hands // (jobs * 8) or 1))
+    if jobs == 1:
+        for part in _chunks(hands, size):
+            yield from _play_chunk(preset, names, seed, part, rollouts)
+        return
+    pool = _start_pool(jobs)
+    try:
+        window: deque[Any] = deque()
+        for part in _chunks(hands, size):
+            window.append(pool.apply_async(_play_chunk, (preset, names, seed, part, rollouts)))
+            if len(window) >= 2 * jobs:
+                yield from window.popleft().get()
+        while window:
+            yield from window.popleft().get()
+        pool.close()
+    finally:
+        pool.terminate()
+        pool.join()
+
+
+def t_quantile(p: float, df: int) -> float:
+    """The ``p`` quantile (``0.5 < p < 1``) of Student's t distribution with ``df`` degrees of freedom.
+
+    Exact (to float precision) up to 1000 degrees of freedom: the distribution function's
+    closed form for integer ``df`` (Abramowitz and Stegun 26.7.3–26.7.4), inverted by
+    bisection; beyond that the Cornish–Fisher expansion around the normal quantile (26.7.5),
+    whose error there is below 1e-12.
+    """
+    if not 0.5 < p < 1 or df < 1:
+        raise ValueError("t_quantile needs 0.5 < p < 1 and df >= 1")
+    if df > 1000:
+        z = statistics.NormalDist().inv_cdf(p)
+        terms = (
+            (z**3 + z) / 4,
+            (5 * z**5 + 16 * z**3 + 3 * z) / 96,
+            (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / 384,
+            (79 * z**9 + 776 * z**7 + 1482 * z**5 - 1920 * z**3 - 945 * z) / 92160,
+        )
+        return z + sum(term / df ** (k + 1) for k, term in enumerate(terms))
+    target = 2 * p - 1  # P(|T| <= t)
+    low, high = 0.0, 1.0
+    while _t_within(high, df) < target:
+        high *= 2
+    for _ in range(100):
+        middle = (low + high) / 2
+        if _t_within(middle, df) < target:
+            low = middle
+        else:
+            high = middle
+    return (low + high) / 2
+
+
+def _t_within(t: float, df: int) -> float:
+    """P(|T| ≤ t) for Student's t with integer ``df`` (A&S 26.7.3, 26.7.4)."""
+    theta = math.atan(t / math.sqrt(df))
+    sin, cos = math.sin(theta), math.cos(theta)
+    if df % 2 == 1:
+        total, term = 0.0, cos
+        for k in range(1, (df - 1) // 2 + 1):
+            if k > 1:
+                term *= cos * cos * (2 * k - 2) / (2 * k - 1)
+            total += term
+        return 2 / math.pi * (theta + sin * total)
+    total = term = 1.0
+    for k in range(1, df // 2):
+        term *= cos * cos * (2 * k - 1) / (2 * k)
+        total += term
+    return sin * total
+
+
+#: How the intervals are made, as the report and its JSON say.
+INTERVAL_METHOD = (
+    "95% interval: mean of the per-deal values ± t(0.975, deals − 1) × their sd / √deals; "
+    "a deal's seat rotations are one cluster"
+)
+
+
+def _interval(n: int, mean: float, variance: float) -> tuple[float, float, float]:
+    if n < 2:
+        return (mean if n else math.nan, math.nan, math.nan)
+    half = t_quantile(0.975, n - 1) * math.sqrt(variance / n)
+    return (mean, mean - half, mean + half)
+
+
 def interval(values: Sequence[float]) -> tuple[float, float, float]:
-    """The mean of ``values`` and its 95% interval, mean ± 1.96·sd/√n (sd with n − 1; 0 below 2 values)."""
+    """The mean of independent ``values`` and its 95% interval, ``mean ± t · sd / √n``.
+
+    ``sd`` is taken with ``n − 1`` and ``t`` is the 0.975 quantile of Student's t with ``n − 1``
+    degrees of freedom. Below two values there is no interval: the bounds are ``nan``.
+    """
     n = len(values)
     if n == 0:
         return (math.nan, math.nan, math.nan)
     mean = statistics.fmean(values)
-    sd = statistics.stdev(values) if n > 1 else 0.0
-    half = 1.96 * sd / math.sqrt(n)
-    return (mean, mean - half, mean + half)
+    return _interval(n, mean, statistics.variance(values) if n > 1 else 0.0)
+
+
+class _Moments:
+    """Count, mean and sum of squared deviations of a stream of values (Welford's method)."""
+
+    def __init__(self) -> None:
+        self.n = 0
+        self.mean = 0.0
+        self.m2 = 0.0
+
+    def add(self, value: float) -> None:
+        self.n += 1
+        delta = value - self.mean
+        self.mean += delta / self.n
+        self.m2 += delta * (value - self.mean)
+
+    def interval(self) -> tuple[float, float, float]:
+        return _interval(self.n, self.mean, self.m2 / (self.n - 1) if self.n > 1 else 0.0)
+
+
+class _Sample:
+    """A uniform sample of at most ``size`` values of a stream (reservoir sampling), for a median."""
+
+    def __init__(self, size: int = 20_000, seed: int = 0) -> None:
+        self.size = size
+        self.seen = 0
+        self.values: list[float] = []
+        self._rng = random.Random(seed)
+
+    def extend(self, values: Iterable[float]) -> None:
+        for value in values:
+            self.seen += 1
+            if len(self.values) < self.size:
+                self.values.append(value)
+            else:
+                slot = self._rng.randrange(self.seen)
+                if slot < self.size:
+                    self.values[slot] = value
+
+    def median(self) -> float:
+        return statistics.median(self.values) if self.values else math.nan
 
 
 @dataclass(frozen=True)
 class PlayerStats:
-    """One player type's results: hands played, mean hand points with its 95% interval, median seconds per card."""
+    """One player type's results: hands played, mean hand points with its 95% interval, median seconds per card.
+
+    The interval is clustered by deal (see the module's docstring); ``deals`` is the number of
+    clusters. ``low`` and ``high`` are ``nan`` from a single deal.
+    """
 
     name: str
     hands: int
@@ -183,6 +408,7 @@ class PlayerStats:
     low: float
     high: float
     median_decision_seconds: float
+    deals: int = 0
 
 
 @dataclass(frozen=True)
@@ -199,7 +425,7 @@ class PairStats:
 
 @dataclass
 class TournamentResult:
-    """What :func:`run_tournament` measured; ``deals`` holds the raw scores of every hand."""
+    """What :func:`run_tournament` measured; ``deals`` holds each deal's scores if they were kept."""
 
     preset: str
     seed: int
@@ -209,65 +435,108 @@ class TournamentResult:
     stats: list[PlayerStats]
     pairs: list[PairStats]
     deals: list[DealResult]
+    rotations: int = 0
 
     def stat(self, name: str) -> PlayerStats:
         """The statistics of the player type ``name``."""
         return next(s for s in self.stats if s.name == name)
 
-    def to_json(self) -> dict[str, Any]:
-        """The numbers as JSON data (without decision times per card, which are summarised)."""
+    def header(self) -> dict[str, Any]:
+        """What was played, as JSON data."""
         return {
             "preset": self.preset,
             "seed": self.seed,
             "deals": self.hands,
+            "rotations": self.rotations,
             "players": self.players,
             "rollouts": self.rollouts,
-            "stats": [asdict(s) for s in self.stats],
-            "pairs": [asdict(p) for p in self.pairs],
-            "hands": [{"deal": d.index, "seatings": d.seatings, "scores": d.scores} for d in self.deals],
         }
 
+    def numbers(self) -> dict[str, Any]:
+        """The statistics as JSON data (``null`` for a bound that a single deal cannot give)."""
+        return {
+            "interval": INTERVAL_METHOD,
+            "stats": [_json_safe(asdict(s)) for s in self.stats],
+            "pairs": [_json_safe(asdict(p)) for p in self.pairs],
+        }
 
-def _summarise(
-    preset: str, seed: int, players: list[str], rollouts: int | None, deals: list[DealResult]
-) -> TournamentResult:
-    """The statistics of a finished set of deals."""
-    per_hand: dict[str, list[float]] = {name: [] for name in players}
-    per_deal: dict[str, list[float]] = {name: [] for name in players}
-    times: dict[str, list[float]] = {name: [] for name in players}
-    for deal in deals:
-        deal_values: dict[str, list[float]] = {name: [] for name in players}
+    def to_json(self) -> dict[str, Any]:
+        """The numbers as JSON data, with each kept deal's scores (decision times are summarised)."""
+        return {**self.header(), **self.numbers(), "hands": [deal_json(d) for d in self.deals]}
+
+
+def deal_json(deal: DealResult) -> dict[str, Any]:
+    """One deal's seatings and scores as JSON data."""
+    return {"deal": deal.index, "seatings": deal.seatings, "scores": deal.scores}
+
+
+def _json_safe(data: dict[str, Any]) -> dict[str, Any]:
+    return {k: None if isinstance(v, float) and not math.isfinite(v) else v for k, v in data.items()}
+
+
+class _Tally:
+    """The running statistics of deals added in order: bounded memory, whatever their number."""
+
+    def __init__(self, players: list[str]) -> None:
+        self.players = players
+        self.deals = 0
+        self.rotations = 0
+        self.hands = dict.fromkeys(players, 0)
+        self.per_deal = {name: _Moments() for name in players}
+        self.pairs = {(a, b): _Moments() for i, a in enumerate(players) for b in players[i + 1 :]}
+        self.times = {name: _Sample(seed=k) for k, name in enumerate(players)}
+
+    def add(self, deal: DealResult) -> None:
+        self.deals += 1
+        self.rotations = len(deal.seatings)
+        values: dict[str, list[float]] = {name: [] for name in self.players}
         for seating, scores in zip(deal.seatings, deal.scores):
-            for name in players:
+            for name in self.players:
                 mine = [score for seat_name, score in zip(seating, scores) if seat_name == name]
                 if mine:
-                    value = statistics.fmean(mine)
-                    per_hand[name].append(value)
-                    deal_values[name].append(value)
-        for name in players:
-            per_deal[name].append(statistics.fmean(deal_values[name]))
-            times[name].extend(deal.times.get(name, []))
-    stats = []
-    for name in players:
-        mean, low, high = interval(per_hand[name])
-        median = statistics.median(times[name]) if times[name] else math.nan
-        stats.append(PlayerStats(name, len(per_hand[name]), mean, low, high, median))
-    pairs = []
-    for i, first in enumerate(players):
-        for second in players[i + 1 :]:
-            differences = [a - b for a, b in zip(per_deal[first], per_deal[second])]
-            mean, low, high = interval(differences)
-            pairs.append(PairStats(first, second, len(differences), mean, low, high))
-    return TournamentResult(preset, seed, len(deals), players, rollouts, stats, pairs, deals)
+                    values[name].append(statistics.fmean(mine))
+        means = {}
+        for name in self.players:
+            self.hands[name] += len(values[name])
+            means[name] = statistics.fmean(values[name])
+            self.per_deal[name].add(means[name])
+            self.times[name].extend(deal.times.get(name, []))
+        for (first, second), moments in self.pairs.items():
+            moments.add(means[first] - means[second])
+
+    def result(self, preset: str, seed: int, rollouts: int | None, kept: list[DealResult]) -> TournamentResult:
+        stats = []
+        for name in self.players:
+            mean, low, high = self.per_deal[name].interval()
+            stats.append(PlayerStats(name, self.hands[name], mean, low, high, self.times[name].median(), self.deals))
+        pairs = []
+        for (first, second), moments in self.pairs.items():
+            mean, low, high = moments.interval()
+            pairs.append(PairStats(first, second, moments.n, mean, low, high))
+        return TournamentResult(
+            preset, seed, self.deals, self.players, rollouts, stats, pairs, kept, rotations=self.rotations
+        )
 
 
-def _progress(done: int, total: int, stream: TextIO, width: int = 30) -> None:
-    """Draw a one-line progress bar, redrawn in place with a carriage return."""
-    filled = width * done // total if total else width
-    stream.write(f"\r[{'#' * filled}{' ' * (width - filled)}] {done}/{total} deals")
-    if done >= total:
-        stream.write("\n")
-    stream.flush()
+class _Progress:
+    """A one-line progress bar redrawn in place (at most ten times a second) with a carriage return."""
+
+    def __init__(self, stream: TextIO, total: int, width: int = 30) -> None:
+        self.stream = stream
+        self.total = total
+        self.width = width
+        self._drawn = 0.0
+
+    def __call__(self, done: int) -> None:
+        now = time.monotonic()
+        if done < self.total and done and now - self._drawn < 0.1:
+            return
+        self._drawn = now
+        filled = self.width * done // self.total if self.total else self.width
+        self.stream.write(f"\r[{'#' * filled}{' ' * (self.width - filled)}] {done:,}/{self.total:,} deals")
+        if done >= self.total:
+            self.stream.write("\n")
+        self.stream.flush()
 
 
 def run_tournament(
@@ -280,88 +549,110 @@ def run_tournament(
     rollouts: int | None = None,
     progress: TextIO | None = None,
     chunk: int | None = None,
+    keep_deals: bool = False,
+    on_deal: Any = None,
 ) -> TournamentResult:
-    """Play ``hands`` deals, each in every seat rotation, across ``jobs`` processes.
+    """Play ``hands`` deals, each in every seat rotation, across ``jobs`` processes (see :func:`iter_deals`).
 
-    The numbers depend only on the players, ``preset``, ``hands``, ``seed`` and ``rollouts``,
-    never on ``jobs``. With ``progress`` a bar is drawn on that stream.
+    The deals stream: memory stays bounded whatever ``hands`` is, unless ``keep_deals`` keeps
+    each deal's scores in the result's ``deals``. ``on_deal`` is called with each deal's
+    :class:`DealResult` in order. With ``progress`` a bar is drawn on that stream (the command
+    passes one only when standard error is a terminal).
 
-    :raises TournamentError: for an unknown or unavailable player, a repeated player, or more
-        player types than seats.
+    :raises TournamentError: as :func:`iter_deals`.
     """
-    import reversis
-
     names = list(players)
-    if len(set(names)) != len(names):
-        raise TournamentError("each player type may be named once")
-    for name in names:
-        load_player_class(name)
-    seatings(names, reversis.preset(preset).players)
-    if hands < 1:
-        raise TournamentError("--hands must be at least 1")
-    indices = list(range(hands))
-    size = chunk or max(1, min(16, hands // (max(jobs, 1) * 8) or 1))
-    chunks = [indices[i : i + size] for i in range(0, hands, size)]
-    results: list[DealResult] = []
-    done = 0
-    report: Callable[[int], None] = (lambda n: _progress(n, hands, progress)) if progress else (lambda n: None)
-    report(0)
-    if jobs <= 1:
-        for part in chunks:
-            results.extend(_play_chunk(preset, names, seed, part, rollouts))
-            done += len(part)
-            report(done)
-    else:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            futures = [pool.submit(_play_chunk, preset, names, seed, part, rollouts) for part in chunks]
-            for future in as_completed(futures):
-                part_results = future.result()
-                results.extend(part_results)
-                done += len(part_results)
-                report(done)
-    results.sort(key=lambda d: d.index)
-    return _summarise(preset, seed, names, rollouts, results)
+    _check_players(names, preset)
+    tally = _Tally(names)
+    kept: list[DealResult] = []
+    report = _Progress(progress, hands) if progress is not None else None
+    if report is not None:
+        report(0)
+    deals = iter_deals(names, preset=preset, hands=hands, seed=seed, jobs=jobs, rollouts=rollouts, chunk=chunk)
+    with contextlib.closing(deals):
+        for deal in deals:
+            tally.add(deal)
+            if keep_deals:
+                kept.append(deal)
+            if on_deal is not None:
+                on_deal(deal)
+            if report is not None:
+                report(tally.deals)
+    return tally.result(preset, seed, rollouts, kept)
+
+
+def _bounds(low: float, high: float) -> str:
+    return "n/a (1 deal)" if math.isnan(low) else f"[{low:.2f}, {high:.2f}]"
 
 
 def format_table(result: TournamentResult) -> str:
-    """The report: one row per player type, then one per pair."""
+    """The report: one row per player type, then one per pair, then how the intervals are made."""
     lines = [
-        f"preset {result.preset}, {result.hands} deals x {len(result.deals[0].seatings) if result.deals else 0} "
-        f"seat rotations, seed {result.seed}",
+        f"preset {result.preset}, {result.hands} deals x {result.rotations} seat rotations, seed {result.seed}",
         f"{'player':<12} {'hands':>7} {'mean pts/hand':>14} {'95% interval':>20} {'median ms/card':>15}",
     ]
     for s in result.stats:
-        ci = f"[{s.low:.2f}, {s.high:.2f}]"
-        lines.append(f"{s.name:<12} {s.hands:>7} {s.mean:>14.2f} {ci:>20} {s.median_decision_seconds * 1000:>15.3f}")
+        ms = s.median_decision_seconds * 1000
+        lines.append(f"{s.name:<12} {s.hands:>7} {s.mean:>14.2f} {_bounds(s.low, s.high):>20} {ms:>15.3f}")
     if result.pairs:
         lines.append("")
         lines.append(f"{'pair (first - second)':<26} {'deals':>7} {'mean diff':>10} {'95% interval':>20}")
         for p in result.pairs:
-            ci = f"[{p.low:.2f}, {p.high:.2f}]"
-            lines.append(f"{p.first + ' - ' + p.second:<26} {p.deals:>7} {p.mean_difference:>10.2f} {ci:>20}")
+            pair = f"{p.first} - {p.second}"
+            lines.append(f"{pair:<26} {p.deals:>7} {p.mean_difference:>10.2f} {_bounds(p.low, p.high):>20}")
+    lines.append("")
+    if result.hands < 2:
+        lines.append("No intervals from a single deal: the seat rotations of one deal are one observation.")
+    lines.append(INTERVAL_METHOD.replace("−", "-").replace("±", "+/-").replace("×", "x").replace("√", "sqrt "))
     return "\n".join(lines)
+
+
+def _write_json(out: IO[bytes], result: TournamentResult | None, deal: DealResult | None, first: bool) -> None:
+    """Stream the JSON report: the header, then each deal as it comes, then the numbers."""
+    if deal is not None:
+        out.write(((" " if first else ",\n ") + json.dumps(deal_json(deal))).encode())
+    elif result is not None:
+        numbers = json.dumps(result.numbers(), indent=1)[1:-1].strip()
+        out.write(f"\n],\n{numbers}\n}}\n".encode())
 
 
 def _run(args: argparse.Namespace) -> int:
     """Run ``reversis tournament`` from parsed arguments."""
+    import reversis
+
+    from ..table import replace_atomically
+
     names = [name.strip() for name in args.players.split(",") if name.strip()]
     try:
-        result = run_tournament(
-            names,
-            preset=args.preset,
-            hands=args.hands,
-            seed=args.seed,
-            jobs=args.jobs,
-            rollouts=args.rollouts,
-            progress=None if args.no_progress else sys.stderr,
-        )
+        _check_players(names, args.preset)
     except TournamentError as error:
         print(f"reversis tournament: {error}", file=sys.stderr)
         return 2
+    show = not args.no_progress and sys.stderr.isatty()
+    options = {
+        "preset": args.preset,
+        "hands": args.hands,
+        "seed": args.seed,
+        "jobs": args.jobs,
+        "rollouts": args.rollouts,
+        "progress": sys.stderr if show else None,
+    }
+    if not args.json:
+        print(format_table(run_tournament(names, **options)))
+        return 0
+    with replace_atomically(args.json, special="write") as out:
+        header = TournamentResult(args.preset, args.seed, args.hands, names, args.rollouts, [], [], [])
+        header.rotations = reversis.preset(args.preset).players
+        out.write((json.dumps(header.header(), indent=1)[:-2] + ',\n "hands": [\n').encode())
+        written = [0]
+
+        def stream(deal: DealResult) -> None:
+            _write_json(out, None, deal, not written[0])
+            written[0] += 1
+
+        result = run_tournament(names, on_deal=stream, **options)
+        _write_json(out, result, None, False)
     print(format_table(result))
-    if args.json:
-        with open(args.json, "w", encoding="utf-8") as out:
-            json.dump(result.to_json(), out, indent=1)
     return 0
 
 
@@ -373,19 +664,24 @@ def register(commands: Any) -> None:
         description="Duplicate tournament: each deal is played once per seat rotation, so every player "
         "type sits at every seat with every deal. The unit is the HAND, not the match: deal i is a fresh "
         "seeded game at hand number i (passing cycles), played for one hand and scored with the moon rule. "
-        "Reports mean points per hand with 95%% intervals, paired differences per deal, and the median "
-        "decision time per card.",
+        "Reports mean points per hand with 95%% intervals clustered by deal (Student's t over the per-deal "
+        "means; none from a single deal), paired differences per deal, and the median decision time per "
+        "card. Deals stream, so any --hands runs in bounded memory; the progress bar is drawn only on a "
+        "terminal.",
     )
     parser.add_argument("--players", default="random,rules", help="comma-separated: random, rules, montecarlo")
     parser.add_argument("--preset", default="hearts-computer", help="the ruleset preset (default hearts-computer)")
     parser.add_argument(
-        "--hands", type=int, default=100, help="number of deals (hands); each is played once per seat rotation"
+        "--hands", type=positive, default=100, help="number of deals (hands); each is played once per seat rotation"
     )
-    parser.add_argument("--seed", type=int, default=0, help="tournament seed; every deal's seed derives from it")
+    parser.add_argument("--seed", type=seed, default=0, help="tournament seed, 0 to 2**64-1; deal seeds derive from it")
     parser.add_argument(
-        "--jobs", type=int, default=os.cpu_count() or 1, help="worker processes (default: the CPU count)"
+        "--jobs",
+        type=count(1, 1024, "--jobs"),
+        default=os.cpu_count() or 1,
+        help="worker processes (default: the CPU count)",
     )
-    parser.add_argument("--rollouts", type=int, default=None, help="rollouts per decision for montecarlo")
-    parser.add_argument("--json", metavar="FILE", help="also write the numbers to FILE as JSON")
-    parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    parser.add_argument("--rollouts", type=positive, default=None, help="rollouts per decision for montecarlo")
+    parser.add_argument("--json", metavar="FILE", type=writable_file, help="also write the numbers to FILE as JSON")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar (drawn only on a terminal)")
     parser.set_defaults(run=_run)

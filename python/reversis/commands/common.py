@@ -1,0 +1,166 @@
+"""What every subcommand shares: option types that refuse bad values, and signals as exceptions.
+
+The option types are ``argparse`` ``type=`` functions, so a bad value is a usage error (exit
+status 2) before any work starts. Seeds follow one rule everywhere: an integer from 0 to
+2⁶⁴−1, written in decimal or as ``0x`` hexadecimal (ERR-6).
+
+:func:`install_signal_handlers` turns ``SIGTERM`` and ``SIGHUP`` into :class:`Terminated`, an
+exception that unwinds like ``KeyboardInterrupt`` does for ``SIGINT``, so ``finally`` blocks run:
+temporary files are removed, worker processes are stopped and a match in progress is saved.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import math
+import os
+import signal
+import stat
+from pathlib import Path
+from typing import Any, Callable
+
+__all__ = [
+    "MAX_SEED",
+    "Terminated",
+    "count",
+    "finite_float",
+    "install_signal_handlers",
+    "non_negative",
+    "positive",
+    "seed",
+    "writable_file",
+]
+
+#: The largest seed (ERR-6: seeds are integers in 0 … 2⁶⁴−1).
+MAX_SEED = 2**64 - 1
+
+
+class Terminated(BaseException):
+    """Raised in the main thread when the process receives ``SIGTERM`` or ``SIGHUP``.
+
+    A ``BaseException``, like ``KeyboardInterrupt``, so ``except Exception`` does not swallow
+    it; :attr:`status` is the conventional exit status, 128 plus the signal's number.
+    """
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+        self.status = 128 + signum
+
+
+def _raise_terminated(signum: int, frame: Any) -> None:
+    raise Terminated(signum)
+
+
+def install_signal_handlers() -> Callable[[], None]:
+    """Make ``SIGTERM`` and ``SIGHUP`` raise :class:`Terminated` (where the platform has them).
+
+    A signal that was ignored when the process started (``nohup``) stays ignored. Returns a
+    function that puts the previous handlers back.
+    """
+    previous: dict[int, Any] = {}
+    for name in ("SIGTERM", "SIGHUP"):
+        number = getattr(signal, name, None)
+        if number is None:
+            continue
+        try:
+            handler = signal.getsignal(number)
+            if handler == signal.SIG_IGN:
+                continue
+            signal.signal(number, _raise_terminated)
+            previous[number] = handler
+        except (ValueError, OSError):  # not the main thread, or not allowed here
+            continue
+
+    def restore() -> None:
+        for number, handler in previous.items():
+            with contextlib.suppress(ValueError, OSError, TypeError):
+                signal.signal(number, handler if handler is not None else signal.SIG_DFL)
+
+    return restore
+
+
+def _integer(text: str) -> int:
+    try:
+        return int(text.strip(), 0)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+
+
+def seed(text: str) -> int:
+    """A seed: an integer from 0 to 2⁶⁴−1, decimal or ``0x`` hexadecimal."""
+    value = _integer(text)
+    if not 0 <= value <= MAX_SEED:
+        raise argparse.ArgumentTypeError(f"a seed is an integer from 0 to 2**64-1, not {text}")
+    return value
+
+
+def count(low: int, high: int | None = None, what: str = "a number") -> Callable[[str], int]:
+    """A ``type=`` function for an integer from ``low`` to ``high`` (no upper bound when ``None``)."""
+
+    def parse(text: str) -> int:
+        value = _integer(text)
+        if value < low or (high is not None and value > high):
+            bound = f"from {low:,} to {high:,}" if high is not None else f"at least {low:,}"
+            raise argparse.ArgumentTypeError(f"{what} must be {bound}, not {text}")
+        return value
+
+    parse.__name__ = "integer"  # argparse names the type in its messages
+    return parse
+
+
+#: An integer of at least 1 (``--jobs``, ``--hands``, ``--repeats`` …).
+positive = count(1, what="the value")
+#: An integer of at least 0.
+non_negative = count(0, what="the value")
+
+
+def finite_float(low: float = 0.0, *, strict: bool = False, high: float | None = None) -> Callable[[str], float]:
+    """A ``type=`` function for a finite number of at least ``low`` (above it when ``strict``)."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+        if not math.isfinite(value):
+            raise argparse.ArgumentTypeError(f"must be a finite number of seconds, not {text}")
+        if value < low or (strict and value == low) or (high is not None and value > high):
+            above = f"more than {low:g}" if strict else f"at least {low:g}"
+            upto = f" and at most {high:g}" if high is not None else ""
+            raise argparse.ArgumentTypeError(f"must be {above}{upto}, not {text}")
+        return value
+
+    parse.__name__ = "number"
+    return parse
+
+
+def writable_file(text: str) -> str:
+    """A path a report can be written to: checked before the run, not after it.
+
+    A new file needs an existing, writable directory; an existing path must be a regular file
+    that may be written, or a device or FIFO (``/dev/stdout``), which is written through.
+    """
+    if not text:
+        raise argparse.ArgumentTypeError("the file name is empty")
+    path = Path(text).expanduser()
+    try:
+        info = path.stat()
+    except FileNotFoundError:
+        info = None
+    except OSError as error:
+        raise argparse.ArgumentTypeError(f"cannot write {text}: {error.strerror or error}") from None
+    if info is not None:
+        if stat.S_ISDIR(info.st_mode):
+            raise argparse.ArgumentTypeError(f"cannot write {text}: it is a directory")
+        if not os.access(path, os.W_OK):
+            raise argparse.ArgumentTypeError(f"cannot write {text}: permission denied")
+        if not stat.S_ISREG(info.st_mode):
+            return str(path)  # a device or FIFO is written through, never replaced
+    parent = path.resolve().parent
+    if not parent.is_dir():
+        raise argparse.ArgumentTypeError(f"cannot write {text}: the directory {parent} does not exist")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise argparse.ArgumentTypeError(f"cannot write {text}: the directory {parent} is not writable")
+    return str(path)
