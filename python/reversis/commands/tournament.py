@@ -664,7 +664,7 @@ def register(commands: Any) -> None:
         description="Duplicate tournament: each deal is played once per seat rotation, so every player "
         "type sits at every seat with every deal. The unit is the HAND, not the match: deal i is a fresh "
         "seeded game at hand number i (passing cycles), played for one hand and scored with the moon rule. "
-        "Reports mean points per hand with 95%% intervals clustered by deal (Student's t over the per-deal "
+        "Reports mean points per hand with 95% intervals clustered by deal (Student's t over the per-deal "
         "means; none from a single deal), paired differences per deal, and the median decision time per "
         "card. Deals stream, so any --hands runs in bounded memory; the progress bar is drawn only on a "
         "terminal.",
