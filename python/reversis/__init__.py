@@ -15,6 +15,8 @@ True
 
 from __future__ import annotations
 
+from importlib.metadata import PackageNotFoundError
+from importlib.metadata import version as _metadata_version
 from typing import Any
 
 from ._core import (
@@ -41,6 +43,11 @@ from .errors import IllegalActionError, InvalidInputError, ReversisError
 from .simulation import Simulation
 
 ENGINE = "rust"
+
+try:  # one source of truth: the version in Cargo.toml, which the build writes into the metadata
+    __version__: str = _metadata_version("reversis")
+except PackageNotFoundError:  # a source tree that was never installed
+    __version__ = "unknown"
 
 __all__ = [
     "ENGINE",

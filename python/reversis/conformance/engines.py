@@ -100,6 +100,7 @@ class ModuleEngine:
         return {
             "name": f"reversis ({self.name})",
             "protocol": PROTOCOL_VERSION,
+            "version": getattr(self.module, "__version__", "unknown"),
             "capabilities": {
                 "players": [3, 4, 5, 6, 7],
                 "presets": self.module.preset_names(),

@@ -11,6 +11,9 @@ extension module.
 
 from __future__ import annotations
 
+from importlib.metadata import PackageNotFoundError
+from importlib.metadata import version as _metadata_version
+
 from ..errors import ERROR_CODES, IllegalActionError, InvalidInputError, ReversisError
 from ..simulation import Simulation
 from .actions import NUM_ACTIONS, action_from_ids, action_ids, action_label
@@ -22,6 +25,11 @@ from .ruleset import Ruleset, preset, preset_names
 from .seeding import deal_from_seed, seed_draws
 
 ENGINE = "reference"
+
+try:  # the package's version (Cargo.toml, through the metadata), as reversis.__version__
+    __version__: str = _metadata_version("reversis")
+except PackageNotFoundError:  # a source tree that was never installed
+    __version__ = "unknown"
 
 __all__ = [
     "ENGINE",

@@ -1043,38 +1043,17 @@ impl Ruleset {
 }
 
 const PRESET_FILES: [(&str, &str); 8] = [
-    (
-        "hartenjagen",
-        include_str!("../../../spec/rulesets/hartenjagen.json"),
-    ),
-    (
-        "hearts-3",
-        include_str!("../../../spec/rulesets/hearts-3.json"),
-    ),
-    (
-        "hearts-4",
-        include_str!("../../../spec/rulesets/hearts-4.json"),
-    ),
-    (
-        "hearts-5",
-        include_str!("../../../spec/rulesets/hearts-5.json"),
-    ),
-    (
-        "hearts-6",
-        include_str!("../../../spec/rulesets/hearts-6.json"),
-    ),
-    (
-        "hearts-7",
-        include_str!("../../../spec/rulesets/hearts-7.json"),
-    ),
+    ("hartenjagen", include_str!("../rulesets/hartenjagen.json")),
+    ("hearts-3", include_str!("../rulesets/hearts-3.json")),
+    ("hearts-4", include_str!("../rulesets/hearts-4.json")),
+    ("hearts-5", include_str!("../rulesets/hearts-5.json")),
+    ("hearts-6", include_str!("../rulesets/hearts-6.json")),
+    ("hearts-7", include_str!("../rulesets/hearts-7.json")),
     (
         "hearts-computer",
-        include_str!("../../../spec/rulesets/hearts-computer.json"),
+        include_str!("../rulesets/hearts-computer.json"),
     ),
-    (
-        "omnibus-4",
-        include_str!("../../../spec/rulesets/omnibus-4.json"),
-    ),
+    ("omnibus-4", include_str!("../rulesets/omnibus-4.json")),
 ];
 
 fn presets() -> &'static [(String, Arc<Ruleset>)] {
