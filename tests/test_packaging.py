@@ -167,13 +167,20 @@ def test_release_workflow_builds_what_ci_builds() -> None:
 
 
 def find_python(minor: str) -> str | None:
-    """``python3.X`` on PATH, else a pyenv installation of it."""
-    found = shutil.which(f"python{minor}")
-    if found:
-        return found
+    """A working ``python3.X``: on PATH, else a pyenv installation of it (pyenv's shim on PATH
+    fails unless that version is selected, so each candidate must run)."""
     root = os.environ.get("PYENV_ROOT", os.path.expanduser("~/.pyenv"))
-    candidates = sorted(glob.glob(f"{root}/versions/{minor}.*/bin/python{minor}"))
-    return candidates[-1] if candidates else None
+    candidates = [
+        shutil.which(f"python{minor}"),
+        *sorted(glob.glob(f"{root}/versions/{minor}.*/bin/python{minor}"))[::-1],
+    ]
+    for candidate in candidates:
+        if (
+            candidate
+            and subprocess.run([candidate, "-c", "import sys"], capture_output=True, check=False).returncode == 0
+        ):
+            return candidate
+    return None
 
 
 def fresh_venv(python: str, where: Path) -> Path:
