@@ -1046,6 +1046,15 @@ impl Game {
             self.seat_in_table(s, &format_args!("action id {id}"))?;
         }
         match decision {
+            // The per-step case, straight to the checks `apply` would reach: in phase play no
+            // phase error applies to a play (ERR-4), and the seat is in the table.
+            Decision::Play(card) if self.pos.phase == Phase::Play => {
+                let seat = seat.unwrap_or_else(|| self.pos.hand.to_move());
+                self.check_play(seat, card)?;
+                self.begin(self.action_input());
+                self.do_play(card);
+                Ok(())
+            }
             Decision::Play(card) => {
                 let seat = self.acting(seat, "play", Phase::Play)?;
                 self.apply(&Action::Play { seat, card })
