@@ -36,6 +36,7 @@ mod ruleset;
 mod sample;
 mod seat;
 mod simulate;
+mod vector;
 
 pub use action::{
     action_from_ids, action_ids, action_label, Action, Decision, MOON_ADD_ID, MOON_SUBTRACT_ID,
@@ -61,3 +62,7 @@ pub use ruleset::{
 pub use sample::{count_layouts, Knowledge, Layout, Sampler};
 pub use seat::{PerSeat, MAX_PLAYERS};
 pub use simulate::{hand_generator, play_random_hand, simulate, simulate_with_masks};
+pub use vector::{
+    encode_observation, episode_seed, Episode, Rewards, VectorEnv, ENCODING_LENGTH,
+    ENCODING_VERSION, MAX_ENVS,
+};

@@ -1,0 +1,744 @@
+//! A batched environment for learning code: many games of one ruleset stepped together, with
+//! flat buffers of acting seats, legal-action masks (ACT-2, ACT-3), observations in the OBS-3
+//! encoding, rewards, terminations and episode scores, in the manner of EnvPool's or pgx's
+//! batched APIs.
+//!
+//! Everything a step writes lives in flat, row-major buffers (`num_envs` rows) that learning
+//! code can read as slices without copying. Games auto-reset: when a game's episode ends during
+//! a step, its row reports `terminated = 1`, the step's rewards and the finished episode's
+//! scores, while its acting seat, mask and observation already describe the first decision of
+//! its next episode.
+//!
+//! # Examples
+//!
+//! ```
+//! use reversis_core::{preset, Episode, Rewards, VectorEnv, NUM_ACTIONS};
+//!
+//! let mut env = VectorEnv::new(preset("hearts-4").unwrap(), 8, 42, Episode::Hand, Rewards::HandEnd)
+//!     .unwrap();
+//! let width = NUM_ACTIONS as usize;
+//! let mut finished = 0;
+//! while finished < 8 {
+//!     // The lowest legal id of every game.
+//!     let actions: Vec<u16> = env
+//!         .legal_action_mask()
+//!         .chunks(width)
+//!         .map(|row| row.iter().position(|&b| b == 1).unwrap() as u16)
+//!         .collect();
+//!     env.step(&actions).unwrap();
+//!     finished += env.terminated().iter().filter(|&&t| t == 1).count();
+//! }
+//! ```
+
+use std::sync::Arc;
+
+use crate::action::NUM_ACTIONS;
+use crate::error::{Error, ErrorCode};
+use crate::event::Event;
+use crate::game::{Game, Phase};
+use crate::rng::SplitMix64;
+use crate::ruleset::{PassDirection, Ruleset};
+use crate::seat::MAX_PLAYERS;
+
+/// The number of integers of the OBS-3 encoding, whatever the ruleset.
+pub const ENCODING_LENGTH: usize = 997;
+
+/// The version of the OBS-3 encoding [`encode_observation`] writes (Python's
+/// `reversis.encoding.ENCODING_VERSION`).
+pub const ENCODING_VERSION: u32 = 1;
+
+/// The most games a [`VectorEnv`] holds.
+pub const MAX_ENVS: usize = 1 << 16;
+
+const ACTIONS: usize = NUM_ACTIONS as usize;
+const SEATS: usize = MAX_PLAYERS;
+const CARDS: usize = 52;
+
+// OBS-3 offsets.
+const AT_HAND: usize = 0;
+const AT_PLAYED: usize = 52;
+const AT_TRICK: usize = 416;
+const AT_PASSED: usize = 780;
+const AT_RECEIVED: usize = 832;
+const AT_VOIDS: usize = 884;
+const AT_POINTS: usize = 912;
+const AT_SCORES: usize = 919;
+const AT_PHASE: usize = 926;
+const AT_HEARTS: usize = 931;
+const AT_TO_MOVE: usize = 932;
+const AT_DIRECTION: usize = 940;
+const AT_LEGAL: usize = 945;
+
+// The SplitMix64 increment, and a second odd constant, for [`episode_seed`].
+const MIX_INDEX: u64 = 0x9E37_79B9_7F4A_7C15;
+const MIX_EPISODE: u64 = 0xD1B5_4A32_D192_ED69;
+
+fn set_cards(out: &mut [i32], at: usize, bits: u64) {
+    let mut m = bits;
+    while m != 0 {
+        out[at + m.trailing_zeros() as usize] = 1;
+        m &= m - 1;
+    }
+}
+
+fn phase_index(phase: Phase) -> usize {
+    match phase {
+        Phase::Deal => 0,
+        Phase::Pass => 1,
+        Phase::Play => 2,
+        Phase::Moon => 3,
+        Phase::Over => 4,
+    }
+}
+
+fn direction_index(direction: Option<PassDirection>) -> usize {
+    match direction {
+        Some(PassDirection::Left) => 0,
+        Some(PassDirection::Right) => 1,
+        Some(PassDirection::Across) => 2,
+        Some(PassDirection::Hold) => 3,
+        None => 4,
+    }
+}
+
+/// Writes the OBS-3 encoding of `game`'s observation for `seat` (OBS-1) into `out`, which must
+/// hold [`ENCODING_LENGTH`] integers: the same integers as Python's
+/// `reversis.encoding.encode_observation(game.observation(seat))`. Seats are relative to
+/// `seat`; blocks of relative seats at or above the player count are 0.
+///
+/// # Errors
+///
+/// `invalid-action` when the seat is out of range; `invalid-setup` when `out` does not have
+/// [`ENCODING_LENGTH`] integers.
+///
+/// # Examples
+///
+/// ```
+/// use reversis_core::{encode_observation, preset, Game, ENCODING_LENGTH};
+/// let game = Game::new(preset("hearts-4").unwrap(), Some(7), 0, None).unwrap();
+/// let mut out = vec![0; ENCODING_LENGTH];
+/// encode_observation(&game, 2, &mut out).unwrap();
+/// assert_eq!(out[..52].iter().sum::<i32>(), 13); // seat 2's hand
+/// assert_eq!(out[926 + 1], 1); // phase pass
+/// ```
+pub fn encode_observation(game: &Game, seat: usize, out: &mut [i32]) -> Result<(), Error> {
+    if out.len() != ENCODING_LENGTH {
+        return Err(Error::new(
+            ErrorCode::InvalidSetup,
+            format!(
+                "invalid setup: an encoding holds {ENCODING_LENGTH} integers, got a buffer of {}",
+                out.len()
+            ),
+        ));
+    }
+    let hand = game.hand(seat)?;
+    out.fill(0);
+    let n = game.ruleset().players();
+    let rel = |other: usize| (other + n - seat) % n;
+    set_cards(out, AT_HAND, hand.0);
+    for trick in game.tricks() {
+        for (s, c) in trick.plays() {
+            out[AT_PLAYED + rel(s) * CARDS + usize::from(c.id())] = 1;
+        }
+    }
+    for (s, c) in game.hand_state().trick() {
+        let k = rel(s) * CARDS + usize::from(c.id());
+        out[AT_PLAYED + k] = 1;
+        out[AT_TRICK + k] = 1;
+    }
+    if let Some(p) = game.passed(seat)? {
+        set_cards(out, AT_PASSED, p.0);
+    }
+    if let Some(r) = game.received(seat)? {
+        set_cards(out, AT_RECEIVED, r.0);
+    }
+    let voids_of = game.hand_state();
+    let points = game.points();
+    let scores = game.scores();
+    for other in 0..n {
+        let k = rel(other);
+        let v = voids_of.voids(other);
+        for suit in 0..4 {
+            if v & (1 << suit) != 0 {
+                out[AT_VOIDS + k * 4 + suit] = 1;
+            }
+        }
+        out[AT_POINTS + k] = points[other];
+        // The Python encoding stores an `int` in an `array('i')`: the totals fit.
+        out[AT_SCORES + k] = scores[other] as i32;
+    }
+    out[AT_PHASE + phase_index(game.phase())] = 1;
+    out[AT_HEARTS] = i32::from(game.hearts_broken());
+    out[AT_TO_MOVE + game.to_move().map_or(SEATS, rel)] = 1;
+    out[AT_DIRECTION + direction_index(game.pass_direction())] = 1;
+    if game.phase() == Phase::Play && game.hand_state().to_move() == seat {
+        set_cards(out, AT_LEGAL, game.legal_plays().0);
+    }
+    Ok(())
+}
+
+/// The seed of episode `episode` of game `index` of a [`VectorEnv`] seeded with `seed`:
+/// `a = SplitMix64(seed ^ index·0x9E3779B97F4A7C15).next_u64()`, then
+/// `SplitMix64(a ^ episode·0xD1B54A32D192ED69).next_u64()` (products wrapping). It does not
+/// depend on the number of games or of threads.
+///
+/// # Examples
+///
+/// ```
+/// use reversis_core::episode_seed;
+/// assert_eq!(episode_seed(42, 3, 0), episode_seed(42, 3, 0));
+/// assert_ne!(episode_seed(42, 3, 0), episode_seed(42, 3, 1));
+/// assert_ne!(episode_seed(42, 3, 0), episode_seed(42, 4, 0));
+/// ```
+pub fn episode_seed(seed: u64, index: usize, episode: u64) -> u64 {
+    let a = SplitMix64::new(seed ^ (index as u64).wrapping_mul(MIX_INDEX)).next_u64();
+    SplitMix64::new(a ^ episode.wrapping_mul(MIX_EPISODE)).next_u64()
+}
+
+/// What one episode of a [`VectorEnv`] game is.
+///
+/// # Examples
+///
+/// ```
+/// use reversis_core::Episode;
+/// assert_ne!(Episode::Hand, Episode::Match);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Episode {
+    /// One hand, from zero totals: episode `e` plays hand number `e mod (players × cycle)`
+    /// (`cycle` the length of the passing cycle, 1 without passing), so the dealer and the
+    /// pass direction rotate over episodes as over a match's hands. It ends when the hand is
+    /// scored (its `hand` event).
+    Hand,
+    /// A whole match from hand 0 and zero totals; it ends in phase `over`.
+    Match,
+}
+
+/// When a [`VectorEnv`] pays rewards. A seat's reward is minus the points a step scores for
+/// it, so lower points (better in the Hearts family) are higher rewards.
+///
+/// # Examples
+///
+/// ```
+/// use reversis_core::Rewards;
+/// assert_ne!(Rewards::HandEnd, Rewards::PerTrick);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Rewards {
+    /// On the step that scores a hand (its `hand` event), minus the hand's scores, after the
+    /// moon rule (EVT-1 `scores`).
+    HandEnd,
+    /// On the step that completes a trick, minus its points to its winner; on the step that
+    /// scores the hand, the moon adjustment (minus the hand's scores plus the points as
+    /// captured), so the rewards of a hand sum to the `HandEnd` rewards.
+    PerTrick,
+}
+
+// One game of the batch.
+#[derive(Clone, Debug)]
+struct Slot {
+    game: Game,
+    // The episode the game is playing (0 for the first).
+    episode: u64,
+}
+
+#[derive(Clone, Copy)]
+struct Config {
+    seed: u64,
+    episode: Episode,
+    rewards: Rewards,
+    players: usize,
+    // The hand-number period of `Episode::Hand`.
+    period: u64,
+}
+
+impl Config {
+    fn start(&self, ruleset: &Arc<Ruleset>, index: usize, episode: u64) -> Game {
+        let hand_number = match self.episode {
+            Episode::Hand => episode % self.period,
+            Episode::Match => 0,
+        };
+        let seed = episode_seed(self.seed, index, episode);
+        // Seeded, with no totals given: `Game::new` cannot fail.
+        Game::new(Arc::clone(ruleset), Some(seed), hand_number, None)
+            .expect("a seeded game with default totals starts")
+    }
+}
+
+// The rows of the output buffers for a run of games.
+struct Rows<'a> {
+    current_player: &'a mut [i32],
+    mask: &'a mut [u8],
+    observation: &'a mut [i32],
+    rewards: &'a mut [f32],
+    terminated: &'a mut [u8],
+    episode_scores: &'a mut [i64],
+}
+
+impl<'a> Rows<'a> {
+    // Splits the rows into runs of `size` games.
+    fn chunks(self, size: usize) -> Vec<Rows<'a>> {
+        let Rows {
+            current_player,
+            mask,
+            observation,
+            rewards,
+            terminated,
+            episode_scores,
+        } = self;
+        current_player
+            .chunks_mut(size)
+            .zip(mask.chunks_mut(size * ACTIONS))
+            .zip(observation.chunks_mut(size * ENCODING_LENGTH))
+            .zip(rewards.chunks_mut(size * SEATS))
+            .zip(terminated.chunks_mut(size))
+            .zip(episode_scores.chunks_mut(size * SEATS))
+            .map(|(((((c, m), o), r), t), e)| Rows {
+                current_player: c,
+                mask: m,
+                observation: o,
+                rewards: r,
+                terminated: t,
+                episode_scores: e,
+            })
+            .collect()
+    }
+}
+
+// Writes game `j` of the run's acting seat, mask and observation.
+fn write_view(game: &Game, rows: &mut Rows<'_>, j: usize) {
+    // After an auto-reset every game has an acting seat (seeded games never wait for a deal).
+    let seat = game.to_act();
+    rows.current_player[j] = seat.map_or(-1, |s| s as i32);
+    let mask = game.legal_mask(None).unwrap_or(0);
+    let row = &mut rows.mask[j * ACTIONS..(j + 1) * ACTIONS];
+    for (i, b) in row.iter_mut().enumerate() {
+        *b = (mask >> i & 1) as u8;
+    }
+    let obs = &mut rows.observation[j * ENCODING_LENGTH..(j + 1) * ENCODING_LENGTH];
+    match seat {
+        Some(s) => encode_observation(game, s, obs).expect("the acting seat is a seat"),
+        None => obs.fill(0),
+    }
+}
+
+// Starts every game of the run on its next episode and clears its rows.
+fn reset_run(
+    cfg: &Config,
+    ruleset: &Arc<Ruleset>,
+    base: usize,
+    slots: &mut [Slot],
+    mut rows: Rows<'_>,
+) {
+    for (j, slot) in slots.iter_mut().enumerate() {
+        slot.episode += 1;
+        slot.game = cfg.start(ruleset, base + j, slot.episode);
+        write_view(&slot.game, &mut rows, j);
+    }
+    rows.rewards.fill(0.0);
+    rows.terminated.fill(0);
+    rows.episode_scores.fill(0);
+}
+
+// Applies one (checked) action to every game of the run, auto-resetting finished episodes.
+fn step_run(
+    cfg: &Config,
+    ruleset: &Arc<Ruleset>,
+    base: usize,
+    slots: &mut [Slot],
+    actions: &[u16],
+    mut rows: Rows<'_>,
+) -> Result<(), Error> {
+    let n = cfg.players;
+    for (j, (slot, &id)) in slots.iter_mut().zip(actions).enumerate() {
+        slot.game.apply_action(id, None)?;
+        let reward = &mut rows.rewards[j * SEATS..(j + 1) * SEATS];
+        reward.fill(0.0);
+        let mut hand_scored = false;
+        for event in slot.game.events().iter() {
+            match (event, cfg.rewards) {
+                (Event::Trick(t), Rewards::PerTrick) => {
+                    reward[usize::from(t.winner)] -= t.points as f32
+                }
+                (Event::Hand(h), Rewards::PerTrick) => {
+                    hand_scored = true;
+                    for (s, r) in reward.iter_mut().enumerate().take(n) {
+                        *r -= (h.scores[s] - i64::from(h.points[s])) as f32;
+                    }
+                }
+                (Event::Hand(h), Rewards::HandEnd) => {
+                    hand_scored = true;
+                    for (r, &score) in reward.iter_mut().zip(h.scores.first(n)) {
+                        *r -= score as f32;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let ended = match cfg.episode {
+            Episode::Hand => hand_scored,
+            Episode::Match => slot.game.phase() == Phase::Over,
+        };
+        let scores = &mut rows.episode_scores[j * SEATS..(j + 1) * SEATS];
+        if ended {
+            rows.terminated[j] = 1;
+            scores.fill(0);
+            match cfg.episode {
+                Episode::Hand => {
+                    let last = slot.game.last_hand().expect("a hand was scored");
+                    scores[..n].copy_from_slice(last.scores.first(n));
+                }
+                Episode::Match => scores[..n].copy_from_slice(slot.game.scores()),
+            }
+            slot.episode += 1;
+            slot.game = cfg.start(ruleset, base + j, slot.episode);
+        } else {
+            rows.terminated[j] = 0;
+            scores.fill(0);
+        }
+        write_view(&slot.game, &mut rows, j);
+    }
+    Ok(())
+}
+
+/// `num_envs` games of one ruleset, stepped together, for learning code (like EnvPool's or
+/// pgx's batched APIs).
+///
+/// Games auto-reset: when a game's episode ends during a step, its row reports
+/// `terminated = 1`, the step's rewards and the finished episode's scores, while its acting
+/// seat, mask and observation already describe the first decision of its next episode.
+///
+/// Game `i` plays episode `e` from the seed [`episode_seed`]`(seed, i, e)`, so it plays the
+/// same deals and positions whatever the number of games or threads. The buffers are
+/// row-major, one row per game:
+///
+/// | buffer | row | content |
+/// | --- | --- | --- |
+/// | [`current_player`](VectorEnv::current_player) | 1 | the acting seat (ACT-3) |
+/// | [`legal_action_mask`](VectorEnv::legal_action_mask) | 106 | 1 for each legal id (ACT-2) |
+/// | [`observation`](VectorEnv::observation) | 997 | OBS-3 of the acting seat |
+/// | [`rewards`](VectorEnv::rewards) | 7 | the step's reward of each seat (0 beyond the players) |
+/// | [`terminated`](VectorEnv::terminated) | 1 | 1 when the step ended the game's episode |
+/// | [`episode_scores`](VectorEnv::episode_scores) | 7 | the finished episode's scores, where terminated |
+///
+/// # Examples
+///
+/// ```
+/// use reversis_core::{preset, Episode, Rewards, VectorEnv};
+///
+/// let mut env =
+///     VectorEnv::new(preset("hearts-4").unwrap(), 2, 1, Episode::Match, Rewards::PerTrick).unwrap();
+/// assert_eq!(env.current_player(), [0, 0]); // seat 0 selects its pass first
+/// let first = env.legal_action_mask().iter().position(|&b| b == 1).unwrap() as u16;
+/// assert!(env.step(&[first, 200]).unwrap_err().message().contains("game 1"));
+/// ```
+#[derive(Clone, Debug)]
+pub struct VectorEnv {
+    ruleset: Arc<Ruleset>,
+    seed: u64,
+    episode: Episode,
+    rewards_kind: Rewards,
+    period: u64,
+    slots: Vec<Slot>,
+    current_player: Vec<i32>,
+    mask: Vec<u8>,
+    observation: Vec<i32>,
+    rewards: Vec<f32>,
+    terminated: Vec<u8>,
+    episode_scores: Vec<i64>,
+}
+
+impl VectorEnv {
+    /// `num_envs` games of `ruleset`, each on its episode 0, seeded from `seed`.
+    ///
+    /// # Errors
+    ///
+    /// `invalid-setup` when `num_envs` is 0 or above [`MAX_ENVS`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversis_core::{preset, Episode, Rewards, VectorEnv};
+    /// let env = VectorEnv::new(preset("hearts-5").unwrap(), 4, 9, Episode::Hand, Rewards::HandEnd)
+    ///     .unwrap();
+    /// assert_eq!(env.num_envs(), 4);
+    /// assert_eq!(env.observation().len(), 4 * 997);
+    /// assert!(VectorEnv::new(preset("hearts-5").unwrap(), 0, 9, Episode::Hand, Rewards::HandEnd)
+    ///     .is_err());
+    /// ```
+    pub fn new(
+        ruleset: impl Into<Arc<Ruleset>>,
+        num_envs: usize,
+        seed: u64,
+        episode: Episode,
+        rewards: Rewards,
+    ) -> Result<VectorEnv, Error> {
+        if num_envs == 0 || num_envs > MAX_ENVS {
+            return Err(Error::new(
+                ErrorCode::InvalidSetup,
+                format!("invalid setup: num_envs must be in 1-{MAX_ENVS}, got {num_envs}"),
+            ));
+        }
+        let ruleset: Arc<Ruleset> = ruleset.into();
+        let players = ruleset.players();
+        let cycle = ruleset.passing().map_or(1, |p| p.cycle.len().max(1));
+        let period = (players * cycle) as u64;
+        let mut env = VectorEnv {
+            ruleset,
+            seed,
+            episode,
+            rewards_kind: rewards,
+            period,
+            slots: Vec::with_capacity(num_envs),
+            current_player: vec![0; num_envs],
+            mask: vec![0; num_envs * ACTIONS],
+            observation: vec![0; num_envs * ENCODING_LENGTH],
+            rewards: vec![0.0; num_envs * SEATS],
+            terminated: vec![0; num_envs],
+            episode_scores: vec![0; num_envs * SEATS],
+        };
+        let cfg = env.config();
+        for i in 0..num_envs {
+            let game = cfg.start(&env.ruleset, i, 0);
+            env.slots.push(Slot { game, episode: 0 });
+        }
+        let (slots, mut rows) = env.parts();
+        for (j, slot) in slots.iter().enumerate() {
+            write_view(&slot.game, &mut rows, j);
+        }
+        Ok(env)
+    }
+
+    fn config(&self) -> Config {
+        Config {
+            seed: self.seed,
+            episode: self.episode,
+            rewards: self.rewards_kind,
+            players: self.ruleset.players(),
+            period: self.period,
+        }
+    }
+
+    fn parts(&mut self) -> (&mut [Slot], Rows<'_>) {
+        (
+            &mut self.slots,
+            Rows {
+                current_player: &mut self.current_player,
+                mask: &mut self.mask,
+                observation: &mut self.observation,
+                rewards: &mut self.rewards,
+                terminated: &mut self.terminated,
+                episode_scores: &mut self.episode_scores,
+            },
+        )
+    }
+
+    /// Abandons every game's episode and starts its next one (so a reset never replays a
+    /// deal); rewards, terminations and episode scores become 0.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversis_core::{preset, Episode, Rewards, VectorEnv};
+    /// let mut env =
+    ///     VectorEnv::new(preset("hearts-4").unwrap(), 3, 5, Episode::Hand, Rewards::HandEnd).unwrap();
+    /// env.reset();
+    /// assert_eq!(env.episode_index(2), 1);
+    /// ```
+    pub fn reset(&mut self) {
+        let cfg = self.config();
+        let ruleset = Arc::clone(&self.ruleset);
+        let (slots, rows) = self.parts();
+        reset_run(&cfg, &ruleset, 0, slots, rows);
+    }
+
+    // Checks every game's action against its mask (the current state's).
+    fn check(&self, actions: &[u16]) -> Result<(), Error> {
+        if actions.len() != self.slots.len() {
+            return Err(Error::new(
+                ErrorCode::InvalidAction,
+                format!(
+                    "invalid action: {} actions for {} games",
+                    actions.len(),
+                    self.slots.len()
+                ),
+            ));
+        }
+        for (i, &id) in actions.iter().enumerate() {
+            let legal = usize::from(id) < ACTIONS && self.mask[i * ACTIONS + usize::from(id)] == 1;
+            if !legal {
+                // The game's own error says why.
+                let mut probe = self.slots[i].game.clone();
+                let why = match probe.apply_action(id, None) {
+                    Err(e) => (e.code(), e.message().to_string()),
+                    Ok(()) => (ErrorCode::InvalidAction, "not a legal id".to_string()),
+                };
+                return Err(Error::new(
+                    why.0,
+                    format!("game {i}: action id {id} is illegal: {}", why.1),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Applies `actions[i]` to game `i` for its acting seat, on one thread (see
+    /// [`VectorEnv::step_threads`]).
+    ///
+    /// # Errors
+    ///
+    /// As [`VectorEnv::step_threads`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversis_core::{preset, Episode, Rewards, VectorEnv};
+    /// let mut env =
+    ///     VectorEnv::new(preset("hearts-4").unwrap(), 1, 3, Episode::Hand, Rewards::HandEnd).unwrap();
+    /// let id = env.legal_action_mask().iter().position(|&b| b == 1).unwrap() as u16;
+    /// env.step(&[id]).unwrap();
+    /// assert_eq!(env.terminated(), [0]);
+    /// ```
+    pub fn step(&mut self, actions: &[u16]) -> Result<(), Error> {
+        self.step_threads(actions, 1)
+    }
+
+    /// Applies `actions[i]` to game `i` for its acting seat (a selection toward a pass, a
+    /// play or a moon choice, ACT-2), splitting the games into `threads` contiguous runs
+    /// stepped on scoped threads (0 counts as 1). The result is the same whatever `threads`.
+    /// Every action is checked before any is applied.
+    ///
+    /// # Errors
+    ///
+    /// When `actions` does not have one id per game (`invalid-action`), or when an id is not
+    /// legal for its game's acting seat: the error of that game's rejection, its message
+    /// naming the game's index. Nothing changes then.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversis_core::{preset, Episode, Rewards, VectorEnv, NUM_ACTIONS};
+    /// let mut one =
+    ///     VectorEnv::new(preset("hearts-4").unwrap(), 6, 3, Episode::Match, Rewards::PerTrick).unwrap();
+    /// let mut two = one.clone();
+    /// for _ in 0..60 {
+    ///     let actions: Vec<u16> = one
+    ///         .legal_action_mask()
+    ///         .chunks(NUM_ACTIONS as usize)
+    ///         .map(|row| row.iter().rposition(|&b| b == 1).unwrap() as u16)
+    ///         .collect();
+    ///     one.step(&actions).unwrap();
+    ///     two.step_threads(&actions, 4).unwrap();
+    /// }
+    /// assert_eq!(one.observation(), two.observation());
+    /// ```
+    pub fn step_threads(&mut self, actions: &[u16], threads: usize) -> Result<(), Error> {
+        self.check(actions)?;
+        let cfg = self.config();
+        let ruleset = Arc::clone(&self.ruleset);
+        let num = self.slots.len();
+        let threads = threads.clamp(1, num);
+        let (slots, rows) = self.parts();
+        if threads == 1 {
+            return step_run(&cfg, &ruleset, 0, slots, actions, rows);
+        }
+        let size = num.div_ceil(threads);
+        let runs = rows.chunks(size);
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = slots
+                .chunks_mut(size)
+                .zip(actions.chunks(size))
+                .zip(runs)
+                .enumerate()
+                .map(|(k, ((s, a), r))| {
+                    let ruleset = &ruleset;
+                    let cfg = &cfg;
+                    scope.spawn(move || step_run(cfg, ruleset, k * size, s, a, r))
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("a step thread panicked"))
+                .collect::<Result<Vec<()>, Error>>()
+                .map(|_| ())
+        })
+    }
+
+    /// The number of games.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversis_core::{preset, Episode, Rewards, VectorEnv};
+    /// let env = VectorEnv::new(preset("hearts-3").unwrap(), 5, 0, Episode::Hand, Rewards::HandEnd)
+    ///     .unwrap();
+    /// assert_eq!(env.num_envs(), 5);
+    /// ```
+    pub fn num_envs(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// The ruleset of every game.
+    pub fn ruleset(&self) -> &Arc<Ruleset> {
+        &self.ruleset
+    }
+
+    /// Game `i` (for inspection: records, JSON observations).
+    ///
+    /// # Panics
+    ///
+    /// When `i` is not below [`VectorEnv::num_envs`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversis_core::{preset, Episode, Rewards, VectorEnv};
+    /// let env = VectorEnv::new(preset("hearts-4").unwrap(), 2, 0, Episode::Hand, Rewards::HandEnd)
+    ///     .unwrap();
+    /// assert_eq!(env.game(1).to_act(), Some(0));
+    /// ```
+    pub fn game(&self, i: usize) -> &Game {
+        &self.slots[i].game
+    }
+
+    /// The episode game `i` is playing, 0 for its first.
+    ///
+    /// # Panics
+    ///
+    /// When `i` is not below [`VectorEnv::num_envs`].
+    pub fn episode_index(&self, i: usize) -> u64 {
+        self.slots[i].episode
+    }
+
+    /// The acting seat of every game (ACT-3), `num_envs` entries.
+    pub fn current_player(&self) -> &[i32] {
+        &self.current_player
+    }
+
+    /// The legal ids of every game's acting seat, `num_envs × 106` entries of 0 or 1.
+    pub fn legal_action_mask(&self) -> &[u8] {
+        &self.mask
+    }
+
+    /// The OBS-3 encoding of every game's acting seat's observation, `num_envs × 997`.
+    pub fn observation(&self) -> &[i32] {
+        &self.observation
+    }
+
+    /// Every seat's reward for the last step, `num_envs × 7` (0 for seats beyond the players).
+    pub fn rewards(&self) -> &[f32] {
+        &self.rewards
+    }
+
+    /// 1 for every game whose episode the last step ended (the game has auto-reset), else 0.
+    pub fn terminated(&self) -> &[u8] {
+        &self.terminated
+    }
+
+    /// The scores of the episode each game ended in the last step (the hand's scores for
+    /// [`Episode::Hand`], the final totals for [`Episode::Match`]), `num_envs × 7`; 0 where
+    /// not terminated.
+    pub fn episode_scores(&self) -> &[i64] {
+        &self.episode_scores
+    }
+}
