@@ -25,7 +25,11 @@ def pytest_terminal_summary(terminalreporter: Any, config: Any) -> None:
         info = bench.extra_info
         if bench.stats is None:
             continue
-        if info.get("kind") == "per-call":
+        if info.get("kind") == "side-by-side":
+            for key, seconds in info["per_hand"].items():
+                kind, engine = key.split("|")
+                per_hand[(kind, engine)] = seconds
+        elif info.get("kind") == "per-call":
             per_call[info["call"]] = bench.stats.median / info["calls"]
         elif "kind" in info:
             per_hand[(info["kind"], info["engine"])] = bench.stats.median / info["hands"]
