@@ -13,6 +13,12 @@ RATIOS = [
     ("per-step ids: Rust vs reference", ("per-step ids", "reference"), ("per-step ids", "rust"), 10),
     ("per-step cards: Rust vs reference", ("per-step cards", "reference"), ("per-step cards", "rust"), 10),
 ]
+#: (label, faster loop, slower loop, the ratio promised) of the vector benchmark's decision rates.
+VECTOR_RATIOS = [
+    ("vector (1 thread) vs OpenSpiel per-step + tensor", "vector, 1 thread", "openspiel per-step + tensor", 20),
+    ("vector (1 thread) vs per-step ids + obs", "vector, 1 thread", "per-step ids + obs", 10),
+    ("vector: 2 threads vs 1", "vector, 2 threads", "vector, 1 thread", None),
+]
 
 
 def pytest_terminal_summary(terminalreporter: Any, config: Any) -> None:
@@ -21,11 +27,14 @@ def pytest_terminal_summary(terminalreporter: Any, config: Any) -> None:
         return
     per_hand: dict[tuple[str, str], float] = {}
     per_call: dict[str, float] = {}
+    rates: dict[str, float] = {}
     for bench in session.benchmarks:
         info = bench.extra_info
         if bench.stats is None:
             continue
-        if info.get("kind") == "side-by-side":
+        if info.get("kind") == "vector":
+            rates.update(info["decisions_per_second"])
+        elif info.get("kind") == "side-by-side":
             for key, seconds in info["per_hand"].items():
                 kind, engine = key.split("|")
                 per_hand[(kind, engine)] = seconds
@@ -50,3 +59,12 @@ def pytest_terminal_summary(terminalreporter: Any, config: Any) -> None:
         write("median nanoseconds per call (Rust engine, hearts-4, five tricks into a hand):")
         for call, seconds in sorted(per_call.items()):
             write(f"  {call:<15} {seconds * 1e9:>10.0f} ns")
+    if rates:
+        write("median decisions per second (hearts-4, a mask and an observation tensor per decision):")
+        for name, rate in sorted(rates.items()):
+            write(f"  {name:<30} {rate:>14,.0f}")
+        for label, fast, slow, promised in VECTOR_RATIOS:
+            if fast in rates and slow in rates:
+                ratio = rates[fast] / rates[slow]
+                verdict = "" if promised is None else f"  ({'meets' if ratio >= promised else 'BELOW'} the {promised}x target)"
+                write(f"  {label:<48} {ratio:>8,.1f}x{verdict}")

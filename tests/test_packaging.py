@@ -24,7 +24,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 PYTHONS = ["3.9", "3.10", "3.11", "3.12", "3.13"]
-REQUIRED_PYTHONS = {"3.9", "3.13"}  # the oldest, and the newest the abi3 wheel must serve
+REQUIRED_PYTHONS = {"3.9", "3.10", "3.13"}  # one for each version-specific wheel, and the newest for abi3
 MAX_WHEEL_BYTES = 1_000_000
 
 
@@ -141,11 +141,11 @@ def test_release_workflow_builds_what_ci_builds() -> None:
     tools = (ROOT / ".ci/tools.txt").read_text(encoding="utf-8")
     # Every wheel build takes its arguments from .ci/wheels, which .ci/run builds with.
     builds = re.findall(r"args: (.*)", workflow)
-    flavors = ("${{ steps.args.outputs.abi3 }} --out dist", "${{ steps.args.outputs.cp39 }} --out dist")
-    assert builds.count(flavors[0]) == builds.count(flavors[1]) == 3  # linux, macos, windows
+    flavors = tuple(f"${{{{ steps.args.outputs.{flavor} }}}} --out dist" for flavor in ("abi3", "cp39", "cp310"))
+    assert [builds.count(flavor) for flavor in flavors] == [3, 3, 3]  # linux, macos, windows
     assert set(builds) == {*flavors, "--out dist"}  # and the sdist
     asked = set(re.findall(r'\.ci/wheels args "?\$?(\w+)"? (\w+)', workflow))
-    assert asked == {(kind, flavor) for kind in ("KIND", "macos", "windows") for flavor in ("abi3", "cp39")}
+    assert asked == {(kind, flavor) for kind in ("KIND", "macos", "windows") for flavor in ("abi3", "cp39", "cp310")}
     assert {"manylinux", "musllinux"} <= set(re.findall(r"kind: (\w+)", workflow))
     assert ".ci/wheels build manylinux" in ci and "-m packaging" in ci
     for target in (
@@ -200,6 +200,15 @@ def check_installed(bin_dir: Path, cwd: Path) -> None:
         cwd=cwd,
     )
     got_version, core_file = where.split()
+    # The VectorEnv's buffers need the buffer protocol, which each wheel's ABI must provide.
+    shapes = run(
+        bin_dir / "python",
+        "-c",
+        "import reversis; e = reversis.VectorEnv(reversis.preset('hearts-4'), 3, 1);"
+        " print(e.observation.shape, e.legal_action_mask.format, e.rewards.format)",
+        cwd=cwd,
+    )
+    assert shapes.split() == ["(3,", "997)", "?", "f"], shapes
     assert got_version == expected
     assert Path(core_file).resolve().is_relative_to(bin_dir.parent.resolve())  # not a checkout's
     out = run(bin_dir / "reversis", "conformance", cwd=cwd)
@@ -216,7 +225,7 @@ def wheels() -> list[Path]:
 
 
 def wheel_for(minor: str) -> Path:
-    tag = "-cp39-cp39-" if minor == "3.9" else "-cp310-abi3-"
+    tag = {"3.9": "-cp39-cp39-", "3.10": "-cp310-cp310-"}.get(minor, "-cp311-abi3-")
     matching = [w for w in wheels() if tag in w.name]
     assert len(matching) == 1, [w.name for w in wheels()]
     return matching[0]
@@ -225,7 +234,7 @@ def wheel_for(minor: str) -> Path:
 @pytest.mark.packaging
 def test_wheels_are_portable_and_small() -> None:
     built = wheels()
-    assert sorted(w.name.split("-")[2] for w in built) == ["cp310", "cp39"]
+    assert sorted(w.name.split("-")[2] for w in built) == ["cp310", "cp311", "cp39"]
     auditwheel = shutil.which("auditwheel")
     assert auditwheel, "auditwheel is not on PATH"
     expected = cargo_version()
@@ -253,7 +262,7 @@ def test_wheel_runs_the_suite_on(minor: str, tmp_path: Path) -> None:
         if minor in REQUIRED_PYTHONS:
             pytest.fail(f"CPython {minor} is required and not installed")
         pytest.skip(f"CPython {minor} is not installed")
-    wheel = wheel_for(minor)  # the same abi3 wheel for every 3.10+
+    wheel = wheel_for(minor)  # the same abi3 wheel for every 3.11+
     bin_dir = fresh_venv(python, tmp_path / "venv")
     run(bin_dir / "python", "-m", "pip", "install", "--quiet", wheel)
     check_installed(bin_dir, tmp_path)

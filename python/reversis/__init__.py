@@ -41,6 +41,7 @@ from ._core import (
 )
 from .errors import IllegalActionError, InvalidInputError, ReversisError
 from .simulation import Simulation
+from .vector import VectorEnv, episode_seed
 
 ENGINE = "rust"
 
@@ -60,12 +61,14 @@ __all__ = [
     "ReversisError",
     "Ruleset",
     "Simulation",
+    "VectorEnv",
     "action_from_ids",
     "action_ids",
     "action_label",
     "card_id",
     "deal_from_seed",
     "dump_record",
+    "episode_seed",
     "load_record",
     "parse_card",
     "preset",

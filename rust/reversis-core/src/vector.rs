@@ -276,8 +276,8 @@ struct Rows<'a> {
 }
 
 impl<'a> Rows<'a> {
-    // Splits the rows into runs of `size` games.
-    fn chunks(self, size: usize) -> Vec<Rows<'a>> {
+    // Splits the rows into runs of `size` games of `players` seats.
+    fn chunks(self, size: usize, players: usize) -> Vec<Rows<'a>> {
         let Rows {
             current_player,
             mask,
@@ -290,9 +290,9 @@ impl<'a> Rows<'a> {
             .chunks_mut(size)
             .zip(mask.chunks_mut(size * ACTIONS))
             .zip(observation.chunks_mut(size * ENCODING_LENGTH))
-            .zip(rewards.chunks_mut(size * SEATS))
+            .zip(rewards.chunks_mut(size * players))
             .zip(terminated.chunks_mut(size))
-            .zip(episode_scores.chunks_mut(size * SEATS))
+            .zip(episode_scores.chunks_mut(size * players))
             .map(|(((((c, m), o), r), t), e)| Rows {
                 current_player: c,
                 mask: m,
@@ -352,7 +352,7 @@ fn step_run(
     let n = cfg.players;
     for (j, (slot, &id)) in slots.iter_mut().zip(actions).enumerate() {
         slot.game.apply_action(id, None)?;
-        let reward = &mut rows.rewards[j * SEATS..(j + 1) * SEATS];
+        let reward = &mut rows.rewards[j * n..(j + 1) * n];
         reward.fill(0.0);
         let mut hand_scored = false;
         for event in slot.game.events().iter() {
@@ -362,7 +362,7 @@ fn step_run(
                 }
                 (Event::Hand(h), Rewards::PerTrick) => {
                     hand_scored = true;
-                    for (s, r) in reward.iter_mut().enumerate().take(n) {
+                    for (s, r) in reward.iter_mut().enumerate() {
                         *r -= (h.scores[s] - i64::from(h.points[s])) as f32;
                     }
                 }
@@ -379,16 +379,15 @@ fn step_run(
             Episode::Hand => hand_scored,
             Episode::Match => slot.game.phase() == Phase::Over,
         };
-        let scores = &mut rows.episode_scores[j * SEATS..(j + 1) * SEATS];
+        let scores = &mut rows.episode_scores[j * n..(j + 1) * n];
         if ended {
             rows.terminated[j] = 1;
-            scores.fill(0);
             match cfg.episode {
                 Episode::Hand => {
                     let last = slot.game.last_hand().expect("a hand was scored");
-                    scores[..n].copy_from_slice(last.scores.first(n));
+                    scores.copy_from_slice(last.scores.first(n));
                 }
-                Episode::Match => scores[..n].copy_from_slice(slot.game.scores()),
+                Episode::Match => scores.copy_from_slice(slot.game.scores()),
             }
             slot.episode += 1;
             slot.game = cfg.start(ruleset, base + j, slot.episode);
@@ -417,9 +416,9 @@ fn step_run(
 /// | [`current_player`](VectorEnv::current_player) | 1 | the acting seat (ACT-3) |
 /// | [`legal_action_mask`](VectorEnv::legal_action_mask) | 106 | 1 for each legal id (ACT-2) |
 /// | [`observation`](VectorEnv::observation) | 997 | OBS-3 of the acting seat |
-/// | [`rewards`](VectorEnv::rewards) | 7 | the step's reward of each seat (0 beyond the players) |
+/// | [`rewards`](VectorEnv::rewards) | players | the step's reward of each seat |
 /// | [`terminated`](VectorEnv::terminated) | 1 | 1 when the step ended the game's episode |
-/// | [`episode_scores`](VectorEnv::episode_scores) | 7 | the finished episode's scores, where terminated |
+/// | [`episode_scores`](VectorEnv::episode_scores) | players | the finished episode's scores, where terminated |
 ///
 /// # Examples
 ///
@@ -493,9 +492,9 @@ impl VectorEnv {
             current_player: vec![0; num_envs],
             mask: vec![0; num_envs * ACTIONS],
             observation: vec![0; num_envs * ENCODING_LENGTH],
-            rewards: vec![0.0; num_envs * SEATS],
+            rewards: vec![0.0; num_envs * players],
             terminated: vec![0; num_envs],
-            episode_scores: vec![0; num_envs * SEATS],
+            episode_scores: vec![0; num_envs * players],
         };
         let cfg = env.config();
         for i in 0..num_envs {
@@ -643,7 +642,7 @@ impl VectorEnv {
             return step_run(&cfg, &ruleset, 0, slots, actions, rows);
         }
         let size = num.div_ceil(threads);
-        let runs = rows.chunks(size);
+        let runs = rows.chunks(size, cfg.players);
         std::thread::scope(|scope| {
             let handles: Vec<_> = slots
                 .chunks_mut(size)
@@ -676,6 +675,21 @@ impl VectorEnv {
     /// ```
     pub fn num_envs(&self) -> usize {
         self.slots.len()
+    }
+
+    /// The seed the games' episode seeds derive from ([`episode_seed`]).
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// What an episode is.
+    pub fn episode(&self) -> Episode {
+        self.episode
+    }
+
+    /// When rewards are paid.
+    pub fn rewards_kind(&self) -> Rewards {
+        self.rewards_kind
     }
 
     /// The ruleset of every game.
@@ -725,7 +739,7 @@ impl VectorEnv {
         &self.observation
     }
 
-    /// Every seat's reward for the last step, `num_envs × 7` (0 for seats beyond the players).
+    /// Every seat's reward for the last step, `num_envs × players`.
     pub fn rewards(&self) -> &[f32] {
         &self.rewards
     }
@@ -736,7 +750,7 @@ impl VectorEnv {
     }
 
     /// The scores of the episode each game ended in the last step (the hand's scores for
-    /// [`Episode::Hand`], the final totals for [`Episode::Match`]), `num_envs × 7`; 0 where
+    /// [`Episode::Hand`], the final totals for [`Episode::Match`]), `num_envs × players`; 0 where
     /// not terminated.
     pub fn episode_scores(&self) -> &[i64] {
         &self.episode_scores

@@ -59,13 +59,14 @@ fn buffers(env: &VectorEnv) -> Buffers {
 
 /// The rows of games `0..k`.
 fn first_rows(env: &VectorEnv, k: usize) -> Buffers {
+    let p = env.ruleset().players();
     Buffers {
         current_player: env.current_player()[..k].to_vec(),
         mask: env.legal_action_mask()[..k * A].to_vec(),
         observation: env.observation()[..k * O].to_vec(),
-        rewards: env.rewards()[..k * 7].to_vec(),
+        rewards: env.rewards()[..k * p].to_vec(),
         terminated: env.terminated()[..k].to_vec(),
-        episode_scores: env.episode_scores()[..k * 7].to_vec(),
+        episode_scores: env.episode_scores()[..k * p].to_vec(),
     }
 }
 
@@ -79,9 +80,9 @@ fn setup_bounds() {
     assert_eq!(env.current_player().len(), 3);
     assert_eq!(env.legal_action_mask().len(), 3 * A);
     assert_eq!(env.observation().len(), 3 * 997);
-    assert_eq!(env.rewards().len(), 3 * 7);
+    assert_eq!(env.rewards().len(), 3 * 4);
     assert_eq!(env.terminated().len(), 3);
-    assert_eq!(env.episode_scores().len(), 3 * 7);
+    assert_eq!(env.episode_scores().len(), 3 * 4);
 }
 
 #[test]
@@ -199,7 +200,8 @@ fn per_trick_rewards_sum_to_hand_end_rewards() {
         let mut hand =
             VectorEnv::new(preset(name).unwrap(), n, 9, episode, Rewards::HandEnd).unwrap();
         let mut r = rngs(n);
-        let mut sums = vec![0f32; n * 7];
+        let p = preset(name).unwrap().players();
+        let mut sums = vec![0f32; n * p];
         let mut hands = 0;
         let mut moons = 0;
         let total: i32 = preset(name).unwrap().points_table().iter().sum();
@@ -212,7 +214,7 @@ fn per_trick_rewards_sum_to_hand_end_rewards() {
                 *s += x;
             }
             for i in 0..n {
-                let row = i * 7..(i + 1) * 7;
+                let row = i * p..(i + 1) * p;
                 let scored = hand.rewards()[row.clone()].iter().any(|&x| x != 0.0)
                     || hand.terminated()[i] == 1;
                 if scored {
@@ -297,14 +299,14 @@ fn episodes_auto_reset() {
                 let g =
                     Game::new(rules.clone(), Some(episode_seed(8, i, e)), e % 16, None).unwrap();
                 assert_eq!(env.game(i), &g);
-                let scores: i64 = env.episode_scores()[i * 7..i * 7 + 4].iter().sum();
+                let scores: i64 = env.episode_scores()[i * 4..i * 4 + 4].iter().sum();
                 assert!(
                     [26, 78, -26].contains(&scores),
                     "a hand scores 26, or 78 or -26 with a moon"
                 );
             } else {
                 assert_eq!(e, *count);
-                assert!(env.episode_scores()[i * 7..(i + 1) * 7]
+                assert!(env.episode_scores()[i * 4..(i + 1) * 4]
                     .iter()
                     .all(|&x| x == 0));
             }
@@ -331,7 +333,7 @@ fn episodes_auto_reset() {
             if env.terminated()[i] == 1 {
                 matches += 1;
                 assert_eq!(env.game(i).hand_number(), 0);
-                let top = env.episode_scores()[i * 7..i * 7 + 4].iter().max().copied();
+                let top = env.episode_scores()[i * 4..i * 4 + 4].iter().max().copied();
                 assert!(top.unwrap() >= 30);
             }
         }

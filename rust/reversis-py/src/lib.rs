@@ -19,6 +19,8 @@ use reversis_core::{ErrorCode, MoonChoice};
 use reversis_players as players;
 use serde_json::Value;
 
+mod vector;
+
 /// Converts a core error into `reversis.errors.InvalidInputError` or `IllegalActionError`,
 /// carrying the spec's error code.
 fn to_py_err(error: core::Error) -> PyErr {
@@ -1415,6 +1417,9 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<PyRuleset>()?;
     module.add_class::<PyGame>()?;
     module.add_class::<PyActionsView>()?;
+    module.add_class::<vector::PyVectorEnv>()?;
+    module.add_class::<vector::Buffer>()?;
+    module.add_function(wrap_pyfunction!(vector::episode_seed, module)?)?;
     module.add("NUM_ACTIONS", core::NUM_ACTIONS)?;
     let codes: Vec<&str> = ErrorCode::ALL.iter().map(|c| c.as_str()).collect();
     module.add("ERROR_CODES", PyTuple::new(module.py(), codes)?)?;

@@ -1,0 +1,137 @@
+"""The vector environment against per-step loops, side by side: decisions per second.
+
+Every loop makes the same decisions of ``hearts-4`` (random legal play, passing and the moon
+included where the loop's game has them) and does the same work per decision: it reads the
+acting seat's legal mask and an observation tensor, picks a legal action at random, and applies
+it. What differs is who does the work:
+
+- ``VectorEnv.step``: 1,024 games a call, actions picked in NumPy from the mask buffer, the
+  OBS-3 observation (997 ``int32``) written by the core; one thread and two.
+- OpenSpiel's per-step loop: ``legal_actions_mask()``, ``information_state_tensor()`` (5,088
+  floats: hearts has no observation tensor in OpenSpiel) and ``apply_action`` per decision, on
+  hands dealt before the clock (OpenSpiel's hearts is one hand; no passing, as chance outcome 0
+  is "No Pass").
+- reversis' per-step integer API: ``legal_mask()``, the OBS-3 encoding of the acting seat's
+  observation (``reversis.encoding``) and ``apply_action`` per decision, on the same kind of
+  dealt hold hands.
+
+Each round times all of them one after the other, so load on the machine falls on every loop
+alike; ratios come from the medians. Run ``python -m pytest benches --benchmark-only -k vector``.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+from typing import Any
+
+import pytest
+
+import reversis
+from reversis.encoding import encode_observation
+from reversis.players import observe
+
+np = pytest.importorskip("numpy")
+
+PRESET = "hearts-4"
+HOLD_HAND = 3
+NUM_ENVS = 1024
+VECTOR_STEPS = 52
+STEP_HANDS = 4
+
+
+def _pick(rng: Any, mask: Any) -> Any:
+    """One uniformly random legal id per row of a boolean mask, in NumPy."""
+    noise = rng.random(mask.shape, dtype=np.float32)
+    return np.argmax(np.where(mask, noise, -1.0), axis=1)
+
+
+def _vector_loop(env: Any, rng: Any) -> int:
+    mask = np.asarray(env.legal_action_mask)  # shares the buffer: it follows every step
+    observation = np.asarray(env.observation)
+    for _ in range(VECTOR_STEPS):
+        env.step(_pick(rng, mask))
+    assert observation.shape == (NUM_ENVS, 997)
+    return VECTOR_STEPS * NUM_ENVS
+
+
+def _reversis_dealt(hands: int) -> list[Any]:
+    ruleset = reversis.preset(PRESET)
+    games = []
+    for seed in range(hands):
+        game = reversis.Game(ruleset, hand_number=HOLD_HAND)
+        game.deal(reversis.deal_from_seed(ruleset, seed, 1, HOLD_HAND)[0])
+        games.append(game)
+    return games
+
+
+def _reversis_loop(games: list[Any]) -> int:
+    """The per-step integer API with a mask and the OBS-3 tensor per decision."""
+    choice = random.Random(7).choice
+    decisions = 0
+    for game in games:
+        while game.phase == "play":
+            game.legal_mask()
+            encode_observation(observe(game, game.to_act))
+            game.apply_action(choice(game.legal_actions()))
+            decisions += 1
+    return decisions
+
+
+def _openspiel_dealt(game: Any, hands: int) -> list[Any]:
+    rng = random.Random(11)
+    states = []
+    for _ in range(hands):
+        state = game.new_initial_state()
+        state.apply_action(0)  # the pass direction: 0 is "No Pass"
+        while state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+        states.append(state)
+    return states
+
+
+def _openspiel_loop(states: list[Any]) -> int:
+    """OpenSpiel's per-step loop with a mask and its tensor per decision."""
+    choice = random.Random(7).choice
+    decisions = 0
+    for state in states:
+        while not state.is_terminal():
+            state.legal_actions_mask()
+            state.information_state_tensor()
+            state.apply_action(choice(state.legal_actions()))
+            decisions += 1
+    return decisions
+
+
+def test_vector_side_by_side(benchmark: Any) -> None:
+    """Decisions per second of each loop, timed in turn within every round."""
+    try:
+        import pyspiel
+    except ImportError:
+        pyspiel = None
+    spiel_game = pyspiel.load_game("hearts") if pyspiel is not None else None
+    ruleset = reversis.preset(PRESET)
+    envs = {threads: reversis.VectorEnv(ruleset, NUM_ENVS, 1, threads=threads) for threads in (1, 2)}
+    rng = np.random.default_rng(5)
+    series: dict[str, list[float]] = {"vector, 1 thread": [], "vector, 2 threads": [], "per-step ids + obs": []}
+    if spiel_game is not None:
+        series["openspiel per-step + tensor"] = []
+
+    def timed(name: str, loop: Any, *args: Any) -> None:
+        started = time.perf_counter()
+        decisions = loop(*args)
+        series[name].append(decisions / (time.perf_counter() - started))
+
+    def one_round() -> None:
+        timed("vector, 1 thread", _vector_loop, envs[1], rng)
+        timed("per-step ids + obs", _reversis_loop, _reversis_dealt(STEP_HANDS))
+        timed("vector, 2 threads", _vector_loop, envs[2], rng)
+        if spiel_game is not None:
+            timed("openspiel per-step + tensor", _openspiel_loop, _openspiel_dealt(spiel_game, STEP_HANDS))
+
+    benchmark.pedantic(one_round, rounds=15)
+    benchmark.extra_info.update(
+        kind="vector", decisions_per_second={name: statistics.median(rates) for name, rates in series.items()}
+    )

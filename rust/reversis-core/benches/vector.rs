@@ -1,0 +1,119 @@
+//! The vector environment in the core: `cargo bench -p reversis-core --bench vector`.
+//!
+//! Prints decisions per second of `VectorEnv::step` (1,024 games of hearts-4, random legal ids
+//! picked in Rust from the mask buffer, masks and OBS-3 observations written every step) on one
+//! thread and on two, in alternation, and the memory a game takes: its state (the game, with
+//! the history its episode has grown) and its rows of the output buffers, counted by a global
+//! allocator that tallies live bytes.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
+
+use reversis_core::{preset, Episode, Rewards, SplitMix64, VectorEnv, NUM_ACTIONS};
+
+struct Counting;
+
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+
+// SAFETY: every call is forwarded to the system allocator unchanged; only a counter is kept.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        LIVE.fetch_add(layout.size(), Ordering::Relaxed);
+        // SAFETY: as the caller's contract.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+        // SAFETY: as the caller's contract.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+const GAMES: usize = 1024;
+const STEPS: usize = 200;
+const ROUNDS: usize = 9;
+
+fn median(mut samples: Vec<f64>) -> f64 {
+    samples.sort_by(f64::total_cmp);
+    samples[samples.len() / 2]
+}
+
+// One uniformly random legal id per game, from the mask buffer.
+fn pick(env: &VectorEnv, rng: &mut SplitMix64, out: &mut [u16]) {
+    for (row, id) in env
+        .legal_action_mask()
+        .chunks(NUM_ACTIONS as usize)
+        .zip(out.iter_mut())
+    {
+        let legal = row.iter().filter(|&&b| b == 1).count() as u64;
+        let k = rng.below_fast(legal) as usize;
+        *id = row
+            .iter()
+            .enumerate()
+            .filter(|&(_, &b)| b == 1)
+            .nth(k)
+            .map(|(i, _)| i as u16)
+            .expect("every game has a legal id");
+    }
+}
+
+fn main() {
+    let rules = preset("hearts-4").expect("a preset");
+    let mut envs = [1usize, 2].map(|threads| {
+        (
+            threads,
+            VectorEnv::new(rules.clone(), GAMES, 1, Episode::Hand, Rewards::HandEnd)
+                .expect("an environment"),
+            Vec::with_capacity(ROUNDS),
+        )
+    });
+    let mut rng = SplitMix64::new(7);
+    let mut actions = vec![0u16; GAMES];
+    for _ in 0..ROUNDS {
+        for (threads, env, rates) in envs.iter_mut() {
+            let mut stepping = 0.0;
+            for _ in 0..STEPS {
+                pick(env, &mut rng, &mut actions);
+                let started = Instant::now();
+                env.step_threads(&actions, *threads).expect("legal ids");
+                stepping += started.elapsed().as_secs_f64();
+            }
+            rates.push((STEPS * GAMES) as f64 / stepping);
+        }
+    }
+    println!("hearts-4, {GAMES} games, median over {ROUNDS} rounds of {STEPS} steps (the pick not timed):");
+    let one = median(envs[0].2.clone());
+    for (threads, _, rates) in &envs {
+        let rate = median(rates.clone());
+        println!(
+            "  step, {threads} thread(s): {rate:>12.0} decisions/s ({:.2}x one thread)",
+            rate / one
+        );
+    }
+
+    // Memory: live bytes before and after building an environment, and after playing it
+    // through episodes (a game's history grows with its episode and is dropped at its reset).
+    for episode in [Episode::Hand, Episode::Match] {
+        let before = LIVE.load(Ordering::Relaxed);
+        let mut env = VectorEnv::new(rules.clone(), GAMES, 3, episode, Rewards::HandEnd)
+            .expect("an environment");
+        let built = LIVE.load(Ordering::Relaxed) - before;
+        let mut peak = built;
+        for _ in 0..600 {
+            pick(&env, &mut rng, &mut actions);
+            env.step(&actions).expect("legal ids");
+            peak = peak.max(LIVE.load(Ordering::Relaxed) - before);
+        }
+        let buffers = (NUM_ACTIONS as usize + 997 * 4 + 4 + 4 * 4 + 1 + 4 * 8) * GAMES;
+        println!(
+            "  memory per game, episode {episode:?}: {} bytes at the start, up to {} while playing, of which {} are its buffer rows",
+            built / GAMES,
+            peak / GAMES,
+            buffers / GAMES
+        );
+    }
+}

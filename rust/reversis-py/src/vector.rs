@@ -1,0 +1,417 @@
+//! `reversis._core.VectorEnv`: the core's batched environment (API-11), its buffers shared with
+//! Python through the buffer protocol, so that NumPy reads them without a copy.
+
+use std::os::raw::{c_char, c_int, c_void};
+use std::sync::Arc;
+
+use pyo3::buffer::PyBuffer;
+use pyo3::exceptions::PyBufferError;
+use pyo3::ffi;
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyBytes, PyInt, PyMemoryView, PyString};
+use reversis_core as core;
+use reversis_core::{Episode, ErrorCode, Rewards};
+
+use crate::{core_result, count_arg, describe, fail, ruleset_arg, unsigned_arg, PyGame, PyRuleset};
+
+/// The most threads one `VectorEnv` steps on (as `simulate`).
+const MAX_THREADS: u64 = 256;
+
+/// The buffers of a `VectorEnv`, in the order of API-11's table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Field {
+    CurrentPlayer,
+    LegalActionMask,
+    Observation,
+    Rewards,
+    Terminated,
+    EpisodeScores,
+}
+
+impl Field {
+    /// The struct-module format of one item: `?` for the 0-or-1 bytes, so that NumPy gives
+    /// `bool` arrays.
+    fn format(self) -> &'static [u8] {
+        match self {
+            Field::CurrentPlayer | Field::Observation => b"i\0",
+            Field::LegalActionMask | Field::Terminated => b"?\0",
+            Field::Rewards => b"f\0",
+            Field::EpisodeScores => b"q\0",
+        }
+    }
+}
+
+/// `num_envs` games of one ruleset stepped together by action ids (API-11).
+#[pyclass(module = "reversis._core", name = "VectorEnv", subclass)]
+pub struct PyVectorEnv {
+    env: core::VectorEnv,
+    threads: usize,
+}
+
+impl PyVectorEnv {
+    /// The address, item size, and row count and width of a buffer.
+    fn layout(&self, field: Field) -> (*const c_void, usize, usize, usize) {
+        let env = &self.env;
+        let rows = env.num_envs();
+        let players = env.ruleset().players();
+        let (ptr, size, width): (*const c_void, usize, usize) = match field {
+            Field::CurrentPlayer => (env.current_player().as_ptr().cast(), 4, 1),
+            Field::LegalActionMask => (
+                env.legal_action_mask().as_ptr().cast(),
+                1,
+                core::NUM_ACTIONS as usize,
+            ),
+            Field::Observation => (env.observation().as_ptr().cast(), 4, core::ENCODING_LENGTH),
+            Field::Rewards => (env.rewards().as_ptr().cast(), 4, players),
+            Field::Terminated => (env.terminated().as_ptr().cast(), 1, 1),
+            Field::EpisodeScores => (env.episode_scores().as_ptr().cast(), 8, players),
+        };
+        (ptr, size, rows, width)
+    }
+}
+
+fn episode_arg(value: &Bound<'_, PyAny>) -> PyResult<Episode> {
+    match value.downcast::<PyString>().ok().map(|s| s.to_string()) {
+        Some(s) if s == "hand" => Ok(Episode::Hand),
+        Some(s) if s == "match" => Ok(Episode::Match),
+        _ => fail(
+            ErrorCode::InvalidSetup,
+            format!(
+                "episode must be \"hand\" or \"match\", not {}",
+                describe(value)
+            ),
+        ),
+    }
+}
+
+fn rewards_arg(value: &Bound<'_, PyAny>) -> PyResult<Rewards> {
+    match value.downcast::<PyString>().ok().map(|s| s.to_string()) {
+        Some(s) if s == "hand" => Ok(Rewards::HandEnd),
+        Some(s) if s == "trick" => Ok(Rewards::PerTrick),
+        _ => fail(
+            ErrorCode::InvalidSetup,
+            format!(
+                "rewards must be \"hand\" or \"trick\", not {}",
+                describe(value)
+            ),
+        ),
+    }
+}
+
+/// Game `i` of `num` games, else `invalid-action` naming the range.
+fn index_arg(value: &Bound<'_, PyAny>, num: usize) -> PyResult<usize> {
+    if value.is_instance_of::<PyInt>() && !value.is_instance_of::<PyBool>() {
+        if let Ok(i) = value.extract::<u64>() {
+            if (i as usize) < num {
+                return Ok(i as usize);
+            }
+        }
+    }
+    fail(
+        ErrorCode::InvalidAction,
+        format!(
+            "invalid action: a game index must be an integer from 0 to {}, not {}",
+            num - 1,
+            describe(value)
+        ),
+    )
+}
+
+/// The action ids of a step: any 1-D buffer of integers (a NumPy array of any integer type) or
+/// an iterable of `int`. An integer outside 0-105 becomes `u16::MAX`, which is no action id, so
+/// that its game's rejection names it as an unknown id.
+fn actions_arg(value: &Bound<'_, PyAny>) -> PyResult<Vec<u16>> {
+    fn ids<T: Copy + TryInto<u16>>(values: Vec<T>) -> Vec<u16> {
+        values
+            .into_iter()
+            .map(|v| v.try_into().unwrap_or(u16::MAX))
+            .collect()
+    }
+    let py = value.py();
+    macro_rules! from_buffer {
+        ($($t:ty),*) => {$(
+            if let Ok(buffer) = PyBuffer::<$t>::get(value) {
+                if buffer.dimensions() == 1 {
+                    return Ok(ids(buffer.to_vec(py)?));
+                }
+            }
+        )*};
+    }
+    let not_ids = || {
+        fail(
+            ErrorCode::InvalidAction,
+            format!(
+                "invalid action: step takes one integer action id per game, not {}",
+                describe(value)
+            ),
+        )
+    };
+    if value.is_instance_of::<PyString>() || value.is_instance_of::<PyBytes>() {
+        return not_ids();
+    }
+    from_buffer!(i64, i32, i16, i8, u64, u32, u16, u8);
+    let Ok(items) = value.try_iter() else {
+        return not_ids();
+    };
+    let mut out = Vec::new();
+    for item in items {
+        let item = item?;
+        if !item.is_instance_of::<PyInt>() || item.is_instance_of::<PyBool>() {
+            return not_ids();
+        }
+        out.push(
+            item.extract::<i64>()
+                .ok()
+                .and_then(|v| u16::try_from(v).ok())
+                .unwrap_or(u16::MAX),
+        );
+    }
+    Ok(out)
+}
+
+#[pymethods]
+impl PyVectorEnv {
+    #[new]
+    #[pyo3(
+        signature = (ruleset, num_envs, seed, *, threads=None, episode=None, rewards=None),
+        text_signature = "(ruleset, num_envs, seed, *, threads=1, episode='hand', rewards='hand')"
+    )]
+    fn new(
+        ruleset: &Bound<'_, PyAny>,
+        num_envs: &Bound<'_, PyAny>,
+        seed: &Bound<'_, PyAny>,
+        threads: Option<&Bound<'_, PyAny>>,
+        episode: Option<&Bound<'_, PyAny>>,
+        rewards: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let rules = ruleset_arg(ruleset)?;
+        let num = count_arg(num_envs, "num_envs", 1, core::MAX_ENVS as u64)?;
+        let seed = unsigned_arg(seed, ErrorCode::InvalidSetup, "a seed")?;
+        let threads = match threads {
+            Some(t) => count_arg(t, "a number of threads", 1, MAX_THREADS)?,
+            None => 1,
+        };
+        let episode = episode.map_or(Ok(Episode::Hand), episode_arg)?;
+        let rewards = rewards.map_or(Ok(Rewards::HandEnd), rewards_arg)?;
+        let env = core_result(core::VectorEnv::new(rules, num, seed, episode, rewards))?;
+        Ok(PyVectorEnv { env, threads })
+    }
+
+    /// Abandons every game's episode and starts its next one.
+    fn reset(&mut self, py: Python<'_>) {
+        let env = &mut self.env;
+        py.allow_threads(|| env.reset());
+    }
+
+    /// Applies `actions[i]` to game `i` for its acting seat, without the GIL.
+    fn step(&mut self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<()> {
+        let ids = actions_arg(actions)?;
+        let threads = self.threads;
+        let env = &mut self.env;
+        core_result(py.allow_threads(|| env.step_threads(&ids, threads)))
+    }
+
+    /// Game `i`, a copy.
+    fn game(&self, i: &Bound<'_, PyAny>) -> PyResult<PyGame> {
+        let i = index_arg(i, self.env.num_envs())?;
+        Ok(PyGame {
+            inner: self.env.game(i).clone(),
+        })
+    }
+
+    /// The episode game `i` is playing, 0 for its first.
+    fn episode_index(&self, i: &Bound<'_, PyAny>) -> PyResult<u64> {
+        let i = index_arg(i, self.env.num_envs())?;
+        Ok(self.env.episode_index(i))
+    }
+
+    #[getter]
+    fn num_envs(&self) -> usize {
+        self.env.num_envs()
+    }
+    #[getter]
+    fn ruleset(&self) -> PyRuleset {
+        PyRuleset {
+            inner: Arc::clone(self.env.ruleset()),
+        }
+    }
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.env.seed()
+    }
+    #[getter]
+    fn threads(&self) -> usize {
+        self.threads
+    }
+    #[getter]
+    fn episode(&self) -> &'static str {
+        match self.env.episode() {
+            Episode::Hand => "hand",
+            Episode::Match => "match",
+        }
+    }
+    #[getter]
+    fn rewards_mode(&self) -> &'static str {
+        match self.env.rewards_kind() {
+            Rewards::HandEnd => "hand",
+            Rewards::PerTrick => "trick",
+        }
+    }
+
+    #[getter]
+    fn current_player<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyMemoryView>> {
+        view(slf, Field::CurrentPlayer)
+    }
+    #[getter]
+    fn legal_action_mask<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyMemoryView>> {
+        view(slf, Field::LegalActionMask)
+    }
+    #[getter]
+    fn observation<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyMemoryView>> {
+        view(slf, Field::Observation)
+    }
+    #[getter]
+    fn rewards<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyMemoryView>> {
+        view(slf, Field::Rewards)
+    }
+    #[getter]
+    fn terminated<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyMemoryView>> {
+        view(slf, Field::Terminated)
+    }
+    #[getter]
+    fn episode_scores<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyMemoryView>> {
+        view(slf, Field::EpisodeScores)
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "VectorEnv({:?}, num_envs={}, seed={}, threads={}, episode={:?}, rewards={:?})",
+            self.env.ruleset().name(),
+            self.env.num_envs(),
+            self.env.seed(),
+            self.threads,
+            self.episode(),
+            self.rewards_mode()
+        )
+    }
+}
+
+fn view<'py>(env: &Bound<'py, PyVectorEnv>, field: Field) -> PyResult<Bound<'py, PyMemoryView>> {
+    let exporter = Bound::new(
+        env.py(),
+        Buffer {
+            env: env.clone().unbind(),
+            field,
+        },
+    )?;
+    PyMemoryView::from(exporter.as_any())
+}
+
+/// One buffer of a `VectorEnv`, exported read-only; it keeps its environment (and so the memory)
+/// alive for as long as a view of it exists.
+#[pyclass(module = "reversis._core", name = "VectorEnvBuffer", frozen)]
+pub struct Buffer {
+    env: Py<PyVectorEnv>,
+    field: Field,
+}
+
+#[pymethods]
+impl Buffer {
+    /// Fills `view` with the buffer's address, format and 2-D shape.
+    ///
+    /// # Safety
+    ///
+    /// The exported memory is the core's `Vec`s, allocated once by `VectorEnv::new` at their
+    /// final length and never reallocated; `self.env` keeps them alive while the export lasts
+    /// (the view holds this object). The core writes them only during `reset` and `step`,
+    /// which take the environment's exclusive borrow, so a reader racing a step from another
+    /// thread sees rows of either step, as with any NumPy array shared between threads.
+    unsafe fn __getbuffer__(
+        slf: Bound<'_, Self>,
+        view: *mut ffi::Py_buffer,
+        flags: c_int,
+    ) -> PyResult<()> {
+        if view.is_null() {
+            return Err(PyBufferError::new_err("a buffer request without a view"));
+        }
+        if flags & ffi::PyBUF_WRITABLE == ffi::PyBUF_WRITABLE {
+            return Err(PyBufferError::new_err(
+                "the buffers of a VectorEnv are read-only: copy them to change them",
+            ));
+        }
+        let field = slf.get().field;
+        let env = slf.get().env.bind(slf.py()).try_borrow().map_err(|_| {
+            PyBufferError::new_err("the VectorEnv is being stepped by another thread")
+        })?;
+        let (ptr, item, rows, width) = env.layout(field);
+        // shape then strides, freed by __releasebuffer__.
+        let dims: Box<[ffi::Py_ssize_t; 4]> = Box::new([
+            rows as ffi::Py_ssize_t,
+            width as ffi::Py_ssize_t,
+            (width * item) as ffi::Py_ssize_t,
+            item as ffi::Py_ssize_t,
+        ]);
+        let dims = Box::into_raw(dims) as *mut ffi::Py_ssize_t;
+        let ndim = if width == 1 { 1 } else { 2 };
+        // SAFETY: `view` is non-null and Python's to fill; the pointers stored in it stay valid
+        // until __releasebuffer__ (see above).
+        unsafe {
+            (*view).obj = slf.clone().into_any().into_ptr();
+            (*view).buf = ptr as *mut c_void;
+            (*view).len = (rows * width * item) as ffi::Py_ssize_t;
+            (*view).readonly = 1;
+            (*view).itemsize = item as ffi::Py_ssize_t;
+            (*view).format = if flags & ffi::PyBUF_FORMAT == ffi::PyBUF_FORMAT {
+                field.format().as_ptr() as *mut c_char
+            } else {
+                std::ptr::null_mut()
+            };
+            (*view).ndim = ndim;
+            (*view).shape = if flags & ffi::PyBUF_ND == ffi::PyBUF_ND {
+                dims
+            } else {
+                std::ptr::null_mut()
+            };
+            (*view).strides = if flags & ffi::PyBUF_STRIDES == ffi::PyBUF_STRIDES {
+                if ndim == 1 {
+                    dims.add(3)
+                } else {
+                    dims.add(2)
+                }
+            } else {
+                std::ptr::null_mut()
+            };
+            (*view).suboffsets = std::ptr::null_mut();
+            (*view).internal = dims as *mut c_void;
+        }
+        Ok(())
+    }
+
+    /// Frees the shape and strides of `view`.
+    ///
+    /// # Safety
+    ///
+    /// `view.internal` is the allocation of `__getbuffer__`, released once.
+    unsafe fn __releasebuffer__(&self, view: *mut ffi::Py_buffer) {
+        // SAFETY: see above.
+        unsafe {
+            let dims = (*view).internal as *mut [ffi::Py_ssize_t; 4];
+            if !dims.is_null() {
+                drop(Box::from_raw(dims));
+            }
+        }
+    }
+}
+
+/// The seed of episode `episode` of game `index` of a `VectorEnv` seeded with `seed` (API-11).
+#[pyfunction]
+pub fn episode_seed(
+    seed: &Bound<'_, PyAny>,
+    index: &Bound<'_, PyAny>,
+    episode: &Bound<'_, PyAny>,
+) -> PyResult<u64> {
+    let seed = unsigned_arg(seed, ErrorCode::InvalidSetup, "a seed")?;
+    let index = count_arg(index, "a game index", 0, core::MAX_ENVS as u64 - 1)?;
+    let episode = unsigned_arg(episode, ErrorCode::InvalidSetup, "an episode")?;
+    Ok(core::episode_seed(seed, index, episode))
+}
