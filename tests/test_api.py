@@ -430,3 +430,27 @@ def test_engines_agree_on_edge_inputs(engine) -> None:
     assert engine.Game.from_record(as_tuples) == game
     assert engine.load_record(engine.dump_record(as_tuples)) == record
     assert engine.load_record(engine.dump_record(record, "msgpack")) == record
+
+
+@pytest.mark.parametrize("module", [reversis, reference], ids=["rust", "reference"])
+def test_numpy_integers_are_integer_arguments(module: Any) -> None:
+    np = pytest.importorskip("numpy")
+    ruleset = module.preset("hearts-4")
+    game = module.Game(ruleset, seed=np.uint64(3), hand_number=np.int64(3))
+    assert game == module.Game(ruleset, seed=3, hand_number=3)
+    first = game.legal_actions()[0]
+    twin = game.copy()
+    game.apply_action(np.int16(first), np.int32(game.to_act))
+    twin.apply_action(first)
+    assert game == twin
+    assert game.hand(np.int8(1)) == game.hand(1)
+    assert module.action_label(np.int64(5)) == module.action_label(5)
+    assert module.action_from_ids([np.int64(5)], np.uint8(2)) == module.action_from_ids([5], 2)
+    assert module.deal_from_seed(ruleset, np.uint32(1), np.int64(2)) == module.deal_from_seed(ruleset, 1, 2)
+    assert module.seed_draws(np.int64(2), np.int64(3)) == module.seed_draws(2, 3)
+    # Booleans and floats stay rejected, NumPy's too, and the game is unchanged.
+    for bad in (True, np.bool_(True), 2.0, np.float64(2), "2"):
+        with pytest.raises(module.InvalidInputError) as caught:
+            game.apply_action(bad)
+        assert caught.value.code == "invalid-action"
+        assert game == twin

@@ -17,7 +17,7 @@ from typing import Any
 
 from ..errors import InvalidInputError, shown
 from .cards import DECK_SIZE, card_name, names_in, parse_card_id
-from .jsondata import json_problem
+from .jsondata import as_integer, json_problem
 
 #: ACT-2: the size of the action space, the same for every ruleset.
 NUM_ACTIONS = 106
@@ -112,9 +112,10 @@ def action_dict(entry: Entry) -> dict[str, Any]:
 
 
 def _check_id(action_id: Any) -> int:
-    if isinstance(action_id, bool) or not isinstance(action_id, int) or not 0 <= action_id < NUM_ACTIONS:
+    number = as_integer(action_id)
+    if number is None or not 0 <= number < NUM_ACTIONS:
         raise _invalid(f"an action id is an integer from 0 to {NUM_ACTIONS - 1}, not {shown(action_id)}")
-    return action_id
+    return number
 
 
 def action_ids(action: dict[str, Any]) -> list[int]:
@@ -150,8 +151,10 @@ def action_from_ids(ids: list[int], seat: int) -> dict[str, Any]:
 
     :raises InvalidInputError: ``invalid-action`` for anything else.
     """
-    if not is_seat_value(seat):
+    number = as_integer(seat)
+    if number is None or not is_seat_value(number):
         raise _invalid(f"a seat is a non-negative integer, not {shown(seat)}")
+    seat = number
     if not isinstance(ids, (list, tuple)) or not ids:
         raise _invalid(f"action ids are a non-empty list of integers, not {shown(ids)}")
     checked = [_check_id(action_id) for action_id in ids]

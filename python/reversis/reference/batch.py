@@ -51,9 +51,9 @@ def simulate(ruleset: Ruleset, hands: int, seed: int, *, threads: int = 1, legal
     checked = as_ruleset(ruleset)
     if checked is None:
         raise InvalidInputError("invalid-setup", f"a Ruleset is needed, not {shown(ruleset)}")
-    check_count(hands, "a number of hands", 0, MAX_HANDS)
-    check_count(seed, "a seed", 0, _MASK64)
-    check_count(threads, "a number of threads", 1, MAX_THREADS)
+    hands = check_count(hands, "a number of hands", 0, MAX_HANDS)
+    seed = check_count(seed, "a seed", 0, _MASK64)
+    threads = check_count(threads, "a number of threads", 1, MAX_THREADS)
     scores = array("i")
     masks = array("Q") if legal_masks else None
     for index in range(hands):

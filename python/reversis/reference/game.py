@@ -37,7 +37,7 @@ from .actions import (
     parse_action,
 )
 from .cards import SUITS, card_name, ids_in, mask_of, names_in, parse_card_id, suit_mask, suit_of
-from .jsondata import json_problem, plain
+from .jsondata import as_integer, json_problem, plain
 from .ruleset import Ruleset, as_ruleset
 from .seeding import SplitMix64, deal_hands
 
@@ -194,12 +194,15 @@ class Game:
         checked = as_ruleset(ruleset)
         if checked is None:
             raise _invalid("invalid-setup", f"a game needs a Ruleset, not {shown(ruleset)}")
-        if seed is not None and not is_seat_value(seed):
+        seed_number = None if seed is None else as_integer(seed)
+        if seed is not None and not is_seat_value(seed_number):
             raise _invalid("invalid-setup", f"a seed must be an integer from 0 to 2**64-1, not {shown(seed)}")
-        if not is_seat_value(hand_number):
+        hand = as_integer(hand_number)
+        if hand is None or not is_seat_value(hand):
             raise _invalid(
                 "invalid-setup", f"a hand number must be an integer from 0 to 2**64-1, not {shown(hand_number)}"
             )
+        seed, hand_number = seed_number, hand
         players = checked.players
         if scores is None:
             scores = [0] * players
@@ -455,10 +458,12 @@ class Game:
             the table, or a default seat where there is none (ACT-3).
         :raises IllegalActionError: as the ACT-1 action would be (ERR-4).
         """
-        if isinstance(action_id, bool) or not isinstance(action_id, int) or not 0 <= action_id < NUM_ACTIONS:
+        number = as_integer(action_id)
+        if number is None or not 0 <= number < NUM_ACTIONS:
             raise _invalid(
                 "invalid-action", f"an action id is an integer from 0 to {NUM_ACTIONS - 1}, not {shown(action_id)}"
             )
+        action_id = number
         if seat is None:
             # ACT-3: in phases deal and over the phase's own error comes first.
             if self._phase == "over":
@@ -726,9 +731,10 @@ class Game:
     # ------------------------------------------------------------- internals: checks
 
     def _check_seat(self, seat: Any) -> int:
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self._ruleset.players:
+        number = as_integer(seat)
+        if number is None or not 0 <= number < self._ruleset.players:
             raise _invalid("invalid-action", f"no seat {shown(seat)} at a table of {self._ruleset.players}")
-        return seat
+        return number
 
     def _check_phase(self, kind: str) -> None:
         """ERR-4: ``match-over``, then ``moon-choice-pending``, then ``wrong-phase``."""

@@ -8,6 +8,7 @@ JSON data is ``None``, ``bool``, integers in -2**63 .. 2**64-1, finite ``float``
 from __future__ import annotations
 
 import math
+import operator
 from typing import Any
 
 from ..errors import shown
@@ -15,6 +16,28 @@ from ..errors import shown
 #: ERR-6: how deeply JSON data handed in from Python may nest (as the Rust binding).
 MAX_JSON_DEPTH = 128
 _MIN_INT, _MAX_INT = -(1 << 63), (1 << 64) - 1
+
+
+def as_integer(value: Any) -> int | None:
+    """``value`` as an ``int`` when it is an integer argument, else ``None``.
+
+    An integer argument is an ``int`` other than ``bool``, or an object with ``__index__`` (NumPy's
+    integer scalars, which learning code passes for action ids, seats and seeds). JSON data
+    (actions, records, rulesets) takes ``int`` only.
+
+    >>> as_integer(7), as_integer(True), as_integer(7.0)
+    (7, None, None)
+    """
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if getattr(type(value), "__index__", None) is None:
+        return None
+    try:
+        return operator.index(value)
+    except TypeError:
+        return None
 
 
 def json_problem(value: Any) -> str | None:

@@ -6,6 +6,7 @@ from typing import Any
 
 from ..errors import InvalidInputError, shown
 from .cards import ids_in, names_in
+from .jsondata import as_integer
 from .ruleset import Ruleset, as_ruleset
 
 #: ERR-6: the most deals one ``deal_from_seed`` call returns, and the most draws of ``seed_draws``.
@@ -15,10 +16,11 @@ _MAX_U64 = 2**64 - 1
 
 
 def check_count(value: Any, what: str, low: int, high: int) -> int:
-    """``value`` if it is an integer (never a bool) in ``low..high``, else ``invalid-setup``."""
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+    """``value`` as an ``int`` if it is an integer (never a bool) in ``low..high``, else ``invalid-setup``."""
+    number = as_integer(value)
+    if number is None or not low <= number <= high:
         raise InvalidInputError("invalid-setup", f"{what} must be an integer from {low} to {high}, not {shown(value)}")
-    return value
+    return number
 
 
 _MASK64 = (1 << 64) - 1
@@ -56,8 +58,8 @@ def seed_draws(seed: int, count: int) -> list[int]:
     >>> hex(seed_draws(0, 1)[0])
     '0xe220a8397b1dcdaf'
     """
-    check_count(seed, "a seed", 0, _MAX_U64)
-    check_count(count, "a number of draws", 0, MAX_DRAWS)
+    seed = check_count(seed, "a seed", 0, _MAX_U64)
+    count = check_count(count, "a number of draws", 0, MAX_DRAWS)
     rng = SplitMix64(seed)
     return [rng.next() for _ in range(count)]
 
@@ -93,9 +95,9 @@ def deal_from_seed(ruleset: Ruleset, seed: int, deals: int = 1, hand_number: int
     if checked is None:
         raise InvalidInputError("invalid-setup", f"a Ruleset is needed, not {shown(ruleset)}")
     ruleset = checked
-    check_count(seed, "a seed", 0, _MAX_U64)
-    check_count(deals, "a number of deals", 0, MAX_DEALS)
-    check_count(hand_number, "a hand number", 0, _MAX_U64)
+    seed = check_count(seed, "a seed", 0, _MAX_U64)
+    deals = check_count(deals, "a number of deals", 0, MAX_DEALS)
+    hand_number = check_count(hand_number, "a hand number", 0, _MAX_U64)
     rng = SplitMix64(seed)
     return [
         [names_in(hand) for hand in deal_hands(ruleset, rng, (hand_number + k) % 2**64 % ruleset.players)]

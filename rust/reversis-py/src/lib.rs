@@ -153,9 +153,25 @@ fn to_python(py: Python<'_>, value: &Value) -> PyResult<PyObject> {
 }
 
 /// An integer argument that is a real `int` (never a `bool`) in `0..=u64::MAX`.
+/// `value` as an `int` when it is an integer: an `int` other than `bool`, or an object with
+/// `__index__` (NumPy's integer scalars, which learning code passes for ids and seats).
+fn integer<'py>(value: &Bound<'py, PyAny>) -> Option<Bound<'py, PyInt>> {
+    if value.is_instance_of::<PyBool>() {
+        return None;
+    }
+    if let Ok(int) = value.downcast::<PyInt>() {
+        return Some(int.clone());
+    }
+    if !value.hasattr("__index__").unwrap_or(false) {
+        return None;
+    }
+    let index = value.call_method0("__index__").ok()?;
+    index.downcast_into::<PyInt>().ok()
+}
+
 fn unsigned_arg(value: &Bound<'_, PyAny>, code: ErrorCode, what: &str) -> PyResult<u64> {
-    if value.is_instance_of::<PyInt>() && !value.is_instance_of::<PyBool>() {
-        if let Ok(number) = value.extract::<u64>() {
+    if let Some(int) = integer(value) {
+        if let Ok(number) = int.extract::<u64>() {
             return Ok(number);
         }
     }
@@ -267,11 +283,15 @@ fn moon_choice_arg(choice: &Bound<'_, PyAny>) -> PyResult<MoonChoice> {
 
 /// An action id argument: an `int` (never a `bool`) in `0..NUM_ACTIONS`, else `invalid-action`.
 fn action_id_arg(value: &Bound<'_, PyAny>) -> PyResult<u16> {
-    // An exact `int` first (the per-step case, and never a `bool`), any other `int` after.
-    let is_int = value.downcast_exact::<PyInt>().is_ok()
-        || (value.is_instance_of::<PyInt>() && !value.is_instance_of::<PyBool>());
-    if is_int {
+    // An exact `int` first (the per-step case, and never a `bool`), any other integer after.
+    if value.downcast_exact::<PyInt>().is_ok() {
         if let Ok(id) = value.extract::<u16>() {
+            if id < core::NUM_ACTIONS {
+                return Ok(id);
+            }
+        }
+    } else if let Some(int) = integer(value) {
+        if let Ok(id) = int.extract::<u16>() {
             if id < core::NUM_ACTIONS {
                 return Ok(id);
             }
@@ -1029,8 +1049,8 @@ fn _unpickle_game(
 }
 
 fn seat_index(seat: &Bound<'_, PyAny>, players: usize) -> PyResult<usize> {
-    if seat.is_instance_of::<PyInt>() && !seat.is_instance_of::<PyBool>() {
-        if let Ok(index) = seat.extract::<usize>() {
+    if let Some(int) = integer(seat) {
+        if let Ok(index) = int.extract::<usize>() {
             if index < players {
                 return Ok(index);
             }
@@ -1159,8 +1179,8 @@ const MAX_ROLLOUTS: u64 = 1_000_000;
 
 /// An integer argument in `low..=high`, else `invalid-setup` naming it.
 fn count_arg(value: &Bound<'_, PyAny>, what: &str, low: u64, high: u64) -> PyResult<usize> {
-    if value.is_instance_of::<PyInt>() && !value.is_instance_of::<PyBool>() {
-        if let Ok(number) = value.extract::<u64>() {
+    if let Some(int) = integer(value) {
+        if let Ok(number) = int.extract::<u64>() {
             if (low..=high).contains(&number) {
                 return Ok(number as usize);
             }

@@ -8,11 +8,13 @@ use pyo3::buffer::PyBuffer;
 use pyo3::exceptions::PyBufferError;
 use pyo3::ffi;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyBytes, PyInt, PyMemoryView, PyString};
+use pyo3::types::{PyBytes, PyMemoryView, PyString};
 use reversis_core as core;
 use reversis_core::{Episode, ErrorCode, Rewards};
 
-use crate::{core_result, count_arg, describe, fail, ruleset_arg, unsigned_arg, PyGame, PyRuleset};
+use crate::{
+    core_result, count_arg, describe, fail, integer, ruleset_arg, unsigned_arg, PyGame, PyRuleset,
+};
 
 /// The most threads one `VectorEnv` steps on (as `simulate`).
 const MAX_THREADS: u64 = 256;
@@ -100,8 +102,8 @@ fn rewards_arg(value: &Bound<'_, PyAny>) -> PyResult<Rewards> {
 
 /// Game `i` of `num` games, else `invalid-action` naming the range.
 fn index_arg(value: &Bound<'_, PyAny>, num: usize) -> PyResult<usize> {
-    if value.is_instance_of::<PyInt>() && !value.is_instance_of::<PyBool>() {
-        if let Ok(i) = value.extract::<u64>() {
+    if let Some(int) = integer(value) {
+        if let Ok(i) = int.extract::<u64>() {
             if (i as usize) < num {
                 return Ok(i as usize);
             }
@@ -155,10 +157,9 @@ fn actions_arg(value: &Bound<'_, PyAny>) -> PyResult<Vec<u16>> {
     };
     let mut out = Vec::new();
     for item in items {
-        let item = item?;
-        if !item.is_instance_of::<PyInt>() || item.is_instance_of::<PyBool>() {
+        let Some(item) = integer(&item?) else {
             return not_ids();
-        }
+        };
         out.push(
             item.extract::<i64>()
                 .ok()
