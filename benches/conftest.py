@@ -66,5 +66,9 @@ def pytest_terminal_summary(terminalreporter: Any, config: Any) -> None:
         for label, fast, slow, promised in VECTOR_RATIOS:
             if fast in rates and slow in rates:
                 ratio = rates[fast] / rates[slow]
-                verdict = "" if promised is None else f"  ({'meets' if ratio >= promised else 'BELOW'} the {promised}x target)"
+                verdict = (
+                    ""
+                    if promised is None
+                    else f"  ({'meets' if ratio >= promised else 'BELOW'} the {promised}x target)"
+                )
                 write(f"  {label:<48} {ratio:>8,.1f}x{verdict}")

@@ -23,6 +23,7 @@ from .game import ActionsView, Game
 from .records import dump_record, load_record
 from .ruleset import Ruleset, preset, preset_names
 from .seeding import deal_from_seed, seed_draws
+from .vector import VectorEnv, episode_seed
 
 ENGINE = "reference"
 
@@ -42,12 +43,14 @@ __all__ = [
     "ReversisError",
     "Ruleset",
     "Simulation",
+    "VectorEnv",
     "action_from_ids",
     "action_ids",
     "action_label",
     "card_id",
     "deal_from_seed",
     "dump_record",
+    "episode_seed",
     "load_record",
     "parse_card",
     "preset",

@@ -13,7 +13,8 @@ use reversis_core as core;
 use reversis_core::{Episode, ErrorCode, Rewards};
 
 use crate::{
-    core_result, count_arg, describe, fail, integer, ruleset_arg, unsigned_arg, PyGame, PyRuleset,
+    core_result, count_arg, describe, fail, integer, ruleset_arg, unsigned_arg, Given, PyGame,
+    PyRuleset,
 };
 
 /// The most threads one `VectorEnv` steps on (as `simulate`).
@@ -119,15 +120,27 @@ fn index_arg(value: &Bound<'_, PyAny>, num: usize) -> PyResult<usize> {
     )
 }
 
+/// A step's ids (out-of-range entries as `u16::MAX`), and its first entry outside 0-105 as
+/// `(index, value)`.
+type StepIds = (Vec<u16>, Option<(usize, i128)>);
+
 /// The action ids of a step: any 1-D buffer of integers (a NumPy array of any integer type) or
-/// an iterable of `int`. An integer outside 0-105 becomes `u16::MAX`, which is no action id, so
-/// that its game's rejection names it as an unknown id.
-fn actions_arg(value: &Bound<'_, PyAny>) -> PyResult<Vec<u16>> {
-    fn ids<T: Copy + TryInto<u16>>(values: Vec<T>) -> Vec<u16> {
-        values
+/// an iterable of integers.
+fn actions_arg(value: &Bound<'_, PyAny>) -> PyResult<StepIds> {
+    fn ids<T: Copy + Into<i128>>(values: Vec<T>) -> StepIds {
+        let mut first_bad = None;
+        let ids = values
             .into_iter()
-            .map(|v| v.try_into().unwrap_or(u16::MAX))
-            .collect()
+            .enumerate()
+            .map(|(i, v)| {
+                let v: i128 = v.into();
+                if !(0..i128::from(core::NUM_ACTIONS)).contains(&v) {
+                    first_bad.get_or_insert((i, v));
+                }
+                u16::try_from(v).unwrap_or(u16::MAX)
+            })
+            .collect();
+        (ids, first_bad)
     }
     let py = value.py();
     macro_rules! from_buffer {
@@ -160,40 +173,40 @@ fn actions_arg(value: &Bound<'_, PyAny>) -> PyResult<Vec<u16>> {
         let Some(item) = integer(&item?) else {
             return not_ids();
         };
-        out.push(
-            item.extract::<i64>()
-                .ok()
-                .and_then(|v| u16::try_from(v).ok())
-                .unwrap_or(u16::MAX),
-        );
+        // Beyond i128 is out of range all the same.
+        out.push(item.extract::<i128>().unwrap_or(i128::MAX));
     }
-    Ok(out)
+    Ok(ids(out))
 }
 
 #[pymethods]
 impl PyVectorEnv {
     #[new]
     #[pyo3(
-        signature = (ruleset, num_envs, seed, *, threads=None, episode=None, rewards=None),
+        signature = (ruleset, num_envs, seed, *, threads=Given(None), episode=Given(None), rewards=Given(None)),
         text_signature = "(ruleset, num_envs, seed, *, threads=1, episode='hand', rewards='hand')"
     )]
     fn new(
         ruleset: &Bound<'_, PyAny>,
         num_envs: &Bound<'_, PyAny>,
         seed: &Bound<'_, PyAny>,
-        threads: Option<&Bound<'_, PyAny>>,
-        episode: Option<&Bound<'_, PyAny>>,
-        rewards: Option<&Bound<'_, PyAny>>,
+        threads: Given<'_>,
+        episode: Given<'_>,
+        rewards: Given<'_>,
     ) -> PyResult<Self> {
         let rules = ruleset_arg(ruleset)?;
         let num = count_arg(num_envs, "num_envs", 1, core::MAX_ENVS as u64)?;
         let seed = unsigned_arg(seed, ErrorCode::InvalidSetup, "a seed")?;
-        let threads = match threads {
+        // An explicit None is not the default (API-11: any other bad argument is invalid-setup).
+        let threads = match &threads.0 {
             Some(t) => count_arg(t, "a number of threads", 1, MAX_THREADS)?,
             None => 1,
         };
-        let episode = episode.map_or(Ok(Episode::Hand), episode_arg)?;
-        let rewards = rewards.map_or(Ok(Rewards::HandEnd), rewards_arg)?;
+        let episode = episode.0.as_ref().map_or(Ok(Episode::Hand), episode_arg)?;
+        let rewards = rewards
+            .0
+            .as_ref()
+            .map_or(Ok(Rewards::HandEnd), rewards_arg)?;
         let env = core_result(core::VectorEnv::new(rules, num, seed, episode, rewards))?;
         Ok(PyVectorEnv { env, threads })
     }
@@ -206,23 +219,32 @@ impl PyVectorEnv {
 
     /// Applies `actions[i]` to game `i` for its acting seat, without the GIL.
     fn step(&mut self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<()> {
-        let ids = actions_arg(actions)?;
+        let (ids, out_of_range) = actions_arg(actions)?;
+        if let (Some((i, v)), true) = (out_of_range, ids.len() == self.env.num_envs()) {
+            return fail(
+                ErrorCode::InvalidAction,
+                format!(
+                    "game {i}: action id {v} is illegal: an action id is an integer from 0 to {}",
+                    core::NUM_ACTIONS - 1
+                ),
+            );
+        }
         let threads = self.threads;
         let env = &mut self.env;
         core_result(py.allow_threads(|| env.step_threads(&ids, threads)))
     }
 
     /// Game `i`, a copy.
-    fn game(&self, i: &Bound<'_, PyAny>) -> PyResult<PyGame> {
-        let i = index_arg(i, self.env.num_envs())?;
+    fn game(&self, index: &Bound<'_, PyAny>) -> PyResult<PyGame> {
+        let i = index_arg(index, self.env.num_envs())?;
         Ok(PyGame {
             inner: self.env.game(i).clone(),
         })
     }
 
     /// The episode game `i` is playing, 0 for its first.
-    fn episode_index(&self, i: &Bound<'_, PyAny>) -> PyResult<u64> {
-        let i = index_arg(i, self.env.num_envs())?;
+    fn episode_index(&self, index: &Bound<'_, PyAny>) -> PyResult<u64> {
+        let i = index_arg(index, self.env.num_envs())?;
         Ok(self.env.episode_index(i))
     }
 

@@ -1,0 +1,81 @@
+"""Gymnasium spaces for the vector environment of API-11, shared by both engines.
+
+The action space is ``Discrete(106)``, the ids of ACT-2; a row of a ``legal_action_mask`` taken
+as ``int8`` is the ``mask`` of its ``sample``. The observation space is a ``Box`` of 997
+``int32``, the OBS-3 encoding, bounded block by block: 0 or 1 in every indicator block, the
+whole ``int32`` range in the signed ``points`` and ``scores`` blocks. Both are the same for
+every ruleset, as the encoding is.
+
+``gymnasium`` is an optional dependency: every function here raises ``ImportError`` naming it
+when it is not installed. It is imported only when a space is asked for, through ``importlib``,
+so that importing this module, or type-checking the package, does not need it.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from ..encoding import ENCODING_LENGTH, LAYOUT
+
+__all__ = ["NUM_ACTIONS", "SIGNED_BLOCKS", "batched_spaces", "single_action_space", "single_observation_space"]
+
+#: ACT-2: the number of action ids, the same for every ruleset.
+NUM_ACTIONS = 106
+#: The OBS-3 blocks that hold signed counts rather than 0/1 indicators.
+SIGNED_BLOCKS = frozenset({"points", "scores"})
+_INSTALL_HINT = "the gymnasium spaces need the optional 'gymnasium' package: pip install reversis[gymnasium]"
+
+
+def _require(name: str) -> Any:
+    """The module ``name`` (``gymnasium`` or ``numpy``), or ``ImportError`` naming the extra to install.
+
+    Submodules are reached as attributes of the top-level module, which imports them: asking
+    for ``gymnasium.spaces`` by name would find it in ``sys.modules`` even where ``gymnasium``
+    itself has been made unimportable.
+    """
+    try:
+        return importlib.import_module(name)
+    except ImportError as error:
+        raise ImportError(_INSTALL_HINT) from error
+
+
+def single_action_space() -> Any:
+    """``gymnasium.spaces.Discrete(106)``: one action id of ACT-2.
+
+    :raises ImportError: when ``gymnasium`` is not installed.
+    """
+    return _require("gymnasium").spaces.Discrete(NUM_ACTIONS)
+
+
+def single_observation_space() -> Any:
+    """A ``gymnasium.spaces.Box`` of shape ``(997,)`` and dtype ``int32``: one OBS-3 encoding.
+
+    The bounds are 0 and 1 for the indicator blocks, and the ``int32`` range for the blocks
+    of ``points`` and ``scores`` (signed: negative card values and the moon's subtraction
+    make them so, and totals are not bounded by the target).
+
+    :raises ImportError: when ``gymnasium`` is not installed.
+    """
+    gymnasium = _require("gymnasium")
+    numpy = _require("numpy")
+    info = numpy.iinfo(numpy.int32)
+    low = numpy.zeros(ENCODING_LENGTH, dtype=numpy.int32)
+    high = numpy.ones(ENCODING_LENGTH, dtype=numpy.int32)
+    for name, offset, length in LAYOUT:
+        if name in SIGNED_BLOCKS:
+            low[offset : offset + length] = info.min
+            high[offset : offset + length] = info.max
+    return gymnasium.spaces.Box(low=low, high=high, dtype=numpy.int32)
+
+
+def batched_spaces(num_envs: int) -> tuple[Any, Any]:
+    """The action and observation spaces of ``num_envs`` games, batched as ``gymnasium.vector`` does.
+
+    The actions are a ``MultiDiscrete`` of ``num_envs`` times 106, the observations a ``Box``
+    of shape ``(num_envs, 997)``.
+
+    :raises ImportError: when ``gymnasium`` is not installed.
+    """
+    batch_space = _require("gymnasium").vector.utils.batch_space
+    return batch_space(single_action_space(), num_envs), batch_space(single_observation_space(), num_envs)
