@@ -9,19 +9,20 @@ from reversis.players import RandomPlayer, act_for, observe
 AT = {name: (offset, size) for name, offset, size in LAYOUT}
 
 
-def test_layout_is_contiguous_and_997_long() -> None:
-    assert ENCODING_VERSION == 1
+def test_layout_is_contiguous_and_1049_long() -> None:
+    assert ENCODING_VERSION == 2
     offset = 0
     for _, start, size in LAYOUT:
         assert start == offset
         offset += size
-    assert offset == ENCODING_LENGTH == 997
+    assert offset == ENCODING_LENGTH == 1049
+    assert LAYOUT[-1] == ("selected", 997, 52)
 
 
 def test_fixed_length_for_every_preset() -> None:
     for name in reversis.preset_names():
         game = reversis.Game(reversis.preset(name), seed=1)
-        assert len(encode_observation(observe(game, 0))) == 997
+        assert len(encode_observation(observe(game, 0))) == 1049
 
 
 def test_slots_after_a_few_plays() -> None:
@@ -66,3 +67,17 @@ def test_no_seat_to_move_and_passing() -> None:
     assert list(code[start : start + 5]) == [1, 0, 0, 0, 0]
     start, _ = AT["phase"]
     assert list(code[start : start + 5]) == [0, 1, 0, 0, 0]
+
+
+def test_selected_block_follows_each_selection() -> None:
+    # hearts-4 hand 0 passes left, one card at a time (ACT-2): each selection shows in the block.
+    game = reversis.Game(reversis.preset("hearts-4"), seed=3)
+    start, size = AT["selected"]
+    chosen = game.hand(0)[:2]
+    for k, card in enumerate(chosen, start=1):
+        game.apply_action(52 + reversis.card_id(card), 0)
+        block = list(encode_observation(observe(game, 0))[start : start + size])
+        assert sum(block) == k
+        assert all(block[reversis.card_id(c)] == 1 for c in chosen[:k])
+        # Another seat's observation does not show seat 0's selection.
+        assert sum(encode_observation(observe(game, 1))[start : start + size]) == 0

@@ -85,9 +85,9 @@ def test_every_preset_is_registered_once() -> None:
         assert game.num_players() == rules.players
         assert game.num_distinct_actions() == 106
         assert game.max_chance_outcomes() == len(rules.deck)
-        assert game.observation_tensor_size() == 997
+        assert game.observation_tensor_size() == 1049
         size = rules.passing["size"] if rules.passing else 0
-        assert game.information_state_tensor_size() == 997 + 52 * size
+        assert game.information_state_tensor_size() == 1049 + 52 * size
 
 
 def test_utility_bounds_follow_the_ruleset() -> None:
@@ -332,7 +332,7 @@ def test_the_observation_tensor_is_the_obs3_encoding() -> None:
         expected = list(encode_observation(Observation(rules, state.game.observation(seat))))
         assert state.observation_tensor(seat) == expected
         # The information state adds the order of the seat's pass, one row per card selected.
-        order = state.information_state_tensor(seat)[997:]
+        order = state.information_state_tensor(seat)[1049:]
         passed = state.game.observation(seat)["passed"]
         rows = [order[k * 52 : (k + 1) * 52] for k in range(3)]
         assert sorted(reversis.card_id(c) for c in passed) == sorted(row.index(1.0) for row in rows)

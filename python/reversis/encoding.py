@@ -24,6 +24,7 @@ offset      length  content
 932         8       seat to move one-hot: relative seat 0…6, then 7 for none
 940         5       pass direction one-hot: left, right, across, hold, none
 945         52      legal cards
+997         52      cards this seat has selected toward its pass (ACT-2)
 ==========  ======  ============================================================
 """
 
@@ -34,8 +35,8 @@ from typing import Any
 
 __all__ = ["ENCODING_LENGTH", "ENCODING_VERSION", "LAYOUT", "encode_observation"]
 
-#: Changes whenever the layout changes.
-ENCODING_VERSION = 1
+#: Changes whenever the layout changes (2 added the ``selected`` block).
+ENCODING_VERSION = 2
 
 _CARDS = 52
 _SEATS = 7
@@ -60,6 +61,7 @@ _sizes = (
     ("to_move", _SEATS + 1),
     ("pass_direction", len(_DIRECTIONS) + 1),
     ("legal", _CARDS),
+    ("selected", _CARDS),
 )
 _offset = 0
 for _name, _size in _sizes:
@@ -117,4 +119,6 @@ def encode_observation(observation: Any) -> array:
     out[_AT["pass_direction"] + (len(_DIRECTIONS) if direction is None else _DIRECTIONS.index(direction))] = 1
     for card in data["legal"]:
         out[_AT["legal"] + _id(card)] = 1
+    for card in data["selected"]:
+        out[_AT["selected"] + _id(card)] = 1
     return out

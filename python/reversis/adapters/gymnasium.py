@@ -1,7 +1,7 @@
 """Gymnasium spaces for the vector environment of API-11, shared by both engines.
 
 The action space is ``Discrete(106)``, the ids of ACT-2; a row of a ``legal_action_mask`` taken
-as ``int8`` is the ``mask`` of its ``sample``. The observation space is a ``Box`` of 997
+as ``int8`` is the ``mask`` of its ``sample``. The observation space is a ``Box`` of 1049
 ``int32``, the OBS-3 encoding, bounded block by block: 0 or 1 in every indicator block, the
 whole ``int32`` range in the signed ``points`` and ``scores`` blocks. Both are the same for
 every ruleset, as the encoding is.
@@ -49,7 +49,7 @@ def single_action_space() -> Any:
 
 
 def single_observation_space() -> Any:
-    """A ``gymnasium.spaces.Box`` of shape ``(997,)`` and dtype ``int32``: one OBS-3 encoding.
+    """A ``gymnasium.spaces.Box`` of shape ``(1049,)`` and dtype ``int32``: one OBS-3 encoding.
 
     The bounds are 0 and 1 for the indicator blocks, and the ``int32`` range for the blocks
     of ``points`` and ``scores`` (signed: negative card values and the moon's subtraction
@@ -73,7 +73,7 @@ def batched_spaces(num_envs: int) -> tuple[Any, Any]:
     """The action and observation spaces of ``num_envs`` games, batched as ``gymnasium.vector`` does.
 
     The actions are a ``MultiDiscrete`` of ``num_envs`` times 106, the observations a ``Box``
-    of shape ``(num_envs, 997)``.
+    of shape ``(num_envs, 1049)``.
 
     :raises ImportError: when ``gymnasium`` is not installed.
     """

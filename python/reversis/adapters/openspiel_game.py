@@ -48,7 +48,7 @@ own ``hearts`` through the conformance protocol.
   less the bonus where the taker may subtract it), and in a match the target plus one hand and
   ``max_hands`` of the worst hands. Rewards stay on the state through the chance nodes that
   follow them, so that the rewards read at successive decision nodes add up to the returns.
-- *Observations.* ``observation_tensor`` is the OBS-3 encoding (997 numbers) of the seat's OBS-1
+- *Observations.* ``observation_tensor`` is the OBS-3 encoding (1049 numbers) of the seat's OBS-1
   observation and ``observation_string`` renders that observation; while a hand is being dealt
   the observation's ``hand`` holds the cards dealt to the seat so far, and once a hand episode is
   over it is the game's after the hand (the totals hold the hand's scores). The *information

@@ -5,7 +5,7 @@
 >>> env.reset()
 >>> observation, reward, terminated, truncated, info = env.last()
 >>> observation["observation"].shape, observation["action_mask"].shape
-((997,), (106,))
+((1049,), (106,))
 
 Needs the optional packages ``pettingzoo`` and ``numpy``. The conventions are those of
 PettingZoo's classic card games (``pettingzoo.classic``'s Texas Hold'em and Leduc):
@@ -19,7 +19,7 @@ PettingZoo's classic card games (``pettingzoo.classic``'s Texas Hold'em and Ledu
   engine's :class:`~reversis.IllegalActionError` or :class:`~reversis.InvalidInputError` and
   changes nothing, so no wrapper turns it into a penalty: a learner is expected to sample from the
   mask.
-- **Observations** are ``{"observation", "action_mask"}``. ``observation`` is OBS-3's 997
+- **Observations** are ``{"observation", "action_mask"}``. ``observation`` is OBS-3's 1049
   ``int32`` (:func:`reversis.encoding.encode_observation` of the seat's OBS-1 observation, so it
   never shows a hidden card, OBS-2); ``action_mask`` is 106 ``int8``, 1 for each legal id of the
   agent when it is ``agent_selection`` and all 0 for every other agent.

@@ -11,7 +11,7 @@ same step (auto-reset). The reference steps the games one after another on the c
 >>> from reversis.reference import VectorEnv, preset
 >>> env = VectorEnv(preset("hearts-4"), num_envs=2, seed=7)
 >>> env.current_player.tolist(), env.observation.shape
-([0, 0], (2, 997))
+([0, 0], (2, 1049))
 >>> first_legal = [row.index(True) for row in env.legal_action_mask.tolist()]
 >>> env.step(first_legal)
 >>> env.terminated.tolist(), env.rewards.tolist()
@@ -252,7 +252,7 @@ class VectorEnv:
 
     @property
     def observation(self) -> memoryview:
-        """``int32``, shape ``(num_envs, 997)``: the OBS-3 encoding of the acting seat's observation."""
+        """``int32``, shape ``(num_envs, 1049)``: the OBS-3 encoding of the acting seat's observation."""
         return self._observation
 
     @property
@@ -281,7 +281,7 @@ class VectorEnv:
 
     @property
     def single_observation_space(self) -> Any:
-        """A ``gymnasium.spaces.Box`` of 997 ``int32`` with OBS-3's bounds; needs ``gymnasium``."""
+        """A ``gymnasium.spaces.Box`` of 1049 ``int32`` with OBS-3's bounds; needs ``gymnasium``."""
         from ..adapters.gymnasium import single_observation_space
 
         return single_observation_space()

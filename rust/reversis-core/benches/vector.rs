@@ -10,7 +10,9 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
-use reversis_core::{preset, Episode, Rewards, SplitMix64, VectorEnv, NUM_ACTIONS};
+use reversis_core::{
+    preset, Episode, Rewards, SplitMix64, VectorEnv, ENCODING_LENGTH, NUM_ACTIONS,
+};
 
 struct Counting;
 
@@ -108,7 +110,7 @@ fn main() {
             env.step(&actions).expect("legal ids");
             peak = peak.max(LIVE.load(Ordering::Relaxed) - before);
         }
-        let buffers = (NUM_ACTIONS as usize + 997 * 4 + 4 + 4 * 4 + 1 + 4 * 8) * GAMES;
+        let buffers = (NUM_ACTIONS as usize + ENCODING_LENGTH * 4 + 4 + 4 * 4 + 1 + 4 * 8) * GAMES;
         println!(
             "  memory per game, episode {episode:?}: {} bytes at the start, up to {} while playing, of which {} are its buffer rows",
             built / GAMES,

@@ -41,11 +41,11 @@ use crate::ruleset::{PassDirection, Ruleset};
 use crate::seat::MAX_PLAYERS;
 
 /// The number of integers of the OBS-3 encoding, whatever the ruleset.
-pub const ENCODING_LENGTH: usize = 997;
+pub const ENCODING_LENGTH: usize = 1049;
 
 /// The version of the OBS-3 encoding [`encode_observation`] writes (Python's
 /// `reversis.encoding.ENCODING_VERSION`).
-pub const ENCODING_VERSION: u32 = 1;
+pub const ENCODING_VERSION: u32 = 2;
 
 /// The most games a [`VectorEnv`] holds.
 pub const MAX_ENVS: usize = 1 << 16;
@@ -68,6 +68,7 @@ const AT_HEARTS: usize = 931;
 const AT_TO_MOVE: usize = 932;
 const AT_DIRECTION: usize = 940;
 const AT_LEGAL: usize = 945;
+const AT_SELECTED: usize = 997;
 
 // The SplitMix64 increment, and a second odd constant, for [`episode_seed`].
 const MIX_INDEX: u64 = 0x9E37_79B9_7F4A_7C15;
@@ -173,6 +174,9 @@ pub fn encode_observation(game: &Game, seat: usize, out: &mut [i32]) -> Result<(
     out[AT_DIRECTION + direction_index(game.pass_direction())] = 1;
     if game.phase() == Phase::Play && game.hand_state().to_move() == seat {
         set_cards(out, AT_LEGAL, game.legal_plays().0);
+    }
+    for card in game.selected(seat)? {
+        out[AT_SELECTED + usize::from(card.id())] = 1;
     }
     Ok(())
 }
@@ -415,7 +419,7 @@ fn step_run(
 /// | --- | --- | --- |
 /// | [`current_player`](VectorEnv::current_player) | 1 | the acting seat (ACT-3) |
 /// | [`legal_action_mask`](VectorEnv::legal_action_mask) | 106 | 1 for each legal id (ACT-2) |
-/// | [`observation`](VectorEnv::observation) | 997 | OBS-3 of the acting seat |
+/// | [`observation`](VectorEnv::observation) | 1049 | OBS-3 of the acting seat |
 /// | [`rewards`](VectorEnv::rewards) | players | the step's reward of each seat |
 /// | [`terminated`](VectorEnv::terminated) | 1 | 1 when the step ended the game's episode |
 /// | [`episode_scores`](VectorEnv::episode_scores) | players | the finished episode's scores, where terminated |
@@ -461,7 +465,7 @@ impl VectorEnv {
     /// let env = VectorEnv::new(preset("hearts-5").unwrap(), 4, 9, Episode::Hand, Rewards::HandEnd)
     ///     .unwrap();
     /// assert_eq!(env.num_envs(), 4);
-    /// assert_eq!(env.observation().len(), 4 * 997);
+    /// assert_eq!(env.observation().len(), 4 * 1049);
     /// assert!(VectorEnv::new(preset("hearts-5").unwrap(), 0, 9, Episode::Hand, Rewards::HandEnd)
     ///     .is_err());
     /// ```
@@ -734,7 +738,7 @@ impl VectorEnv {
         &self.mask
     }
 
-    /// The OBS-3 encoding of every game's acting seat's observation, `num_envs × 997`.
+    /// The OBS-3 encoding of every game's acting seat's observation, `num_envs × 1049`.
     pub fn observation(&self) -> &[i32] {
         &self.observation
     }

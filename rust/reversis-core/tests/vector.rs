@@ -79,7 +79,7 @@ fn setup_bounds() {
     let env = VectorEnv::new(hearts4(), 3, 1, Episode::Hand, Rewards::HandEnd).unwrap();
     assert_eq!(env.current_player().len(), 3);
     assert_eq!(env.legal_action_mask().len(), 3 * A);
-    assert_eq!(env.observation().len(), 3 * 997);
+    assert_eq!(env.observation().len(), 3 * 1049);
     assert_eq!(env.rewards().len(), 3 * 4);
     assert_eq!(env.terminated().len(), 3);
     assert_eq!(env.episode_scores().len(), 3 * 4);
