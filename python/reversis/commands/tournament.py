@@ -16,6 +16,11 @@ the same interval, and per type the median time per card decision. One deal give
 
 Deals stream: they are generated, played (in ``--jobs`` worker processes) and summed up in
 order, a bounded number at a time, so memory does not grow with ``--hands``.
+
+A player named ``cmd:COMMAND`` is a program in any language speaking the player protocol of
+spec/player.md, run as a process (:class:`~reversis.players.process.ProcessPlayer`) for each
+seat it holds, per batch of deals. Its faults forfeit hands (PLY-7): the fallback finishes them,
+they count in the numbers as played, and they are reported beside them (PLY-8).
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ import math
 import multiprocessing
 import os
 import random
+import shlex
 import signal
 import statistics
 import sys
@@ -42,6 +48,7 @@ from typing import IO, Any, TextIO
 from .common import count, positive, seed, writable_file
 
 __all__ = [
+    "COMMAND_PREFIX",
     "PLAYER_CLASSES",
     "DealResult",
     "PairStats",
@@ -55,8 +62,10 @@ __all__ = [
     "load_player_class",
     "play_deal",
     "register",
+    "resolve_players",
     "run_tournament",
     "seatings",
+    "split_players",
     "t_quantile",
 ]
 
@@ -65,11 +74,59 @@ PLAYER_CLASSES: dict[str, tuple[str, str]] = {
     "random": ("reversis.players", "RandomPlayer"),
     "rules": ("reversis.players.rulebased", "RuleBasedPlayer"),
     "montecarlo": ("reversis.players.montecarlo", "MonteCarloPlayer"),
+    "lowest": ("reversis.players.process", "LowestPlayer"),
 }
+
+#: A player named ``cmd:COMMAND`` is the program ``COMMAND``, through spec/player.md.
+COMMAND_PREFIX = "cmd:"
+#: The default limit of one decision of a ``cmd:`` player, in milliseconds (PLY-5).
+DEFAULT_TIME_LIMIT_MS = 5000
+#: How many forfeits the table describes one by one (all are in the JSON report).
+FORFEIT_LINES = 5
 
 
 class TournamentError(Exception):
     """A tournament that cannot be run as asked (unknown or unavailable player, bad sizes)."""
+
+
+def _is_command(name: str) -> bool:
+    return name.startswith(COMMAND_PREFIX)
+
+
+def _command(name: str) -> str:
+    return name[len(COMMAND_PREFIX) :].strip()
+
+
+def split_players(text: str) -> list[str]:
+    """The player names of ``--players``: split at commas, except commas inside quotes or after a backslash.
+
+    So ``rules,"cmd:./bot --mode 'a,b'"`` is two players, the second's command keeping its
+    quotes for the shell-like split of PLY-1.
+
+    :raises TournamentError: for an unclosed quote.
+    """
+    names: list[str] = []
+    current: list[str] = []
+    quote = ""
+    escaped = False
+    for ch in text:
+        if escaped:
+            escaped = False
+        elif ch == "\\" and quote != "'":
+            escaped = True
+        elif quote:
+            quote = "" if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch == ",":
+            names.append("".join(current))
+            current = []
+            continue
+        current.append(ch)
+    if quote or escaped:
+        raise TournamentError(f"--players has an unclosed quote or a trailing backslash: {text!r}")
+    names.append("".join(current))
+    return [name.strip() for name in names if name.strip()]
 
 
 def load_player_class(name: str) -> type:
@@ -88,6 +145,39 @@ def load_player_class(name: str) -> type:
         raise TournamentError(
             f"player {name!r} is not available: cannot import {class_name} from {module_name} ({error})"
         ) from error
+
+
+class _Seated:
+    """The ``cmd:`` players of one batch of deals, one process per command and seat, closed together."""
+
+    def __init__(self, ruleset: Any, time_limit_ms: int, stderr: str) -> None:
+        self.ruleset = ruleset
+        self.time_limit_ms = time_limit_ms
+        self.stderr = stderr
+        self.players: dict[tuple[str, int], Any] = {}
+
+    def get(self, name: str, seat: int) -> Any:
+        from ..players.process import ProcessPlayer
+
+        key = (name, seat)
+        if key not in self.players:
+            self.players[key] = ProcessPlayer(
+                _command(name), self.ruleset, seat, time_limit_ms=self.time_limit_ms, stderr=self.stderr
+            )
+        return self.players[key]
+
+    def __enter__(self) -> _Seated:
+        return self
+
+    def __exit__(self, exc_type: object, *rest: object) -> None:
+        from ..players.process import close_all
+
+        if exc_type is None:
+            close_all(self.players.values())
+        else:  # Ctrl-C or a failure: no quit and no grace, the groups go at once
+            for player in self.players.values():
+                player.kill()
+        self.players.clear()
 
 
 def _make_player(name: str, seed: int, rollouts: int | None) -> Any:
@@ -128,31 +218,58 @@ def seatings(players: Sequence[str], seats: int) -> list[list[str]]:
 
 @dataclass
 class DealResult:
-    """One deal played in every rotation: each rotation's seating and hand scores, and decision times."""
+    """One deal played in every rotation: each rotation's seating and hand scores, decision times, forfeits.
+
+    ``forfeits`` lists the hands a ``cmd:`` player forfeited (PLY-7, PLY-8): ``rotation``,
+    ``seat``, ``player``, and the fault's ``kind``, ``reason``, ``decision`` and ``stderr``.
+    """
 
     index: int
     seatings: list[list[str]]
     scores: list[list[int]]
     times: dict[str, list[float]] = field(default_factory=dict)
+    forfeits: list[dict[str, Any]] = field(default_factory=list)
 
 
 def play_deal(
-    preset_name: str, players: Sequence[str], seed: int, index: int, rollouts: int | None = None
+    preset_name: str,
+    players: Sequence[str],
+    seed: int,
+    index: int,
+    rollouts: int | None = None,
+    *,
+    time_limit_ms: int = DEFAULT_TIME_LIMIT_MS,
+    bot_stderr: str = "capture",
+    seated: _Seated | None = None,
 ) -> DealResult:
-    """Play deal ``index`` once per rotation of :func:`seatings`; every seat acts from its observation."""
+    """Play deal ``index`` once per rotation of :func:`seatings`; every seat acts from its observation.
+
+    A ``cmd:`` player's processes come from ``seated`` (kept for the next deals) or, without
+    it, live for this deal only.
+    """
     import reversis
     from reversis.players import observe
 
     ruleset = reversis.preset(preset_name)
+    if seated is None:
+        with _Seated(ruleset, time_limit_ms, bot_stderr) as own:
+            return play_deal(preset_name, players, seed, index, rollouts, seated=own)
     rotations = seatings(players, ruleset.players)
     scores: list[list[int]] = []
     times: dict[str, list[float]] = {name: [] for name in players}
+    forfeits: list[dict[str, Any]] = []
     for rotation, seating in enumerate(rotations):
         game = reversis.Game(ruleset, seed=deal_seed(seed, index), hand_number=index)
-        table = [
-            _make_player(name, deal_seed(seed, index * 1000 + rotation * 10 + seat), rollouts)
-            for seat, name in enumerate(seating)
-        ]
+        table = []
+        for seat, name in enumerate(seating):
+            player_seed = deal_seed(seed, index * 1000 + rotation * 10 + seat)
+            if _is_command(name):
+                player = seated.get(name, seat)
+                # The seed its built-in neighbours would get: a seeded program can play as they do.
+                player.start_hand(index, player_seed)
+            else:
+                player = _make_player(name, player_seed, rollouts)
+            table.append(player)
         while game.hand_number == index and game.phase not in ("over", "deal"):
             phase = game.phase
             mover = game.awaiting_pass[0] if phase == "pass" else game.to_move
@@ -162,26 +279,69 @@ def play_deal(
             start = time.perf_counter()
             action = table[seat].act(observation)
             elapsed = time.perf_counter() - start
-            if phase == "play":
+            if phase == "play" and not getattr(table[seat], "fell_back", False):
                 times[seating[seat]].append(elapsed)
             game.apply(action)
         scores.append([int(x) for x in game.hand_scores[-1]])
-    return DealResult(index, rotations, scores, times)
+        for seat, name in enumerate(seating):
+            if not _is_command(name):
+                continue
+            forfeit = table[seat].forfeit
+            if forfeit is not None:
+                forfeits.append({"rotation": rotation, "seat": seat, "player": name, **forfeit.to_json()})
+            else:
+                table[seat].end_hand(game.last_hand, game.scores)
+    return DealResult(index, rotations, scores, times, forfeits)
 
 
 def _play_chunk(
-    preset_name: str, players: Sequence[str], seed: int, indices: Sequence[int], rollouts: int | None
+    preset_name: str,
+    players: Sequence[str],
+    seed: int,
+    indices: Sequence[int],
+    rollouts: int | None,
+    *,
+    time_limit_ms: int = DEFAULT_TIME_LIMIT_MS,
+    bot_stderr: str = "capture",
 ) -> list[DealResult]:
-    """Play several deals in one worker task."""
-    return [play_deal(preset_name, players, seed, index, rollouts) for index in indices]
+    """Play several deals in one worker task, each ``cmd:`` player's processes serving them all."""
+    import reversis
+
+    with _Seated(reversis.preset(preset_name), time_limit_ms, bot_stderr) as seated:
+        return [
+            play_deal(
+                preset_name,
+                players,
+                seed,
+                index,
+                rollouts,
+                time_limit_ms=time_limit_ms,
+                bot_stderr=bot_stderr,
+                seated=seated,
+            )
+            for index in indices
+        ]
 
 
-def _worker_signals() -> None:
-    """In a worker: Ctrl-C is the parent's to handle; ``SIGTERM`` (the pool's terminate) just ends it."""
+def _worker_signals(bots: bool = False) -> None:
+    """In a worker: Ctrl-C is the parent's to handle; ``SIGTERM`` (the pool's terminate) just ends it.
+
+    With ``cmd:`` players the worker first kills their process groups: they live in sessions of
+    their own, so nothing else would reach them (PLY-4).
+    """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    handler: Any = signal.SIG_DFL
+    if bots:
+        from ..players.process import kill_all
+
+        def handler(signum: int, frame: Any) -> None:
+            kill_all()
+            signal.signal(signum, signal.SIG_DFL)
+            os.kill(os.getpid(), signum)
+
     for name in ("SIGTERM", "SIGHUP"):
         if hasattr(signal, name):
-            signal.signal(getattr(signal, name), signal.SIG_DFL)
+            signal.signal(getattr(signal, name), handler)
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
 
@@ -190,7 +350,7 @@ def _worker_signals() -> None:
 _STOP_SIGNALS = {getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)}
 
 
-def _start_pool(jobs: int) -> Any:
+def _start_pool(jobs: int, bots: bool = False) -> Any:
     """A ``multiprocessing`` pool of ``jobs`` workers that ignore Ctrl-C (the parent stops them).
 
     The stop signals are blocked while the workers start, so none reaches a worker before it
@@ -198,10 +358,10 @@ def _start_pool(jobs: int) -> Any:
     new pool is terminated at once.
     """
     if not hasattr(signal, "pthread_sigmask"):
-        return multiprocessing.get_context().Pool(jobs, initializer=_worker_signals)
+        return multiprocessing.get_context().Pool(jobs, initializer=_worker_signals, initargs=(bots,))
     old = signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
     try:
-        pool = multiprocessing.get_context().Pool(jobs, initializer=_worker_signals)
+        pool = multiprocessing.get_context().Pool(jobs, initializer=_worker_signals, initargs=(bots,))
     except BaseException:
         signal.pthread_sigmask(signal.SIG_SETMASK, old)
         raise
@@ -226,8 +386,60 @@ def _check_players(names: list[str], preset: str) -> None:
     if len(set(names)) != len(names):
         raise TournamentError("each player type may be named once")
     for name in names:
-        load_player_class(name)
+        if not _is_command(name):
+            load_player_class(name)
+            continue
+        try:
+            words = shlex.split(_command(name))
+        except ValueError as error:
+            raise TournamentError(f"player {name!r}: {error}") from None
+        if not words:
+            raise TournamentError(f"player {name!r} names no command: write cmd:PROGRAM ARGS")
     seatings(names, reversis.preset(preset).players)
+
+
+def resolve_players(
+    players: Sequence[str],
+    preset: str = "hearts-computer",
+    *,
+    time_limit_ms: int = DEFAULT_TIME_LIMIT_MS,
+    bot_stderr: str = "capture",
+) -> dict[str, str]:
+    """The name each player is reported under: its own, or for ``cmd:`` players the ``name`` of their hello.
+
+    Each ``cmd:`` player is started once, says hello and is quit (PLY-3). Its hello name is used
+    unless another player has it too, or it is a built-in player's: then its ``cmd:`` text.
+
+    :raises TournamentError: for a ``cmd:`` player that cannot be started or gives no valid hello.
+    """
+    import reversis
+
+    from ..players.process import PlayerFault, ProcessPlayer
+
+    ruleset = reversis.preset(preset)
+    hello: dict[str, str] = {}
+    for name in players:
+        if not _is_command(name):
+            continue
+        try:
+            with ProcessPlayer(_command(name), ruleset, 0, time_limit_ms=time_limit_ms, stderr=bot_stderr) as probe:
+                hello[name] = probe.open()
+        except PlayerFault as fault:
+            tail = fault.stderr.strip().splitlines()[-3:]
+            said = "".join(f"\n  {line}" for line in tail)
+            raise TournamentError(f"player {name!r} cannot play: {fault.reason}{said}") from None
+    taken = [*players, *PLAYER_CLASSES, *hello.values()]
+    return {name: hello[name] if name in hello and taken.count(hello[name]) == 1 else name for name in players}
+
+
+def _relabel(deal: DealResult, labels: dict[str, str]) -> DealResult:
+    """The deal with every player under its reported name."""
+    if all(key == value for key, value in labels.items()):
+        return deal
+    deal.seatings = [[labels[name] for name in seating] for seating in deal.seatings]
+    deal.times = {labels[name]: values for name, values in deal.times.items()}
+    deal.forfeits = [{**forfeit, "player": labels[forfeit["player"]]} for forfeit in deal.forfeits]
+    return deal
 
 
 def iter_deals(
@@ -239,13 +451,17 @@ def iter_deals(
     jobs: int = 1,
     rollouts: int | None = None,
     chunk: int | None = None,
+    time_limit_ms: int = DEFAULT_TIME_LIMIT_MS,
+    bot_stderr: str = "capture",
 ) -> Generator[DealResult, None, None]:
     """Play deals ``0 … hands − 1`` and yield their results in order, never holding them all.
 
     With ``jobs`` above 1 the deals are played in that many worker processes, at most
     ``2 · jobs`` chunks of ``chunk`` deals in flight; closing the generator (or an exception,
-    Ctrl-C included) terminates the workers at once. The results depend only on the players,
-    ``preset``, ``seed`` and ``rollouts``, never on ``jobs`` or ``chunk``.
+    Ctrl-C included) terminates the workers at once, and the processes of ``cmd:`` players with
+    them. The results depend only on the players, ``preset``, ``seed`` and ``rollouts``, never
+    on ``jobs`` or ``chunk`` (for ``cmd:`` players: if their decisions depend only on what the
+    protocol gives them, PLY-4). Players are named as given (``cmd:…``), not as reported.
 
     :raises TournamentError: for an unknown or unavailable player, a repeated player, more
         player types than seats, or fewer than one deal.
@@ -257,15 +473,16 @@ def iter_deals(
     if jobs < 1:
         raise TournamentError("--jobs must be at least 1")
     size = chunk or max(1, min(16, hands // (jobs * 8) or 1))
+    bots: dict[str, Any] = {"time_limit_ms": time_limit_ms, "bot_stderr": bot_stderr}
     if jobs == 1:
         for part in _chunks(hands, size):
-            yield from _play_chunk(preset, names, seed, part, rollouts)
+            yield from _play_chunk(preset, names, seed, part, rollouts, **bots)
         return
-    pool = _start_pool(jobs)
+    pool = _start_pool(jobs, bots=any(_is_command(name) for name in names))
     try:
         window: deque[Any] = deque()
         for part in _chunks(hands, size):
-            window.append(pool.apply_async(_play_chunk, (preset, names, seed, part, rollouts)))
+            window.append(pool.apply_async(_play_chunk, (preset, names, seed, part, rollouts), bots))
             if len(window) >= 2 * jobs:
                 yield from window.popleft().get()
         while window:
@@ -399,7 +616,8 @@ class PlayerStats:
     """One player type's results: hands played, mean hand points with its 95% interval, median seconds per card.
 
     The interval is clustered by deal (see the module's docstring); ``deals`` is the number of
-    clusters. ``low`` and ``high`` are ``nan`` from a single deal.
+    clusters. ``low`` and ``high`` are ``nan`` from a single deal. ``forfeits`` counts the hands
+    the player forfeited (PLY-8); they are among ``hands``, played out by the fallback.
     """
 
     name: str
@@ -409,6 +627,7 @@ class PlayerStats:
     high: float
     median_decision_seconds: float
     deals: int = 0
+    forfeits: int = 0
 
 
 @dataclass(frozen=True)
@@ -436,6 +655,12 @@ class TournamentResult:
     pairs: list[PairStats]
     deals: list[DealResult]
     rotations: int = 0
+    #: The ``cmd:`` players, by reported name.
+    commands: dict[str, str] = field(default_factory=dict)
+    time_limit_ms: int = DEFAULT_TIME_LIMIT_MS
+    #: The deals with at least one forfeit, and the first forfeits, for the table.
+    forfeited_deals: int = 0
+    first_forfeits: list[dict[str, Any]] = field(default_factory=list)
 
     def stat(self, name: str) -> PlayerStats:
         """The statistics of the player type ``name``."""
@@ -450,6 +675,8 @@ class TournamentResult:
             "rotations": self.rotations,
             "players": self.players,
             "rollouts": self.rollouts,
+            "commands": self.commands,
+            "time_limit_ms": self.time_limit_ms,
         }
 
     def numbers(self) -> dict[str, Any]:
@@ -458,6 +685,7 @@ class TournamentResult:
             "interval": INTERVAL_METHOD,
             "stats": [_json_safe(asdict(s)) for s in self.stats],
             "pairs": [_json_safe(asdict(p)) for p in self.pairs],
+            "forfeited_deals": self.forfeited_deals,
         }
 
     def to_json(self) -> dict[str, Any]:
@@ -466,8 +694,8 @@ class TournamentResult:
 
 
 def deal_json(deal: DealResult) -> dict[str, Any]:
-    """One deal's seatings and scores as JSON data."""
-    return {"deal": deal.index, "seatings": deal.seatings, "scores": deal.scores}
+    """One deal's seatings, scores and forfeits as JSON data."""
+    return {"deal": deal.index, "seatings": deal.seatings, "scores": deal.scores, "forfeits": deal.forfeits}
 
 
 def _json_safe(data: dict[str, Any]) -> dict[str, Any]:
@@ -485,10 +713,19 @@ class _Tally:
         self.per_deal = {name: _Moments() for name in players}
         self.pairs = {(a, b): _Moments() for i, a in enumerate(players) for b in players[i + 1 :]}
         self.times = {name: _Sample(seed=k) for k, name in enumerate(players)}
+        self.forfeits = dict.fromkeys(players, 0)
+        self.forfeited_deals = 0
+        self.first_forfeits: list[dict[str, Any]] = []
 
     def add(self, deal: DealResult) -> None:
         self.deals += 1
         self.rotations = len(deal.seatings)
+        # Forfeited hands count as played (PLY-8): they are only counted here, never left out.
+        self.forfeited_deals += bool(deal.forfeits)
+        for forfeit in deal.forfeits:
+            self.forfeits[forfeit["player"]] += 1
+            if len(self.first_forfeits) < FORFEIT_LINES:
+                self.first_forfeits.append({"deal": deal.index, **forfeit})
         values: dict[str, list[float]] = {name: [] for name in self.players}
         for seating, scores in zip(deal.seatings, deal.scores):
             for name in self.players:
@@ -508,13 +745,27 @@ class _Tally:
         stats = []
         for name in self.players:
             mean, low, high = self.per_deal[name].interval()
-            stats.append(PlayerStats(name, self.hands[name], mean, low, high, self.times[name].median(), self.deals))
+            stats.append(
+                PlayerStats(
+                    name, self.hands[name], mean, low, high, self.times[name].median(), self.deals, self.forfeits[name]
+                )
+            )
         pairs = []
         for (first, second), moments in self.pairs.items():
             mean, low, high = moments.interval()
             pairs.append(PairStats(first, second, moments.n, mean, low, high))
         return TournamentResult(
-            preset, seed, self.deals, self.players, rollouts, stats, pairs, kept, rotations=self.rotations
+            preset,
+            seed,
+            self.deals,
+            self.players,
+            rollouts,
+            stats,
+            pairs,
+            kept,
+            rotations=self.rotations,
+            forfeited_deals=self.forfeited_deals,
+            first_forfeits=self.first_forfeits,
         )
 
 
@@ -551,6 +802,9 @@ def run_tournament(
     chunk: int | None = None,
     keep_deals: bool = False,
     on_deal: Any = None,
+    time_limit_ms: int = DEFAULT_TIME_LIMIT_MS,
+    bot_stderr: str = "capture",
+    labels: dict[str, str] | None = None,
 ) -> TournamentResult:
     """Play ``hands`` deals, each in every seat rotation, across ``jobs`` processes (see :func:`iter_deals`).
 
@@ -559,18 +813,35 @@ def run_tournament(
     :class:`DealResult` in order. With ``progress`` a bar is drawn on that stream (the command
     passes one only when standard error is a terminal).
 
-    :raises TournamentError: as :func:`iter_deals`.
+    ``cmd:`` players get ``time_limit_ms`` per decision; their standard error is kept
+    (``bot_stderr`` ``"capture"``) or shown (``"show"``). Players are reported under ``labels``
+    (from :func:`resolve_players`, which is called when it is ``None``).
+
+    :raises TournamentError: as :func:`iter_deals` and :func:`resolve_players`.
     """
     names = list(players)
     _check_players(names, preset)
-    tally = _Tally(names)
+    if labels is None:
+        labels = resolve_players(names, preset, time_limit_ms=time_limit_ms, bot_stderr=bot_stderr)
+    tally = _Tally([labels[name] for name in names])
     kept: list[DealResult] = []
     report = _Progress(progress, hands) if progress is not None else None
     if report is not None:
         report(0)
-    deals = iter_deals(names, preset=preset, hands=hands, seed=seed, jobs=jobs, rollouts=rollouts, chunk=chunk)
+    deals = iter_deals(
+        names,
+        preset=preset,
+        hands=hands,
+        seed=seed,
+        jobs=jobs,
+        rollouts=rollouts,
+        chunk=chunk,
+        time_limit_ms=time_limit_ms,
+        bot_stderr=bot_stderr,
+    )
     with contextlib.closing(deals):
-        for deal in deals:
+        for played in deals:
+            deal = _relabel(played, labels)
             tally.add(deal)
             if keep_deals:
                 kept.append(deal)
@@ -578,7 +849,10 @@ def run_tournament(
                 on_deal(deal)
             if report is not None:
                 report(tally.deals)
-    return tally.result(preset, seed, rollouts, kept)
+    result = tally.result(preset, seed, rollouts, kept)
+    result.commands = {labels[name]: name for name in names if _is_command(name)}
+    result.time_limit_ms = time_limit_ms
+    return result
 
 
 def _bounds(low: float, high: float) -> str:
@@ -586,14 +860,22 @@ def _bounds(low: float, high: float) -> str:
 
 
 def format_table(result: TournamentResult) -> str:
-    """The report: one row per player type, then one per pair, then how the intervals are made."""
+    """The report: one row per player type, then one per pair, then how the intervals are made.
+
+    With ``cmd:`` players the rows have a ``forfeits`` column and the report says how forfeits
+    were counted, naming the first few (PLY-8).
+    """
+    commands = bool(result.commands)
+    width = max([12, *(len(s.name) for s in result.stats)])
+    extra = f" {'forfeits':>9}" if commands else ""
     lines = [
         f"preset {result.preset}, {result.hands} deals x {result.rotations} seat rotations, seed {result.seed}",
-        f"{'player':<12} {'hands':>7} {'mean pts/hand':>14} {'95% interval':>20} {'median ms/card':>15}",
+        f"{'player':<{width}} {'hands':>7} {'mean pts/hand':>14} {'95% interval':>20} {'median ms/card':>15}{extra}",
     ]
     for s in result.stats:
         ms = s.median_decision_seconds * 1000
-        lines.append(f"{s.name:<12} {s.hands:>7} {s.mean:>14.2f} {_bounds(s.low, s.high):>20} {ms:>15.3f}")
+        extra = f" {s.forfeits:>9}" if commands else ""
+        lines.append(f"{s.name:<{width}} {s.hands:>7} {s.mean:>14.2f} {_bounds(s.low, s.high):>20} {ms:>15.3f}{extra}")
     if result.pairs:
         lines.append("")
         lines.append(f"{'pair (first - second)':<26} {'deals':>7} {'mean diff':>10} {'95% interval':>20}")
@@ -601,10 +883,31 @@ def format_table(result: TournamentResult) -> str:
             pair = f"{p.first} - {p.second}"
             lines.append(f"{pair:<26} {p.deals:>7} {p.mean_difference:>10.2f} {_bounds(p.low, p.high):>20}")
     lines.append("")
+    if commands:
+        lines.extend(_forfeit_lines(result))
     if result.hands < 2:
         lines.append("No intervals from a single deal: the seat rotations of one deal are one observation.")
     lines.append(INTERVAL_METHOD.replace("−", "-").replace("±", "+/-").replace("×", "x").replace("√", "sqrt "))
     return "\n".join(lines)
+
+
+def _forfeit_lines(result: TournamentResult) -> list[str]:
+    if not result.forfeited_deals:
+        return [f"No forfeits (time limit {result.time_limit_ms} ms per decision).", ""]
+    total = sum(s.forfeits for s in result.stats)
+    lines = [
+        f"{total} forfeited hands in {result.forfeited_deals} of {result.hands} deals: finished by the fallback "
+        "(the lowest legal action) and counted as played (spec/player.md PLY-8); the comparison is not clean."
+    ]
+    for forfeit in result.first_forfeits:
+        lines.append(
+            f"  deal {forfeit['deal']} rotation {forfeit['rotation']} seat {forfeit['seat']} {forfeit['player']}: "
+            f"{forfeit['kind']} at decision {forfeit['decision']}: {forfeit['reason']}"
+        )
+    if total > len(result.first_forfeits):
+        lines.append(f"  ... and {total - len(result.first_forfeits)} more (every one is in the --json report)")
+    lines.append("")
+    return lines
 
 
 def _write_json(out: IO[bytes], result: TournamentResult | None, deal: DealResult | None, first: bool) -> None:
@@ -622,9 +925,11 @@ def _run(args: argparse.Namespace) -> int:
 
     from ..table import replace_atomically
 
-    names = [name.strip() for name in args.players.split(",") if name.strip()]
+    bots = {"time_limit_ms": args.time_limit, "bot_stderr": args.bot_stderr}
     try:
+        names = split_players(args.players)
         _check_players(names, args.preset)
+        labels = resolve_players(names, args.preset, **bots)
     except TournamentError as error:
         print(f"reversis tournament: {error}", file=sys.stderr)
         return 2
@@ -636,13 +941,18 @@ def _run(args: argparse.Namespace) -> int:
         "jobs": args.jobs,
         "rollouts": args.rollouts,
         "progress": sys.stderr if show else None,
+        "labels": labels,
+        **bots,
     }
     if not args.json:
         print(format_table(run_tournament(names, **options)))
         return 0
     with replace_atomically(args.json, special="write") as out:
-        header = TournamentResult(args.preset, args.seed, args.hands, names, args.rollouts, [], [], [])
+        shown = [labels[name] for name in names]
+        header = TournamentResult(args.preset, args.seed, args.hands, shown, args.rollouts, [], [], [])
         header.rotations = reversis.preset(args.preset).players
+        header.commands = {labels[name]: name for name in names if _is_command(name)}
+        header.time_limit_ms = args.time_limit
         out.write((json.dumps(header.header(), indent=1)[:-2] + ',\n "hands": [\n').encode())
         written = [0]
 
@@ -667,9 +977,16 @@ def register(commands: Any) -> None:
         "Reports mean points per hand with 95% intervals clustered by deal (Student's t over the per-deal "
         "means; none from a single deal), paired differences per deal, and the median decision time per "
         "card. Deals stream, so any --hands runs in bounded memory; the progress bar is drawn only on a "
-        "terminal.",
+        "terminal. A player cmd:COMMAND is a program in any language speaking the player protocol of "
+        "spec/player.md; its faults forfeit hands, which the fallback (the lowest legal action) finishes, "
+        "count as played and are reported.",
     )
-    parser.add_argument("--players", default="random,rules", help="comma-separated: random, rules, montecarlo")
+    parser.add_argument(
+        "--players",
+        default="random,rules",
+        help="comma-separated: random, rules, montecarlo, lowest, or cmd:COMMAND for a program speaking "
+        "spec/player.md (quote a command's commas)",
+    )
     parser.add_argument("--preset", default="hearts-computer", help="the ruleset preset (default hearts-computer)")
     parser.add_argument(
         "--hands", type=positive, default=100, help="number of deals (hands); each is played once per seat rotation"
@@ -682,6 +999,20 @@ def register(commands: Any) -> None:
         help="worker processes (default: the CPU count)",
     )
     parser.add_argument("--rollouts", type=positive, default=None, help="rollouts per decision for montecarlo")
+    parser.add_argument(
+        "--time-limit",
+        metavar="MS",
+        type=count(1, 3_600_000, "--time-limit"),
+        default=DEFAULT_TIME_LIMIT_MS,
+        help=f"milliseconds a cmd: player has per decision (default {DEFAULT_TIME_LIMIT_MS}); "
+        "its hello gets at least 10000",
+    )
+    parser.add_argument(
+        "--bot-stderr",
+        choices=["capture", "show"],
+        default="capture",
+        help="a cmd: player's standard error: kept (its tail goes with a forfeit; the default) or shown",
+    )
     parser.add_argument("--json", metavar="FILE", type=writable_file, help="also write the numbers to FILE as JSON")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar (drawn only on a terminal)")
     parser.set_defaults(run=_run)

@@ -14,7 +14,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["MonteCarloPlayer", "Observation", "Player", "RandomPlayer", "RuleBasedPlayer", "act_for", "observe"]
+__all__ = [
+    "LowestPlayer",
+    "MonteCarloPlayer",
+    "Observation",
+    "Player",
+    "ProcessPlayer",
+    "RandomPlayer",
+    "RuleBasedPlayer",
+    "act_for",
+    "observe",
+]
 
 
 @dataclass(frozen=True)
@@ -109,4 +119,5 @@ def act_for(game: Any, players: Sequence[Player]) -> dict[str, Any]:
 
 # Players built on the interface above; imported last because they import it.
 from .montecarlo import MonteCarloPlayer  # noqa: E402
+from .process import LowestPlayer, ProcessPlayer  # noqa: E402
 from .rulebased import RuleBasedPlayer  # noqa: E402
