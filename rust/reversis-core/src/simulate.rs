@@ -1,11 +1,25 @@
 //! A batch simulator: many independent hands under a uniformly random legal policy, played
 //! with mask operations only.
+//!
+//! The playout here does not go through [`HandState`](crate::HandState): a batch plays millions
+//! of hands whose intermediate states nobody observes, so it keeps only what the rules need
+//! (one mask per seat, the cards each seat has taken, whether hearts are broken) and reads the
+//! ruleset once per batch into a plan. It makes the same random draws in the same order as
+//! a playout through `HandState` would, so it deals and plays the same hands; the tests of this
+//! module check that against `HandState` on every preset.
 
-use crate::card::CardSet;
-use crate::hand::HandState;
+use std::sync::Mutex;
+
+use crate::card::{Suit, SUIT_MASKS};
 use crate::rng::SplitMix64;
-use crate::ruleset::{MoonChoice, MoonScoring, Ruleset};
-use crate::seat::PerSeat;
+use crate::ruleset::{MoonChoice, MoonScoring, PassDirection, Ruleset};
+use crate::seat::{PerSeat, MAX_PLAYERS};
+
+const HEARTS: u64 = SUIT_MASKS[Suit::Hearts as usize];
+
+/// The most distinct card values scored by popcount; a ruleset with more falls back to summing
+/// the value of every captured card.
+const MAX_VALUE_GROUPS: usize = 4;
 
 /// The generator of hand `index` in a batch seeded with `seed`: the state is the first draw of
 /// a SplitMix64 whose state is `seed XOR (index × 0xD1B54A32D192ED03)` (multiplication
@@ -17,19 +31,340 @@ pub fn hand_generator(seed: u64, index: u64) -> SplitMix64 {
     SplitMix64::new(g.next_u64())
 }
 
-#[inline]
-fn random_card(rng: &mut SplitMix64, set: CardSet) -> crate::card::Card {
-    let k = rng.below_fast(set.len() as u64) as usize;
-    set.nth(k).expect("random_card: k < len")
+/// What the playout needs of a ruleset, computed once per batch.
+struct Plan<'a> {
+    rules: &'a Ruleset,
+    players: usize,
+    hand_size: usize,
+    // The deck's card ids in ascending order, the order the shuffle starts from; the first
+    // `deck_len` entries are used. 64 entries, so that an index masked with 63 is in bounds.
+    deck: [u8; 64],
+    deck_len: usize,
+    // The opening card's bit, or 0 without one (PLAY-2).
+    opening: u64,
+    first_trick_ban: bool,
+    point_cards: u64,
+    breakers: u64,
+    broken_at_start: bool,
+    // Cards of equal value as masks, so that a seat's points are a few popcounts; the first
+    // `value_groups` are used, and `None` means more distinct values than the array holds.
+    values: [(u64, i32); MAX_VALUE_GROUPS],
+    value_groups: Option<usize>,
+}
+
+impl<'a> Plan<'a> {
+    fn new(rules: &'a Ruleset) -> Plan<'a> {
+        let mut deck = [0u8; 64];
+        let mut deck_len = 0;
+        for c in rules.deck() {
+            deck[deck_len] = c.id();
+            deck_len += 1;
+        }
+        let mut values = [(0u64, 0i32); MAX_VALUE_GROUPS];
+        let mut value_groups = Some(0);
+        for &(card, v) in rules.card_points() {
+            let Some(used) = value_groups else { break };
+            if v == 0 || rules.deck().0 & card.bit() == 0 {
+                continue;
+            }
+            match values[..used].iter_mut().find(|g| g.1 == v) {
+                Some(g) => g.0 |= card.bit(),
+                None if used < MAX_VALUE_GROUPS => {
+                    values[used] = (card.bit(), v);
+                    value_groups = Some(used + 1);
+                }
+                None => value_groups = None,
+            }
+        }
+        Plan {
+            rules,
+            players: rules.players(),
+            hand_size: rules.hand_size(),
+            deck,
+            deck_len,
+            opening: rules.opening_card().map_or(0, |c| c.bit()),
+            first_trick_ban: rules.first_trick_ban(),
+            // Only cards of the deck can be captured, so only they decide a moon.
+            point_cards: rules.point_cards().0 & rules.deck().0,
+            breakers: rules.breakers().0,
+            broken_at_start: rules.breakers().0 == 0,
+            values,
+            value_groups,
+        }
+    }
+
+    /// The points of a set of captured cards (SCORE-1).
+    #[inline(always)]
+    fn points_of(&self, taken: u64) -> i32 {
+        if let Some(used) = self.value_groups {
+            self.values[..used]
+                .iter()
+                .map(|&(m, v)| v * (taken & m).count_ones() as i32)
+                .sum()
+        } else {
+            let table = self.rules.points_table();
+            let mut m = taken;
+            let mut sum = 0;
+            while m != 0 {
+                sum += table[m.trailing_zeros() as usize];
+                m &= m - 1;
+            }
+            sum
+        }
+    }
+}
+
+const ONES8: u64 = 0x0101_0101_0101_0101;
+const HIGH8: u64 = 0x8080_8080_8080_8080;
+
+/// For each byte value and rank `r`, the position of its `r`-th lowest set bit (8 if none).
+const SELECT_IN_BYTE: [[u8; 8]; 256] = {
+    let mut table = [[8u8; 8]; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        let (mut bit, mut rank) = (0, 0);
+        while bit < 8 {
+            if (byte >> bit) & 1 == 1 {
+                table[byte][rank] = bit as u8;
+                rank += 1;
+            }
+            bit += 1;
+        }
+        byte += 1;
+    }
+    table
+};
+
+/// The running card counts of `set` by byte: byte `i` holds the number of cards in bytes
+/// `0 ..= i`, so the top byte is the set's size. Without a popcount instruction in the
+/// baseline x86-64 target this costs what `count_ones` does, and it also serves `select_in`.
+#[inline(always)]
+fn byte_prefix_counts(set: u64) -> u64 {
+    let mut s = set - ((set >> 1) & 0x5555_5555_5555_5555);
+    s = (s & 0x3333_3333_3333_3333) + ((s >> 2) & 0x3333_3333_3333_3333);
+    s = (s + (s >> 4)) & 0x0F0F_0F0F_0F0F_0F0F;
+    s.wrapping_mul(ONES8)
+}
+
+/// The `k`-th lowest card of `set` (`k` less than its size) as a one-bit mask, found without a
+/// loop whose length depends on `k`, so without a mispredicted branch per choice. `prefix` is
+/// [`byte_prefix_counts`]`(set)`.
+#[inline(always)]
+fn select_in(set: u64, prefix: u64, k: u64) -> u64 {
+    // The high bit of byte `i` is set where bytes `0 ..= i` hold no more than `k` cards; those
+    // bytes are the lowest ones, and the card is in the byte just above them.
+    let below = ((k.wrapping_mul(ONES8) | HIGH8) - prefix) & HIGH8;
+    let place = 64 - below.leading_zeros();
+    let before = ((prefix << 8) >> place) & 0xFF;
+    let byte = (set >> place) & 0xFF;
+    let bit = u32::from(SELECT_IN_BYTE[byte as usize][((k - before) & 7) as usize]);
+    1u64 << ((place + bit) & 63)
+}
+
+/// Records the legal masks of a hand's decisions in playing order, or nothing.
+trait Recorder {
+    fn record(&mut self, legal: u64);
+}
+
+struct NoMasks;
+
+impl Recorder for NoMasks {
+    #[inline(always)]
+    fn record(&mut self, _: u64) {}
+}
+
+struct Masks<'m> {
+    out: &'m mut [u64],
+    next: usize,
+}
+
+impl Recorder for Masks<'_> {
+    #[inline(always)]
+    fn record(&mut self, legal: u64) {
+        self.out[self.next] = legal;
+        self.next += 1;
+    }
+}
+
+/// A card of `legal` (not empty) chosen uniformly, as a one-bit mask: the `k`-th lowest, `k`
+/// drawn by [`SplitMix64::below_fast`]. A forced choice draws too.
+#[inline(always)]
+fn choose<R: Recorder>(rng: &mut SplitMix64, legal: u64, rec: &mut R) -> u64 {
+    rec.record(legal);
+    let prefix = byte_prefix_counts(legal);
+    select_in(legal, prefix, rng.below_fast(prefix >> 56))
+}
+
+/// The deal of SEED-3 and SEED-4 with [`SplitMix64::below_fast`], as
+/// [`SplitMix64::deal_fast`] makes it: the card that ends at position `i` goes to seat
+/// `dealer + 1 + i`. A position is final once the shuffle has passed it, so its card is dealt
+/// there and then and the array is never read again.
+#[inline(always)]
+fn deal(plan: &Plan, rng: &mut SplitMix64, dealer: usize) -> [u64; MAX_PLAYERS] {
+    let n = plan.players;
+    let len = plan.deck_len;
+    let mut cards = plan.deck;
+    let mut hands = [0u64; MAX_PLAYERS];
+    let mut seat = (dealer + len) % n;
+    for i in (1..len).rev() {
+        let j = rng.below_fast(i as u64 + 1) as usize & 63;
+        let c = cards[j];
+        cards[j] = cards[i & 63];
+        hands[seat] |= 1u64 << (c & 63);
+        seat = if seat == 0 { n - 1 } else { seat - 1 };
+    }
+    if len > 0 {
+        hands[seat] |= 1u64 << (cards[0] & 63);
+    }
+    hands
+}
+
+/// One trick from `leader` (PLAY-3 … PLAY-8): returns the winner and the trick's cards.
+/// `FIRST` is the hand's first trick, where the opening card and the first-trick ban apply.
+#[inline(always)]
+fn trick<const FIRST: bool, R: Recorder>(
+    plan: &Plan,
+    rng: &mut SplitMix64,
+    hands: &mut [u64; MAX_PLAYERS],
+    leader: usize,
+    broken: bool,
+    rec: &mut R,
+) -> (usize, u64) {
+    let n = plan.players;
+    let held = hands[leader];
+    let plain = held & !HEARTS;
+    // PLAY-8's cascade for a lead, each stage skipped where it would leave nothing (D-2).
+    let legal = if FIRST && held & plan.opening != 0 {
+        plan.opening
+    } else if !broken && plain != 0 {
+        plain
+    } else {
+        held
+    };
+    let lead = choose(rng, legal, rec);
+    hands[leader] ^= lead;
+    let suit = SUIT_MASKS[(lead.trailing_zeros() / 13) as usize & 3];
+    let mut cards = lead;
+    let mut best = lead;
+    let mut winner = leader;
+    let mut seat = leader;
+    for _ in 1..n {
+        seat += 1;
+        if seat == n {
+            seat = 0;
+        }
+        let held = hands[seat];
+        let follow = held & suit;
+        let legal = if follow != 0 {
+            follow
+        } else if FIRST && plan.first_trick_ban && held & !plan.point_cards != 0 {
+            held & !plan.point_cards
+        } else {
+            held
+        };
+        let card = choose(rng, legal, rec);
+        hands[seat] ^= card;
+        cards |= card;
+        // Only a card of the suit led can win (PLAY-7); within a suit a higher bit is a
+        // higher rank.
+        if card & suit > best {
+            best = card;
+            winner = seat;
+        }
+    }
+    (winner, cards)
+}
+
+fn playout<R: Recorder>(
+    plan: &Plan,
+    rng: &mut SplitMix64,
+    hand_number: u64,
+    rec: &mut R,
+) -> PerSeat<i32> {
+    let rules = plan.rules;
+    let n = plan.players;
+    let dealer = rules.dealer(hand_number);
+    let mut hands = deal(plan, rng, dealer);
+    if let Some(dir) = rules
+        .pass_direction(hand_number)
+        .filter(|&d| d != PassDirection::Hold)
+    {
+        let size = rules.passing().map_or(0, |p| p.size);
+        let mut out = [0u64; MAX_PLAYERS];
+        for (h, o) in hands.iter_mut().zip(out.iter_mut()).take(n) {
+            for _ in 0..size {
+                let rest = *h & !*o;
+                let prefix = byte_prefix_counts(rest);
+                *o |= select_in(rest, prefix, rng.below_fast(prefix >> 56));
+            }
+            *h &= !*o;
+        }
+        for (s, o) in out.iter().enumerate().take(n) {
+            hands[dir.target(s, n)] |= o;
+        }
+    }
+    let mut leader = (dealer + 1) % n;
+    if let Some(s) = (0..n).find(|&s| hands[s] & plan.opening != 0) {
+        leader = s;
+    }
+    let mut taken = [0u64; MAX_PLAYERS];
+    let mut broken = plan.broken_at_start;
+    if plan.hand_size > 0 {
+        let (w, cards) = trick::<true, R>(plan, rng, &mut hands, leader, broken, rec);
+        taken[w] |= cards;
+        broken |= cards & plan.breakers != 0;
+        leader = w;
+    }
+    for _ in 1..plan.hand_size {
+        let (w, cards) = trick::<false, R>(plan, rng, &mut hands, leader, broken, rec);
+        taken[w] |= cards;
+        broken |= cards & plan.breakers != 0;
+        leader = w;
+    }
+    let mut scores = PerSeat::splat(0);
+    for (s, t) in scores.iter_mut().zip(&taken).take(n) {
+        *s = plan.points_of(*t);
+    }
+    // SCORE-2: a moon is one seat holding every point card of the deck at the end.
+    if let Some(moon) = rules.moon() {
+        let pc = plan.point_cards;
+        if let Some(t) = (0..n).find(|&s| pc != 0 && taken[s] & pc == pc) {
+            let how = match moon.scoring {
+                MoonScoring::AddToOthers => MoonChoice::AddToOthers,
+                MoonScoring::SubtractFromTaker => MoonChoice::SubtractFromTaker,
+                MoonScoring::TakerChoice => {
+                    if rng.below_fast(2) == 0 {
+                        MoonChoice::AddToOthers
+                    } else {
+                        MoonChoice::SubtractFromTaker
+                    }
+                }
+            };
+            scores[t] -= rules.positive_total();
+            match how {
+                MoonChoice::AddToOthers => {
+                    for (o, v) in scores.iter_mut().enumerate().take(n) {
+                        if o != t {
+                            *v += moon.bonus;
+                        }
+                    }
+                }
+                MoonChoice::SubtractFromTaker => scores[t] -= moon.bonus,
+            }
+        }
+    }
+    scores
 }
 
 /// Plays one full hand with uniformly random choices and returns each seat's hand score
 /// (entries beyond `players` are 0). `hand_number` fixes the dealer and pass direction; the
 /// hand is dealt from `rng` by Fisher–Yates and SEED-4's order (with
-/// [`SplitMix64::below_fast`], so not the portable deal of SEED-3), each passing seat passes `passing.size` cards
-/// chosen uniformly, every play is uniform among the legal cards (PLAY-8), and a taker's moon
-/// choice is uniform. When `masks` is given, the legal mask of each play is written to it in
-/// playing order.
+/// [`SplitMix64::below_fast`], so not the portable deal of SEED-3), each passing seat passes
+/// `passing.size` cards chosen uniformly, every play is uniform among the legal cards (PLAY-8),
+/// and a taker's moon choice is uniform. Every choice, a forced one included, takes one draw
+/// of [`SplitMix64::below_fast`] and picks the `k`-th lowest card. When `masks` is given, the
+/// legal mask of each play is written to it in playing order. Hand `i` of [`simulate`] is
+/// `play_random_hand(rules, &mut hand_generator(seed, i), i, None)`.
 ///
 /// # Panics
 ///
@@ -38,74 +373,59 @@ pub fn play_random_hand(
     rules: &Ruleset,
     rng: &mut SplitMix64,
     hand_number: u64,
-    mut masks: Option<&mut [u64]>,
+    masks: Option<&mut [u64]>,
 ) -> PerSeat<i32> {
-    let n = rules.players();
-    let dealer = rules.dealer(hand_number);
-    let mut hands = rng.deal_fast(rules, dealer);
-    if rules.passes_on(hand_number) {
-        let dir = rules.pass_direction(hand_number).expect("passes_on");
-        let size = rules.passing().map_or(0, |p| p.size);
-        let mut out = PerSeat::splat(CardSet::EMPTY);
-        for (h, o) in hands.iter_mut().zip(out.iter_mut()).take(n) {
-            for _ in 0..size {
-                let c = random_card(rng, CardSet(h.0 & !o.0));
-                o.insert(c);
-            }
-            h.0 &= !o.0;
+    let plan = Plan::new(rules);
+    match masks {
+        Some(out) => {
+            assert!(
+                out.len() >= plan.deck_len,
+                "play_random_hand: masks is shorter than the deck"
+            );
+            playout(&plan, rng, hand_number, &mut Masks { out, next: 0 })
         }
-        for (s, o) in out.iter().enumerate().take(n) {
-            hands[dir.target(s, n)].0 |= o.0;
-        }
+        None => playout(&plan, rng, hand_number, &mut NoMasks),
     }
-    let mut st = HandState::new(rules, &hands[..n], dealer);
-    let mut k = 0;
-    while !st.is_complete(rules) {
-        let legal = st.legal_plays(rules);
-        if let Some(m) = masks.as_deref_mut() {
-            m[k] = legal.0;
-        }
-        k += 1;
-        let card = random_card(rng, legal);
-        st.play_unchecked(rules, card);
-    }
-    let choice = match rules.moon() {
-        Some(m) if m.scoring == MoonScoring::TakerChoice && st.moon_taker(rules).is_some() => {
-            Some(if rng.below_fast(2) == 0 {
-                MoonChoice::AddToOthers
-            } else {
-                MoonChoice::SubtractFromTaker
-            })
-        }
-        _ => None,
-    };
-    st.hand_scores(rules, choice)
 }
 
-fn run<F>(hands: usize, threads: usize, row: usize, out: &mut [i32], f: F)
+/// Hands per block of work. About 32 blocks a thread, so that threads slowed by other load on
+/// the machine even out, and the last block, which one thread may finish alone, is short: at
+/// most 1024 hands (well under a millisecond). At least 256 hands, so that a small batch is not
+/// spread over threads that cost more to start than its hands take, and taking a block costs
+/// nothing next to playing it. Blocks are contiguous, so two threads share at most the cache
+/// line where their blocks meet.
+fn block_hands(hands: usize, threads: usize) -> usize {
+    (hands / (threads.max(1) * 32)).clamp(256, 1024)
+}
+
+/// Runs `work` on every block of `blocks` with `threads` workers, the calling thread one of
+/// them, each taking the next block until none is left. Each block says where its hands go,
+/// so the result does not depend on `threads` or on which worker takes which block.
+fn run<I, F>(blocks: I, count: usize, threads: usize, work: F)
 where
-    F: Fn(usize, &mut [i32]) + Sync,
+    I: Iterator + Send,
+    I::Item: Send,
+    F: Fn(I::Item) + Sync,
 {
-    if hands == 0 {
-        return;
-    }
-    let threads = threads.clamp(1, hands);
-    let per = hands.div_ceil(threads);
+    let threads = threads.clamp(1, count.max(1));
     if threads == 1 {
-        for (i, chunk) in out.chunks_mut(row).enumerate() {
-            f(i, chunk);
-        }
+        blocks.for_each(work);
         return;
     }
-    std::thread::scope(|scope| {
-        for (t, part) in out.chunks_mut(per * row).enumerate() {
-            let f = &f;
-            scope.spawn(move || {
-                for (j, chunk) in part.chunks_mut(row).enumerate() {
-                    f(t * per + j, chunk);
-                }
-            });
+    let blocks = Mutex::new(blocks);
+    let worker = || loop {
+        // The scope re-raises a worker's panic; until then the others finish their blocks.
+        let next = blocks.lock().unwrap_or_else(|e| e.into_inner()).next();
+        match next {
+            Some(b) => work(b),
+            None => break,
         }
+    };
+    std::thread::scope(|scope| {
+        for _ in 1..threads {
+            scope.spawn(worker);
+        }
+        worker();
     });
 }
 
@@ -114,9 +434,10 @@ where
 /// `i * players + s`.
 ///
 /// Hand `i` is hand number `i` (its dealer and pass direction, PASS-1) and draws everything
-/// (deal, passes, plays, moon choice) from [`hand_generator`]`(seed, i)`, so the result is the
-/// same for any number of `threads` (0 is taken as 1). Work is split into contiguous ranges
-/// over `std::thread::scope`.
+/// (deal, passes, plays, moon choice) from [`hand_generator`]`(seed, i)`, as
+/// [`play_random_hand`] plays it, so the result is the same for any number of `threads` (0 is
+/// taken as 1). The calling thread and `threads − 1` scoped threads take blocks of hands in
+/// turn.
 ///
 /// # Examples
 ///
@@ -128,11 +449,16 @@ where
 /// ```
 pub fn simulate(ruleset: &Ruleset, hands: usize, seed: u64, threads: usize) -> Vec<i32> {
     let n = ruleset.players();
+    let plan = Plan::new(ruleset);
     let mut out = vec![0i32; hands * n];
-    run(hands, threads, n, &mut out, |i, row| {
-        let mut rng = hand_generator(seed, i as u64);
-        let s = play_random_hand(ruleset, &mut rng, i as u64, None);
-        row.copy_from_slice(&s[..n]);
+    let block = block_hands(hands, threads);
+    let blocks = out.chunks_mut(block * n).enumerate();
+    run(blocks, hands.div_ceil(block), threads, |(b, rows)| {
+        for (j, row) in rows.chunks_exact_mut(n).enumerate() {
+            let i = (b * block + j) as u64;
+            let s = playout(&plan, &mut hand_generator(seed, i), i, &mut NoMasks);
+            row.copy_from_slice(&s[..n]);
+        }
     });
     out
 }
@@ -148,28 +474,176 @@ pub fn simulate_with_masks(
 ) -> (Vec<i32>, Vec<u64>) {
     let n = ruleset.players();
     let d = ruleset.deck().len();
+    let plan = Plan::new(ruleset);
     let mut scores = vec![0i32; hands * n];
     let mut masks = vec![0u64; hands * d];
-    if hands == 0 {
-        return (scores, masks);
-    }
-    let threads = threads.clamp(1, hands);
-    let per = hands.div_ceil(threads);
-    std::thread::scope(|scope| {
-        for (t, (sp, mp)) in scores
-            .chunks_mut(per * n)
-            .zip(masks.chunks_mut(per * d))
-            .enumerate()
-        {
-            scope.spawn(move || {
-                for (j, (row, mrow)) in sp.chunks_mut(n).zip(mp.chunks_mut(d)).enumerate() {
-                    let i = (t * per + j) as u64;
-                    let mut rng = hand_generator(seed, i);
-                    let s = play_random_hand(ruleset, &mut rng, i, Some(mrow));
-                    row.copy_from_slice(&s[..n]);
-                }
-            });
-        }
-    });
+    let block = block_hands(hands, threads);
+    let blocks = scores
+        .chunks_mut(block * n)
+        .zip(masks.chunks_mut(block * d))
+        .enumerate();
+    run(
+        blocks,
+        hands.div_ceil(block),
+        threads,
+        |(b, (rows, mrows))| {
+            for (j, (row, out)) in rows
+                .chunks_exact_mut(n)
+                .zip(mrows.chunks_exact_mut(d))
+                .enumerate()
+            {
+                let i = (b * block + j) as u64;
+                let rec = &mut Masks { out, next: 0 };
+                let s = playout(&plan, &mut hand_generator(seed, i), i, rec);
+                row.copy_from_slice(&s[..n]);
+            }
+        },
+    );
     (scores, masks)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::card::CardSet;
+    use crate::hand::HandState;
+    use crate::ruleset::{preset, preset_names};
+
+    fn random_card(rng: &mut SplitMix64, set: CardSet) -> crate::card::Card {
+        let k = rng.below_fast(set.len() as u64) as usize;
+        set.nth(k).expect("k < len")
+    }
+
+    /// The same hand played through `HandState` and `SplitMix64::deal_fast`, one rule at a
+    /// time, as the engine plays a game.
+    fn reference_hand(
+        rules: &Ruleset,
+        rng: &mut SplitMix64,
+        hand_number: u64,
+        masks: &mut Vec<u64>,
+    ) -> PerSeat<i32> {
+        let n = rules.players();
+        let dealer = rules.dealer(hand_number);
+        let mut hands = rng.deal_fast(rules, dealer);
+        if rules.passes_on(hand_number) {
+            let dir = rules.pass_direction(hand_number).expect("passes_on");
+            let size = rules.passing().map_or(0, |p| p.size);
+            let mut out = PerSeat::splat(CardSet::EMPTY);
+            for (h, o) in hands.iter_mut().zip(out.iter_mut()).take(n) {
+                for _ in 0..size {
+                    let c = random_card(rng, CardSet(h.0 & !o.0));
+                    o.insert(c);
+                }
+                h.0 &= !o.0;
+            }
+            for (s, o) in out.iter().enumerate().take(n) {
+                hands[dir.target(s, n)].0 |= o.0;
+            }
+        }
+        let mut st = HandState::new(rules, &hands[..n], dealer);
+        while !st.is_complete(rules) {
+            let legal = st.legal_plays(rules);
+            masks.push(legal.0);
+            st.play_unchecked(rules, random_card(rng, legal));
+        }
+        let choice = match rules.moon() {
+            Some(m) if m.scoring == MoonScoring::TakerChoice && st.moon_taker(rules).is_some() => {
+                Some(if rng.below_fast(2) == 0 {
+                    MoonChoice::AddToOthers
+                } else {
+                    MoonChoice::SubtractFromTaker
+                })
+            }
+            _ => None,
+        };
+        st.hand_scores(rules, choice)
+    }
+
+    fn variants() -> Vec<Ruleset> {
+        let mut all: Vec<Ruleset> = preset_names()
+            .into_iter()
+            .map(|name| (*preset(name).expect("a preset")).clone())
+            .collect();
+        let base = preset("hearts-4").expect("hearts-4");
+        for fields in [
+            // More distinct values than the popcount groups hold, a negative one included.
+            serde_json::json!({"card_points": {"2H": 2, "3H": 3, "4H": 4, "JD": -10, "KS": 7}}),
+            serde_json::json!({"opening_card": null, "first_trick_ban": false,
+                               "hearts_breaking": "heart", "moon_scoring": "subtract-from-taker"}),
+            serde_json::json!({"hearts_breaking": "none", "moon": null, "passing": null}),
+            serde_json::json!({"pass_cycle": ["across"], "pass_size": 5, "moon_bonus": 30}),
+        ] {
+            all.push(
+                base.replace(fields.as_object().expect("an object"))
+                    .expect("a valid variant"),
+            );
+        }
+        all
+    }
+
+    #[test]
+    fn the_batch_playout_plays_the_hands_of_hand_state() {
+        for rules in variants() {
+            for i in 0..400u64 {
+                let mut expected_masks = Vec::new();
+                let expected =
+                    reference_hand(&rules, &mut hand_generator(77, i), i, &mut expected_masks);
+                let mut masks = vec![0u64; rules.deck().len()];
+                let got = play_random_hand(&rules, &mut hand_generator(77, i), i, Some(&mut masks));
+                assert_eq!(got, expected, "{} hand {i}", rules.name());
+                assert_eq!(masks, expected_masks, "{} hand {i}", rules.name());
+            }
+            let (scores, _) = simulate_with_masks(&rules, 50, 77, 3);
+            let n = rules.players();
+            for (i, row) in scores.chunks(n).enumerate() {
+                let s = play_random_hand(&rules, &mut hand_generator(77, i as u64), i as u64, None);
+                assert_eq!(row, &s[..n], "{} hand {i}", rules.name());
+            }
+        }
+    }
+
+    #[test]
+    fn select_in_finds_the_kth_lowest_card() {
+        let mut rng = SplitMix64::new(3);
+        let mut sets = vec![0, 1, 1 << 63, u64::MAX, crate::card::FULL_DECK];
+        sets.extend((0..2000).map(|i| rng.next_u64() >> (i % 64)));
+        sets.extend((0..2000).map(|_| rng.next_u64() & rng.next_u64() & rng.next_u64()));
+        for set in sets {
+            let prefix = byte_prefix_counts(set);
+            assert_eq!(prefix >> 56, u64::from(set.count_ones()), "{set:#x}");
+            for (k, card) in LowBits(set).enumerate() {
+                assert_eq!(select_in(set, prefix, k as u64), card, "{set:#x} {k}");
+            }
+        }
+    }
+
+    /// The one-bit masks of a set's bits, lowest first.
+    struct LowBits(u64);
+
+    impl Iterator for LowBits {
+        type Item = u64;
+        fn next(&mut self) -> Option<u64> {
+            let low = self.0 & self.0.wrapping_neg();
+            self.0 &= !low;
+            (low != 0).then_some(low)
+        }
+    }
+
+    #[test]
+    fn blocks_cover_every_hand_once_whatever_the_thread_count() {
+        let rules = preset("hartenjagen").expect("hartenjagen");
+        for hands in [1, 255, 256, 257, 1000, 40_000] {
+            let one = simulate(&rules, hands, 5, 1);
+            for threads in [2, 3, 7] {
+                assert_eq!(
+                    simulate(&rules, hands, 5, threads),
+                    one,
+                    "{hands} {threads}"
+                );
+            }
+            let (s, m) = simulate_with_masks(&rules, hands.min(1000), 5, 3);
+            assert_eq!(s, one[..s.len()]);
+            assert!(m.iter().all(|&x| x != 0));
+        }
+    }
 }
