@@ -13,7 +13,7 @@ import reversis
 from reversis import _core
 from reversis.players import MonteCarloPlayer, Observation, Player, act_for, observe
 
-PRESETS = ["hearts-3", "hearts-4", "hearts-5", "hearts-6", "hearts-7", "hartenjagen", "omnibus-4", "hearts-computer"]
+PRESETS = reversis.preset_names()
 
 
 def play_hand(name: str, seed: int) -> list[dict]:

@@ -21,7 +21,7 @@ from reversis import _core
 from reversis.players import RandomPlayer, act_for
 
 OFFSET = {"left": 1, "right": -1, "across": 2, "hold": 0}
-PRESETS = ["hearts-3", "hearts-4", "hearts-5", "hearts-6", "hearts-7", "hartenjagen", "omnibus-4", "hearts-computer"]
+PRESETS = reversis.preset_names()
 
 
 def played_cards(obs: dict[str, Any]) -> set[str]:

@@ -22,6 +22,9 @@ from .commands.common import Terminated, finite_float, install_signal_handlers, 
 ENGINES = ("rust", "reference")
 #: ``--timeout``: a finite number of seconds, more than 0 and at most a day.
 TIMEOUT = finite_float(0.0, strict=True, high=86_400.0)
+#: The default of ``reversis conformance --max-timeouts`` (spec/driver.md DRV-2), the runner's
+#: :data:`reversis.conformance.runner.MAX_TIMEOUTS`: the command line imports the runner only when it runs.
+MAX_TIMEOUTS = 3
 #: Modules of :mod:`reversis.commands` that each register one subcommand.
 COMMAND_MODULES: list[str] = ["play", "tournament", "soak"]
 
@@ -45,12 +48,18 @@ def _conformance(args: argparse.Namespace) -> int:
     reports = []
     for name, engine in targets:
         try:
-            reports.append(run_cases(engine, cases, name))
+            reports.append(run_cases(engine, cases, name, max_timeouts=args.max_timeouts))
         finally:
             engine.close()
     failed = False
     for report in reports:
         print(f"engine: {report.engine}")
+        if report.implementation is not None:
+            about = report.implementation
+            version = f" {about['version']}" if about.get("version") is not None else ""
+            spec = f", spec {about['spec_version']}" if about.get("spec_version") is not None else ""
+            print(f"  implementation: {about.get('name')}{version}, protocol {about.get('protocol')}{spec}")
+            print(f"  capabilities: {report.capability_line}")
         print(f"  {'area':<20} {'passed':>7} {'failed':>7} {'skipped':>8}")
         totals = [0, 0, 0]
         for area, row in report.counts().items():
@@ -60,7 +69,7 @@ def _conformance(args: argparse.Namespace) -> int:
         print(f"  {'total':<20} {totals[0]:>7} {totals[1]:>7} {totals[2]:>8}")
         for line in iter_failures(report):
             print(line)
-        failed = failed or bool(report.failed)
+        failed = failed or not report.ok
     if args.json:
         from .table import replace_atomically
 
@@ -68,7 +77,14 @@ def _conformance(args: argparse.Namespace) -> int:
         with replace_atomically(args.json, special="write") as out:
             out.write(data.encode("utf-8"))
     statuses = [outcome.status for report in reports for outcome in report.outcomes]
-    print(f"{statuses.count('passed')} passed, {statuses.count('failed')} failed, {statuses.count('skipped')} skipped")
+    summary = (
+        f"{statuses.count('passed')} passed, {statuses.count('failed')} failed, {statuses.count('skipped')} skipped"
+    )
+    not_run = sum(report.not_run for report in reports)
+    runs_failed = sum(report.failure is not None for report in reports)
+    if runs_failed:
+        summary += f", {not_run} not run; {runs_failed} run{'s' if runs_failed > 1 else ''} failed"
+    print(summary)
     return 1 if failed else 0
 
 
@@ -112,6 +128,13 @@ def build_parser() -> argparse.ArgumentParser:
     conformance.add_argument("--area", action="append", metavar="AREA", help="only the cases of this area (repeatable)")
     conformance.add_argument("--json", metavar="FILE", type=writable_file, help="also write a JSON report to FILE")
     conformance.add_argument("--timeout", type=TIMEOUT, default=10.0, help="seconds a driver may take per request")
+    conformance.add_argument(
+        "--max-timeouts",
+        type=positive,
+        default=MAX_TIMEOUTS,
+        metavar="N",
+        help=f"give up on a driver after N cases in a row end in a timeout (default {MAX_TIMEOUTS})",
+    )
     conformance.set_defaults(run=_conformance)
 
     bench = commands.add_parser(

@@ -8,7 +8,7 @@ import time
 from dataclasses import dataclass
 
 from .engines import DriverEngine, EngineError, EngineFault
-from .runner import Case, load_cases
+from .runner import STDERR_LINES, Case, load_cases
 
 
 @dataclass
@@ -31,18 +31,25 @@ def builtin_driver_command(engine: str) -> str:
     return f"{sys.executable} -m reversis driver --engine {engine}"
 
 
-def time_case(engine: DriverEngine, case: Case, repeats: int) -> float:
-    """The median seconds to play ``case``'s actions once, from ``new_game`` to ``drop``."""
+def time_case(engine: DriverEngine, case: Case, repeats: int, warmups: int = 1) -> float:
+    """The median seconds to play ``case``'s actions once, from ``new_game`` to ``drop``.
+
+    The first ``warmups`` plays are not timed: they pay for what happens once per process (the
+    implementation's imports, caches and just-in-time compilation), which is not its speed.
+    """
     actions = [step["action"] for step in case.data["steps"] if "action" in step]
-    samples = []
-    for _ in range(repeats):
+
+    def play() -> float:
         started = time.perf_counter()
         game = engine.call("new_game", ruleset=case.data["ruleset"], **case.data.get("start", {}))["game"]
         for action in actions:
             engine.call("apply", game=game, action=action)
         engine.call("drop", game=game)
-        samples.append(time.perf_counter() - started)
-    return statistics.median(samples)
+        return time.perf_counter() - started
+
+    for _ in range(warmups):
+        play()
+    return statistics.median(play() for _ in range(repeats))
 
 
 def run_bench(commands: dict[str, str], repeats: int = 5, timeout: float = 10.0) -> list[BenchResult]:
@@ -63,6 +70,12 @@ def run_bench(commands: dict[str, str], repeats: int = 5, timeout: float = 10.0)
                     print(f"{name}: {case.id} failed: {problem}", file=sys.stderr)
         except (EngineError, EngineFault) as problem:
             print(f"{name}: no answer to hello: {problem}", file=sys.stderr)
+            for line in engine.stderr_tail().splitlines()[-STDERR_LINES:]:
+                print(f"  | {line}", file=sys.stderr)
+        except BaseException:
+            # Stopped (Ctrl-C, SIGTERM): no grace period for an implementation cut off mid-request.
+            engine.kill()
+            raise
         finally:
             engine.close()
     return results

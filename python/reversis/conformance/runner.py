@@ -2,16 +2,27 @@
 
 from __future__ import annotations
 
+import base64
+import contextlib
+import functools
 import json
+import os
+import signal
+import threading
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Union
+from typing import Any, Callable, Union
 
-from .engines import DriverEngine, EngineError, EngineFault, ModuleEngine
+from ..commands.common import Terminated
+from ..errors import ReversisError
+from .engines import PROTOCOL_VERSION, DriverEngine, EngineError, EngineFault, EngineTimeout, ModuleEngine
 
 Engine = Union[ModuleEngine, DriverEngine]
+
+#: ``--max-timeouts``: the runner gives up after this many cases in a row end in a timeout.
+MAX_TIMEOUTS = 3
 
 #: The answer of an implementation that cannot express what a request asks (spec/driver.md).
 UNSUPPORTED = "unsupported"
@@ -45,20 +56,34 @@ class Case:
 
 @dataclass
 class Outcome:
-    """What happened to one case: ``passed``, ``failed`` or ``skipped``, and why."""
+    """What happened to one case: ``passed``, ``failed`` or ``skipped``, and why.
+
+    ``stderr`` is the end of the implementation's standard error when the case ended in a fault.
+    """
 
     case: Case
     status: str
     reason: str = ""
     seconds: float = 0.0
+    stderr: str = ""
 
 
 @dataclass
 class Report:
-    """Every outcome of one run, with per-area counts."""
+    """Every outcome of one run, with per-area counts.
+
+    ``failure`` says why the run as a whole failed (the runner gave up, or the implementation
+    claims no case); ``not_run`` counts the cases it never got to; ``stderr`` is the end of the
+    implementation's standard error when anything failed.
+    """
 
     engine: str
     outcomes: list[Outcome] = field(default_factory=list)
+    implementation: dict[str, Any] | None = None
+    capabilities: dict[str, Any] | None = None
+    failure: str | None = None
+    not_run: int = 0
+    stderr: str = ""
 
     def counts(self) -> dict[str, dict[str, int]]:
         """``{area: {"passed": n, "failed": n, "skipped": n}}`` sorted by area."""
@@ -73,10 +98,26 @@ class Report:
         """The failed outcomes."""
         return [o for o in self.outcomes if o.status == "failed"]
 
+    @property
+    def ok(self) -> bool:
+        """Whether the run passed: no case failed and the run itself did not fail."""
+        return self.failure is None and not self.failed
+
+    @property
+    def capability_line(self) -> str:
+        """What the implementation claims, in one line (DRV-4); empty before a usable ``hello``."""
+        return capability_line(self.capabilities) if self.capabilities is not None else ""
+
     def to_json(self) -> dict[str, Any]:
         """The report as JSON data (``--json``)."""
         return {
             "engine": self.engine,
+            "implementation": self.implementation,
+            "capabilities": self.capabilities,
+            "capability_line": self.capability_line,
+            "failure": self.failure,
+            "not_run": self.not_run,
+            "stderr": self.stderr,
             "counts": self.counts(),
             "outcomes": [
                 {
@@ -85,10 +126,32 @@ class Report:
                     "description": o.case.description,
                     "status": o.status,
                     "reason": o.reason,
+                    "stderr": o.stderr,
                 }
                 for o in self.outcomes
             ],
         }
+
+
+def capability_line(capabilities: dict[str, Any]) -> str:
+    """The capabilities of a ``hello`` as the line the runner prints (DRV-4).
+
+    Without ``error_codes`` it says that a case expecting a particular code passes on any rejection.
+    """
+
+    def listed(key: str) -> str:
+        values = capabilities.get(key) or []
+        return ", ".join(str(value) for value in values) if values else "none"
+
+    def claimed(key: str) -> str:
+        return "yes" if capabilities.get(key) else "no"
+
+    error_codes = "yes" if capabilities.get("error_codes") else "no (any rejection passes where a case expects a code)"
+    return (
+        f"players {listed('players')}; presets {listed('presets')}; custom rulesets {claimed('custom_rulesets')}; "
+        f"kinds {listed('kinds')}; observations {claimed('observations')}; action ids {claimed('action_ids')}; "
+        f"error codes {error_codes}"
+    )
 
 
 def load_cases(folders: Iterable[str] = CASE_FOLDERS, suite: Path = SUITE_DIR) -> list[Case]:
@@ -111,15 +174,46 @@ class Skip(Exception):
     """The implementation does not claim what the case needs."""
 
 
-def run_cases(engine: Engine, cases: Iterable[Case], engine_name: str | None = None) -> Report:
-    """Run ``cases`` against ``engine`` and collect the outcomes; never raises for a case."""
+def run_cases(
+    engine: Engine, cases: Iterable[Case], engine_name: str | None = None, *, max_timeouts: int | None = MAX_TIMEOUTS
+) -> Report:
+    """Run ``cases`` against ``engine`` and collect the outcomes; never raises for a case.
+
+    The runner gives up, with one failure in :attr:`Report.failure`, when the first ``hello``
+    gets no usable answer, or after ``max_timeouts`` cases in a row end in a timeout (never
+    when ``None``). If the run is cut short by an exception, Ctrl-C or ``SIGTERM``, the
+    implementation is killed before the exception goes on.
+    """
     report = Report(engine_name or engine.name)
+    unwinding = _termination_unwinds() if isinstance(engine, DriverEngine) else contextlib.nullcontext()
+    with unwinding:
+        try:
+            _run(engine, list(cases), report, max_timeouts)
+        except BaseException:
+            engine.kill()
+            raise
+    return report
+
+
+def _run(engine: Engine, cases: list[Case], report: Report, max_timeouts: int | None) -> None:
     capabilities: dict[str, Any] | None = None
-    for case in cases:
+    timeouts = 0
+    for index, case in enumerate(cases):
         started = time.perf_counter()
+        stderr = ""
+        timed_out = False
         try:
             if capabilities is None:
-                capabilities = engine.call("hello").get("capabilities", {})
+                try:
+                    capabilities = _hello(engine, report)
+                except (EngineFault, EngineError) as problem:
+                    if report.implementation is None:
+                        # Nothing was ever heard from it: one failure, not one per case.
+                        report.failure = f"no usable answer to the first hello: {_problem(problem)}"
+                        report.not_run = len(cases) - index
+                        report.stderr = engine.stderr_tail()
+                        return
+                    raise
             _check_claimed(case, capabilities)
             CaseRun(engine, case, capabilities.get("error_codes", True)).run()
         except Skip as why:
@@ -128,35 +222,128 @@ def run_cases(engine: Engine, cases: Iterable[Case], engine_name: str | None = N
         except CaseFailure as why:
             status, reason = "failed", str(why)
         except EngineFault as fault:
-            status, reason = "failed", f"implementation fault: {fault}"
+            status, reason, stderr = "failed", f"implementation fault: {fault}", fault.stderr
+            timed_out = isinstance(fault, EngineTimeout)
             capabilities = None
         except EngineError as error:
-            status, reason = "failed", f"unexpected error {error.code!r}: {error}"
+            status, reason = "failed", f"unexpected error {error.code!r}: {error.message}"
         except (KeyError, TypeError, AttributeError, IndexError, ValueError) as error:
             # An answer with the right id but the wrong shape (a view without "view", a card
             # that is not a string...): the implementation's fault, not the runner's.
             status, reason = "failed", f"implementation fault: malformed answer: {error!r}"
         else:
             status, reason = "passed", ""
-        report.outcomes.append(Outcome(case, status, reason, time.perf_counter() - started))
-    return report
+        report.outcomes.append(Outcome(case, status, reason, time.perf_counter() - started, stderr))
+        timeouts = timeouts + 1 if timed_out else 0
+        if max_timeouts is not None and timeouts >= max_timeouts:
+            report.failure = f"gave up after {timeouts} cases in a row ended in a timeout"
+            report.not_run = len(cases) - index - 1
+            break
+    if report.failure is None and report.outcomes and all(o.status == "skipped" for o in report.outcomes):
+        report.failure = f"the implementation claims none of the {len(report.outcomes)} cases: every one was skipped"
+    if not report.ok:
+        report.stderr = engine.stderr_tail()
+
+
+def _problem(problem: EngineFault | EngineError) -> str:
+    if isinstance(problem, EngineError):
+        return f"hello was rejected with {problem.code!r}: {problem.message}"
+    return str(problem)
+
+
+def _hello(engine: Engine, report: Report) -> dict[str, Any]:
+    """Send ``hello`` and check its answer (DRV-3, DRV-4); returns the capabilities."""
+    answer = engine.call("hello")
+    protocol = answer.get("protocol")
+    if protocol != PROTOCOL_VERSION or isinstance(protocol, bool):
+        raise EngineFault(f"hello names protocol {json.dumps(protocol)}; the runner speaks protocol {PROTOCOL_VERSION}")
+    capabilities = answer.get("capabilities")
+    if not isinstance(capabilities, dict):
+        raise EngineFault(f"hello has no capabilities object: {json.dumps(capabilities)[:200]}")
+    for key, check, what in _CAPABILITY_TYPES:
+        if key in capabilities and not check(capabilities[key]):
+            raise EngineFault(f"hello's capability {key!r} is not {what}: {json.dumps(capabilities[key])[:200]}")
+    if report.implementation is None:
+        report.implementation = {key: answer.get(key) for key in ("name", "version", "protocol", "spec_version")}
+        report.capabilities = capabilities
+    return capabilities
+
+
+def _is_list_of(kind: type) -> Callable[[Any], bool]:
+    return lambda value: (
+        isinstance(value, list) and all(isinstance(item, kind) and not isinstance(item, bool) for item in value)
+    )
+
+
+_CAPABILITY_TYPES: tuple[tuple[str, Callable[[Any], bool], str], ...] = (
+    ("players", _is_list_of(int), "a list of integers"),
+    ("presets", _is_list_of(str), "a list of strings"),
+    ("kinds", _is_list_of(str), "a list of strings"),
+    *(
+        (key, lambda value: isinstance(value, bool), "true or false")
+        for key in ("custom_rulesets", "observations", "error_codes", "action_ids")
+    ),
+)
+
+
+@contextlib.contextmanager
+def _termination_unwinds() -> Iterator[None]:
+    """Where nobody handles ``SIGTERM`` or ``SIGHUP``, make them unwind the run first.
+
+    The command line installs handlers of its own and keeps them. A program that left the
+    default (die at once, leaving the implementation running) gets the implementation killed on
+    the way out, then dies of the same signal as it would have.
+    """
+    installed: dict[int, Any] = {}
+    if threading.current_thread() is threading.main_thread():
+        for name in ("SIGTERM", "SIGHUP"):
+            number = getattr(signal, name, None)
+            if number is not None and signal.getsignal(number) == signal.SIG_DFL:
+                signal.signal(number, _raise_terminated)
+                installed[number] = signal.SIG_DFL
+
+    def restore() -> None:
+        for number, handler in installed.items():
+            signal.signal(number, handler)
+        installed.clear()
+
+    try:
+        yield
+    except Terminated as stop:
+        if stop.signum in installed:
+            restore()
+            os.kill(os.getpid(), stop.signum)
+        raise
+    finally:
+        restore()
+
+
+def _raise_terminated(signum: int, frame: Any) -> None:
+    raise Terminated(signum)
 
 
 def _check_claimed(case: Case, capabilities: dict[str, Any]) -> None:
+    """Raise :class:`Skip` unless the capabilities claim all the case needs (DRV-4)."""
     data = case.data
-    if data["kind"] not in capabilities.get("kinds", []):
-        raise Skip(f"kind {data['kind']!r} not claimed")
+    kind = data["kind"]
+    if kind not in capabilities.get("kinds", []):
+        raise Skip(f"kind {kind!r} not claimed")
     ruleset = data.get("ruleset")
-    if data["kind"] in ("game", "seed") and ruleset is not None:
+    if kind in ("game", "seed") and ruleset is not None:
         if isinstance(ruleset, str):
             if ruleset not in capabilities.get("presets", []):
                 raise Skip(f"preset {ruleset!r} not claimed")
         elif not capabilities.get("custom_rulesets", False):
             raise Skip("custom rulesets not claimed")
-    if data["kind"] == "record" and not capabilities.get("custom_rulesets", False):
-        raise Skip("records carry whole rulesets; custom rulesets not claimed")
-    players = ruleset.get("players") if isinstance(ruleset, dict) and "error" not in data else None
-    if isinstance(players, int) and players not in capabilities.get("players", []):
+    if kind == "record":
+        if not capabilities.get("custom_rulesets", False):
+            raise Skip("records carry whole rulesets; custom rulesets not claimed")
+        record = data.get("record")
+        ruleset = record.get("ruleset") if isinstance(record, dict) else None
+    if kind == "record-bytes" and not capabilities.get("custom_rulesets", False):
+        raise Skip("encoded records carry whole rulesets; custom rulesets not claimed")
+    players = _players(ruleset) if "error" not in data else None
+    if players is not None and players not in capabilities.get("players", []):
         raise Skip(f"{players} players not claimed")
     steps = data.get("steps", [])
     uses_observation = any("observe" in step for step in steps)
@@ -169,6 +356,24 @@ def _check_claimed(case: Case, capabilities: dict[str, Any]) -> None:
     )
     if uses_ids and not capabilities.get("action_ids", False):
         raise Skip("action ids not claimed")
+
+
+def _players(ruleset: Any) -> int | None:
+    """The number of players of a preset name or a ruleset object, if it can be told."""
+    if isinstance(ruleset, str):
+        return _preset_players(ruleset)
+    players = ruleset.get("players") if isinstance(ruleset, dict) else None
+    return players if isinstance(players, int) and not isinstance(players, bool) else None
+
+
+@functools.cache
+def _preset_players(name: str) -> int | None:
+    from .. import reference
+
+    try:
+        return int(reference.preset(name).players)
+    except ReversisError:
+        return None
 
 
 #: The view keys that come with the capability ``action_ids`` (spec/driver.md DRV-4).
@@ -194,14 +399,14 @@ class CaseRun:
 
     def run(self) -> None:
         """Run the case; raise :class:`CaseFailure` with a readable diff if it fails."""
-        getattr(self, f"_kind_{self.data['kind']}")()
+        getattr(self, f"_kind_{self.data['kind'].replace('-', '_')}")()
 
     def _expect_error(self, what: str, expected: str, cmd: str, **args: Any) -> None:
         try:
             answer = self.engine.call(cmd, **args)
         except EngineError as error:
             if error.code == UNSUPPORTED:
-                raise CaseFailure(f"{what}: the implementation cannot express this: {error}") from None
+                raise CaseFailure(f"{what}: the implementation cannot express this: {error.message}") from None
             if error.code != expected and self.error_codes:
                 raise CaseFailure(_diff(f"{what}: error code", expected, error.code)) from None
             return
@@ -223,6 +428,8 @@ class CaseRun:
         for key in ("hand_size", "deck", "point_cards"):
             if key in self.data and answer.get(key) != self.data[key]:
                 raise CaseFailure(_diff(f"ruleset {key}", self.data[key], answer.get(key)))
+        if "canonical" in self.data and not _same_json(answer.get("ruleset"), self.data["canonical"]):
+            raise CaseFailure(_diff("canonical ruleset (RS-16)", self.data["canonical"], answer.get("ruleset")))
 
     def _kind_seed(self) -> None:
         data = self.data
@@ -244,20 +451,66 @@ class CaseRun:
     def _kind_game(self) -> None:
         start = self.data.get("start", {})
         game = self.engine.call("new_game", ruleset=self.data["ruleset"], **start)["game"]
-        try:
-            self._steps(game)
-        finally:
-            self.engine.call("drop", game=game)
+        self._with_game(game, self._steps)
 
     def _kind_record(self) -> None:
         if "error" in self.data:
             self._expect_error("record", self.data["error"], "load_record", record=self.data["record"])
             return
         game = self.engine.call("load_record", record=self.data["record"])["game"]
+        self._with_game(game, self._steps)
+
+    def _with_game(self, game: int, body: Callable[[int], None]) -> None:
+        """Run ``body`` on ``game``, then ``drop`` it, but only in the process that holds it.
+
+        After a fault the implementation was killed: the process that gave ``game`` is gone and
+        the next one never had it. A failed drop must not hide why the case failed either.
+        """
+        generation = self.engine.generation
         try:
-            self._steps(game)
-        finally:
+            body(game)
+        except Exception:
+            if self.engine.generation == generation:
+                with contextlib.suppress(EngineError, EngineFault):
+                    self.engine.call("drop", game=game)
+            raise
+        if self.engine.generation == generation:
             self.engine.call("drop", game=game)
+
+    def _kind_record_bytes(self) -> None:
+        data = self.data
+        if "error" in data:
+            self._expect_error("record bytes", data["error"], "load_record_bytes", data=data["data"])
+            return
+        game = self.engine.call("load_record_bytes", data=data["data"])["game"]
+
+        def steps_then_encodings(game: int) -> None:
+            self._steps(game)
+            for record_format in data.get("encode", []):
+                self._encode_step(game, record_format)
+
+        self._with_game(game, steps_then_encodings)
+
+    def _encode_step(self, game: int, record_format: str) -> None:
+        """The game's record, encoded by the implementation, decodes here to its ``record`` and replays."""
+        where = f"{record_format} encoding"
+        record = self.engine.call("record", game=game)["record"]
+        encoded = self.engine.call("record_bytes", game=game, format=record_format)["data"]
+        try:
+            decoded = _decode_record(base64.b64decode(encoded, validate=True), record_format)
+        except Exception as error:  # the decoders raise several unrelated types for bad input
+            raise CaseFailure(f"{where}: the bytes are not a {record_format} record: {error!r}") from None
+        if not _same_json(decoded, record):
+            raise CaseFailure(_diff(f"{where}: the decoded bytes", record, decoded))
+        copy = self.engine.call("load_record_bytes", data=encoded)["game"]
+
+        def compare(copy: int) -> None:
+            original = self.engine.call("view", game=game)["view"]
+            replayed = self.engine.call("view", game=copy)["view"]
+            if original != replayed:
+                raise CaseFailure(_diff(f"{where}: the replayed view", original, replayed))
+
+        self._with_game(copy, compare)
 
     def _steps(self, game: int) -> None:
         for index, step in enumerate(self.data["steps"]):
@@ -275,6 +528,9 @@ class CaseRun:
                 self._command_step(game, step, where, what="undo", cmd="undo", args={})
             elif "record" in step:
                 self._record_step(game, where)
+            elif "observe" in step and "error" in step:
+                what = f"{where}: observation of seat {step['observe']}"
+                self._expect_error(what, step["error"], "observation", game=game, seat=step["observe"])
             elif "observe" in step:
                 seen = self.engine.call("observation", game=game, seat=step["observe"])["observation"]
                 self.saved[index] = seen
@@ -301,7 +557,7 @@ class CaseRun:
             try:
                 self.engine.call(cmd, game=game, **args)
             except EngineError as error:
-                raise CaseFailure(f"{where}: {what} was rejected with {error.code!r}: {error}") from None
+                raise CaseFailure(f"{where}: {what} was rejected with {error.code!r}: {error.message}") from None
             return
         before = self.engine.call("state", game=game)["state"]
         self._expect_error(f"{where}: {what}", step["error"], cmd, game=game, **args)
@@ -312,13 +568,30 @@ class CaseRun:
     def _record_step(self, game: int, where: str) -> None:
         record = self.engine.call("record", game=game)["record"]
         copy = self.engine.call("load_record", record=record)["game"]
-        try:
+
+        def compare(copy: int) -> None:
             original = self.engine.call("view", game=game)["view"]
             replayed = self.engine.call("view", game=copy)["view"]
             if original != replayed:
                 raise CaseFailure(_diff(f"{where}: the replayed record's view", original, replayed))
-        finally:
-            self.engine.call("drop", game=copy)
+
+        self._with_game(copy, compare)
+
+
+def _same_json(a: Any, b: Any) -> bool:
+    """Equal as JSON values: object keys in any order, but ``1``, ``1.0`` and ``true`` all differ."""
+    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+
+
+def _decode_record(data: bytes, record_format: str) -> Any:
+    """The runner's own reading of an encoded record (REC-3), independent of the implementation's."""
+    if (data[:1] == b"{") != (record_format == "json"):
+        raise ValueError(f"the first byte does not mark {record_format} (REC-3)")
+    if record_format == "json":
+        return json.loads(data.decode("utf-8"))
+    import msgpack
+
+    return msgpack.unpackb(data, raw=False, strict_map_key=True)
 
 
 def _compare(where: str, expected: dict[str, Any], got: dict[str, Any]) -> None:
@@ -332,8 +605,31 @@ def _compare(where: str, expected: dict[str, Any], got: dict[str, Any]) -> None:
 
 
 def iter_failures(report: Report) -> Iterator[str]:
-    """Readable lines for each failure of a report."""
+    """Readable lines for each failure of a report, with the implementation's last words on stderr."""
+    shown = ""
     for outcome in report.failed:
         yield f"FAIL {outcome.case.id} [{outcome.case.area}] {outcome.case.description}"
         for line in outcome.reason.splitlines():
             yield f"  {line}"
+        if outcome.stderr:
+            shown = outcome.stderr
+            yield from _stderr_lines(outcome.stderr, STDERR_LINES_PER_CASE)
+    if report.failure is not None:
+        yield f"FAIL {report.engine}: {report.failure}"
+        if report.not_run:
+            yield f"  {report.not_run} cases were not run"
+    if report.stderr and report.stderr != shown:
+        yield from _stderr_lines(report.stderr, STDERR_LINES)
+
+
+#: How many lines of an implementation's standard error a text report shows: after a case's
+#: fault, and once at the end of a run that failed.
+STDERR_LINES_PER_CASE = 8
+STDERR_LINES = 20
+
+
+def _stderr_lines(text: str, count: int) -> Iterator[str]:
+    lines = text.rstrip("\n").splitlines()[-count:]
+    yield "  standard error of the implementation, last lines:"
+    for line in lines:
+        yield f"  | {line[:500]}"

@@ -15,7 +15,16 @@ RANKS = "23456789TJQKA"
 DECK_SIZE = 52
 CLUBS, DIAMONDS, HEARTS, SPADES = range(4)
 
-_SUIT_ALIASES = {"♣": "C", "♧": "C", "♦": "D", "♢": "D", "♥": "H", "♡": "H", "♠": "S", "♤": "S"}
+#: CARD-6: every character that may stand for a suit, and the suit letter it stands for.
+_SUITS_READ = {
+    **{letter: letter for letter in SUITS},
+    **{letter.lower(): letter for letter in SUITS},
+    **{"♣": "C", "♧": "C", "♦": "D", "♢": "D", "♥": "H", "♡": "H", "♠": "S", "♤": "S"},
+}
+#: CARD-6: every rank as it may be written (ASCII only, either case, ``10`` for ``T``).
+_RANKS_READ = {**{r: r for r in RANKS}, **{r.lower(): r for r in RANKS if r.isalpha()}, "10": "T"}
+#: CARD-6: the whitespace ignored around a card, JSON's four characters and no others.
+CARD_WHITESPACE = " \t\n\r"
 
 
 def suit_mask(suit: int) -> int:
@@ -44,22 +53,17 @@ def card_name(card: int) -> str:
 
 
 def parse_card_id(text: object) -> int:
-    """Read a card in any form CARD-4 accepts and return its id.
+    """Read a card in any form CARD-4 accepts (exactly the grammar of CARD-6) and return its id.
 
     :raises InvalidInputError: ``invalid-card`` if ``text`` is not a card.
     """
     if not isinstance(text, str):
         raise InvalidInputError("invalid-card", f"a card must be a string, not {shown(text)}")
-    body = text.strip()
-    if len(body) < 2:
+    body = text.strip(CARD_WHITESPACE)
+    rank, suit = _RANKS_READ.get(body[:-1]), _SUITS_READ.get(body[-1:])
+    if rank is None or suit is None:
         raise InvalidInputError("invalid-card", f"not a card: {shown(text)}")
-    rank_text, suit_text = body[:-1].upper(), body[-1]
-    suit_letter = _SUIT_ALIASES.get(suit_text, suit_text.upper())
-    if rank_text == "10":
-        rank_text = "T"
-    if len(rank_text) != 1 or rank_text not in RANKS or suit_letter not in SUITS:
-        raise InvalidInputError("invalid-card", f"not a card: {shown(text)}")
-    return make_card(SUITS.index(suit_letter), RANKS.index(rank_text))
+    return make_card(SUITS.index(suit), RANKS.index(rank))
 
 
 def parse_card(text: object) -> str:

@@ -38,6 +38,7 @@ from .actions import (
 )
 from .cards import SUITS, card_name, ids_in, mask_of, names_in, parse_card_id, suit_mask, suit_of
 from .jsondata import as_integer, json_problem, plain
+from .records import OPTIONAL_RECORD_KEYS, check_record_version
 from .ruleset import Ruleset, as_ruleset
 from .seeding import SplitMix64, deal_hands
 
@@ -1085,9 +1086,10 @@ def check_record(record: Any) -> RecordParts:
     """
     if not isinstance(record, dict):
         raise _bad_record(f"a record must be an object, not {type(record).__name__}")
+    check_record_version(record)  # REC-5, first
     expected = {"format", "version", "ruleset", "seed", "start", "actions"}
-    if set(record) != expected:
-        odd = sorted(set(record) ^ expected, key=str)
+    if set(record) - OPTIONAL_RECORD_KEYS != expected:
+        odd = sorted((set(record) - OPTIONAL_RECORD_KEYS) ^ expected, key=str)
         raise _bad_record(f"a missing or unknown key {shown(odd[0])}")
     actions = record["actions"]
     if isinstance(actions, (list, tuple)) and len(actions) > MAX_RECORD_ACTIONS:

@@ -7,6 +7,7 @@ JSON data is ``None``, ``bool``, integers in -2**63 .. 2**64-1, finite ``float``
 
 from __future__ import annotations
 
+import json
 import math
 import operator
 from typing import Any
@@ -94,3 +95,26 @@ def plain(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return [plain(element) for element in value]
     return value
+
+
+def _parse_int(text: str) -> int | float:
+    """ERR-6: ``-0`` is negative zero, not an integer (as JSON readers with doubles have it)."""
+    return -0.0 if text == "-0" else int(text)
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def loads(text: str | bytes | bytearray) -> Any:
+    """Parse JSON text as ERR-6 reads it.
+
+    UTF-8 without a byte order mark, no ``NaN`` or infinities, ``-0`` not an integer; a
+    repeated key keeps its last value.
+
+    :raises ValueError: if the text is not JSON (``UnicodeDecodeError`` for bytes that are not
+        UTF-8); ``RecursionError`` if it nests too deeply to read.
+    """
+    if isinstance(text, (bytes, bytearray)):
+        text = bytes(text).decode("utf-8")
+    return json.loads(text, parse_int=_parse_int, parse_constant=_no_constant)

@@ -6,9 +6,25 @@ import json
 from typing import Any
 
 from ..errors import InvalidInputError, shown
+from .jsondata import loads, plain
 
 #: Hostile input fails fast: no record of ours is anywhere near this size.
 MAX_RECORD_BYTES = 64 * 1024 * 1024
+#: REC-5: the key a record may carry beside those of REC-1.
+OPTIONAL_RECORD_KEYS = frozenset({"spec_version"})
+
+
+def check_record_version(record: dict[Any, Any]) -> None:
+    """REC-5: a record's optional ``spec_version``, read before anything else of it (RS-18).
+
+    :raises InvalidInputError: ``invalid-record`` for a malformed version or another major one.
+    """
+    from .ruleset import spec_version_problem
+
+    if "spec_version" in record:
+        problem = spec_version_problem(record["spec_version"])
+        if problem is not None:
+            raise InvalidInputError("invalid-record", f"invalid record: spec_version {problem}")
 
 
 def dump_record(record: dict[str, Any], format: str = "json") -> bytes:
@@ -19,7 +35,6 @@ def dump_record(record: dict[str, Any], format: str = "json") -> bytes:
     if not isinstance(format, str) or format not in ("json", "msgpack"):
         raise InvalidInputError("invalid-record", f"unknown record format {shown(format)}; use 'json' or 'msgpack'")
     from .game import check_record
-    from .jsondata import plain
 
     check_record(record)
     record = plain(record)  # ERR-6: tuples count as lists
@@ -47,7 +62,7 @@ def load_record(data: bytes) -> dict[str, Any]:
         raise InvalidInputError("invalid-record", f"a record of {len(data)} bytes is larger than {MAX_RECORD_BYTES}")
     if data[:1] == b"{":
         try:
-            record = json.loads(data.decode("utf-8"))
+            record = loads(data)
         except (UnicodeDecodeError, ValueError, RecursionError) as error:
             raise InvalidInputError("invalid-record", f"record is not valid JSON: {error}") from None
     else:

@@ -13,11 +13,12 @@ from typing import Any
 
 from ..errors import InvalidInputError, shown
 from .cards import DECK_SIZE, HEARTS, RANKS, card_name, ids_in, mask_of, names_in, parse_card_id, rank_of, suit_mask
-from .jsondata import json_problem, plain
+from .jsondata import json_problem, loads, plain
 
 PASS_DIRECTIONS = ("left", "right", "across", "hold")
 BREAKING_RULES = ("none", "heart", "heart-or-QS")
 MOON_SCORINGS = ("add-to-others", "subtract-from-taker", "taker-choice")
+#: RS-19: the core fields, which every ruleset states.
 REQUIRED_FIELDS = (
     "name",
     "players",
@@ -30,7 +31,13 @@ REQUIRED_FIELDS = (
     "moon",
     "target",
 )
-OPTIONAL_FIELDS = ("title", "sources")
+#: RS-19: the fields that are not core, and may be left out.
+OPTIONAL_FIELDS = ("title", "sources", "spec_version")
+#: The version of the specification this engine implements (spec/README.md §Version).
+SPEC_VERSION = "1.0.0"
+#: RS-18: the one major version this engine reads.
+SPEC_MAJOR = "1"
+_VERSION_FORM = re.compile(r"(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)")
 QUEEN_OF_SPADES = parse_card_id("QS")
 #: ERR-6: the largest target, and the largest sum of the magnitudes of the card values and bonus.
 MAX_TARGET = 2**64 - 1
@@ -41,6 +48,22 @@ PRESET_DIR = Path(__file__).resolve().parent.parent / "rulesets"
 
 def _fail(message: str) -> InvalidInputError:
     return InvalidInputError("invalid-ruleset", message)
+
+
+def spec_version_problem(value: Any) -> str | None:
+    """What is wrong with a ``spec_version`` (RS-17, RS-18, REC-5), or ``None`` if it is read.
+
+    The problem is the rest of a sentence whose subject is the field, for the caller to raise
+    with its own code. Any 1.x version is read; an object without one is read as 1.0.0.
+    """
+    if not isinstance(value, str) or _VERSION_FORM.fullmatch(value) is None:
+        return f"must be a version MAJOR.MINOR.PATCH such as '1.0.0', not {shown(value)}"
+    if value.split(".")[0] != SPEC_MAJOR:
+        return (
+            f"is {shown(value)}, a major version this implementation of {SPEC_VERSION} "
+            f"cannot read (it reads {SPEC_MAJOR}.x)"
+        )
+    return None
 
 
 def _expect(value: Any, kind: type | tuple[type, ...], field: str) -> Any:
@@ -97,7 +120,10 @@ class Ruleset:
     )
 
     def __init__(self, data: dict[str, Any]) -> None:
-        """Validate ``data`` (a ruleset object, RS-1..RS-13); prefer :meth:`from_json`.
+        """Validate ``data`` (a ruleset object, RS-1..RS-19); prefer :meth:`from_json`.
+
+        A ``spec_version`` (RS-17) is checked first and not kept; the optional fields take their
+        defaults when absent (RS-19); any other field must be one of spec/ruleset.md (RS-18).
 
         :raises InvalidInputError: ``invalid-ruleset`` naming the offending field.
         """
@@ -106,6 +132,11 @@ class Ruleset:
         if problem is not None:
             raise _fail(f"ruleset is not JSON data: {problem}")
         data = plain(data)  # ERR-6: tuples count as lists
+        # RS-18: the version first, so that another major version is refused as such.
+        if "spec_version" in data:
+            problem = spec_version_problem(data["spec_version"])
+            if problem is not None:
+                raise _fail(f"field 'spec_version' {problem}")
         missing = [field for field in REQUIRED_FIELDS if field not in data]
         if missing:
             raise _fail(f"missing field {shown(missing[0])}")
@@ -117,7 +148,8 @@ class Ruleset:
         if not re.fullmatch(r"[a-z0-9-]+", name):
             raise _fail(f"field 'name' must match [a-z0-9-]+, not {shown(name)}")
         self.name = name
-        # Optional and informative (RS-2): absent stays absent, as in the Rust core.
+        # Optional and informative (RS-2, RS-19): absent stays absent, as in the Rust core. The
+        # spec_version (RS-17) is not part of the value: checked above, then dropped.
         self.title = None if "title" not in data else _expect(data["title"], str, "title")
         sources = None if "sources" not in data else _expect(data["sources"], list, "sources")
         self._sources = None if sources is None else tuple(_expect(source, str, "sources") for source in sources)
@@ -288,7 +320,7 @@ class Ruleset:
         """
         if isinstance(data, (str, bytes, bytearray)):
             try:
-                data = json.loads(data)
+                data = loads(data)
             except (ValueError, RecursionError) as error:
                 raise _fail(f"ruleset is not valid JSON: {error}") from None
         return cls(data)  # type: ignore[arg-type]
@@ -380,7 +412,9 @@ class Ruleset:
         fields = plain(fields)
         data = self.to_json()
         for field in (*REQUIRED_FIELDS, *OPTIONAL_FIELDS):
-            if field in fields and field != "card_points":
+            if field in OPTIONAL_FIELDS and field in fields and fields[field] is None:
+                data.pop(field, None)  # RS-19: a None takes an optional field out, to its default
+            elif field in fields and field != "card_points":
                 data[field] = fields[field]
         for group, parts in _SHORTHANDS.items():
             given = {part: fields[keyword] for keyword, part in parts.items() if keyword in fields}

@@ -139,7 +139,8 @@ impl Card {
         1u64 << self.0
     }
 
-    /// Parses a card in any form CARD-4 accepts.
+    /// Parses a card in any form CARD-4 accepts, by the grammar of CARD-6: the whitespace
+    /// around it is only U+0020, U+0009, U+000A and U+000D, and letters are ASCII.
     ///
     /// # Errors
     ///
@@ -153,13 +154,19 @@ impl Card {
     /// assert!(Card::parse("1H").is_err());
     /// ```
     pub fn parse(text: &str) -> Result<Card, Error> {
-        parse_card_inner(text.trim()).ok_or_else(|| {
+        parse_card_inner(text.trim_matches(is_card_whitespace)).ok_or_else(|| {
             Error::new(
                 ErrorCode::InvalidCard,
                 format!("invalid card: {}", quote(text)),
             )
         })
     }
+}
+
+/// CARD-6: the whitespace ignored around a card, JSON's four characters (RFC 8259 §2) and no
+/// others.
+fn is_card_whitespace(c: char) -> bool {
+    matches!(c, ' ' | '\t' | '\n' | '\r')
 }
 
 fn parse_card_inner(s: &str) -> Option<Card> {

@@ -57,7 +57,7 @@ pub use record::{
 pub use rng::{deal_from_seed, seed_draws, SplitMix64};
 pub use ruleset::{
     preset, preset_names, HeartsBreaking, Moon, MoonChoice, MoonScoring, PassDirection, Passing,
-    Ruleset,
+    Ruleset, SPEC_VERSION,
 };
 pub use sample::{count_layouts, Knowledge, Layout, Sampler};
 pub use seat::{PerSeat, MAX_PLAYERS};

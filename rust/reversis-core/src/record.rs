@@ -59,8 +59,9 @@ pub struct RecordParts {
 }
 
 /// Checks the structure of a record (REC-1): exactly the keys `format`, `version`, `ruleset`,
-/// `seed`, `start`, `actions`; a valid ruleset; an unsigned 64-bit seed or null; a start with a
-/// hand number and one integer total per seat; well-formed actions. Nothing is replayed.
+/// `seed`, `start`, `actions`, and optionally `spec_version` (REC-5); a valid ruleset; an
+/// unsigned 64-bit seed or null; a start with a hand number and one integer total per seat;
+/// well-formed actions. Nothing is replayed.
 ///
 /// # Errors
 ///
@@ -70,8 +71,11 @@ pub fn parse_record(v: &Value) -> Result<RecordParts, Error> {
         .as_object()
         .ok_or_else(|| bad(format_args!("expected an object, got {}", describe(v))))?;
     const KEYS: [&str; 6] = ["format", "version", "ruleset", "seed", "start", "actions"];
+    // REC-5: the optional `spec_version` is read first, as RS-18 reads a ruleset's.
+    crate::ruleset::check_spec_version(obj.get("spec_version"))
+        .map_err(|m| bad(format_args!("spec_version {m}")))?;
     for k in obj.keys() {
-        if !KEYS.contains(&k.as_str()) {
+        if !KEYS.contains(&k.as_str()) && k != "spec_version" {
             return Err(bad(format_args!("unexpected key '{k}'")));
         }
     }
@@ -386,8 +390,8 @@ const MAX_DEPTH: usize = 64;
 
 /// Decodes one MessagePack value (REC-3) into JSON data. Every declared length is checked
 /// against the bytes that remain before anything is allocated, nesting is limited, and
-/// trailing bytes, floats, binary and extension types, non-string map keys, duplicate keys and
-/// invalid UTF-8 are rejected.
+/// trailing bytes, floats, binary and extension types, non-string map keys and invalid UTF-8
+/// are rejected; a repeated map key keeps its last value (REC-3).
 ///
 /// # Errors
 ///
@@ -524,10 +528,9 @@ impl<'a> Reader<'a> {
                     )))
                 }
             };
+            // REC-3: a repeated key keeps its last value, as JSON readers do (RFC 8259 §4).
             let v = self.value(depth + 1)?;
-            if m.insert(k.clone(), v).is_some() {
-                return Err(bad(format_args!("msgpack map repeats the key '{k}'")));
-            }
+            m.insert(k, v);
         }
         Ok(Value::Object(m))
     }

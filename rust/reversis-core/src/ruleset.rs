@@ -1,8 +1,11 @@
 //! The ruleset model (spec `ruleset.md`, RS-1 … RS-15) and the named presets.
 
+use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 
+use serde::de::{self, DeserializeOwned, IgnoredAny, Visitor};
+use serde::{Deserialize, Deserializer};
 use serde_json::{Map, Value};
 
 use crate::card::{quote, Card, CardSet, Suit, RANK_CHARS, SUIT_MASKS};
@@ -237,10 +240,21 @@ pub struct Ruleset {
     positive_total: i32,
 }
 
-const FIELDS: [&str; 12] = [
+/// The version of the specification this crate implements (spec `README.md` §Version). Rulesets
+/// and records of any 1.x version are read as RS-18 and REC-5 say; those of another major
+/// version are refused.
+pub const SPEC_VERSION: &str = "1.0.0";
+
+/// The major version of [`SPEC_VERSION`]: the one major version this crate reads (RS-18).
+const SPEC_MAJOR: &str = "1";
+
+/// The fields of `ruleset.md` (RS-1 … RS-11, RS-17): what [`RawRuleset`] reads, and the keywords
+/// of [`Ruleset::replace`] besides its shorthands.
+const FIELDS: [&str; 13] = [
     "name",
     "title",
     "sources",
+    "spec_version",
     "players",
     "deck",
     "passing",
@@ -251,7 +265,8 @@ const FIELDS: [&str; 12] = [
     "moon",
     "target",
 ];
-const OPTIONAL: [&str; 2] = ["title", "sources"];
+/// The fields that are not core (RS-19): a ruleset may leave them out.
+const OPTIONAL: [&str; 3] = ["title", "sources", "spec_version"];
 
 fn bad(field: &str, msg: impl fmt::Display) -> Error {
     Error::new(
@@ -270,41 +285,6 @@ pub(crate) fn describe(v: &Value) -> String {
     }
 }
 
-fn exact_keys(
-    field: &str,
-    v: &Value,
-    required: &[&str],
-    optional: &[&str],
-) -> Result<Map<String, Value>, Error> {
-    let obj = v.as_object().ok_or_else(|| {
-        bad(
-            field,
-            format_args!("must be an object, got {}", describe(v)),
-        )
-    })?;
-    for k in obj.keys() {
-        if !required.contains(&k.as_str()) && !optional.contains(&k.as_str()) {
-            let name = if field.is_empty() {
-                k.clone()
-            } else {
-                format!("{field}.{k}")
-            };
-            return Err(bad(&name, "is not a known field"));
-        }
-    }
-    for k in required {
-        if !obj.contains_key(*k) {
-            let name = if field.is_empty() {
-                (*k).to_string()
-            } else {
-                format!("{field}.{k}")
-            };
-            return Err(bad(&name, "is missing"));
-        }
-    }
-    Ok(obj.clone())
-}
-
 /// The integer value of a JSON number that is an integer (not a float, not a boolean).
 pub(crate) fn as_int(v: &Value) -> Option<i128> {
     if let Some(u) = v.as_u64() {
@@ -314,7 +294,376 @@ pub(crate) fn as_int(v: &Value) -> Option<i128> {
     }
 }
 
-fn card_field(field: &str, v: &Value, lowest: u8) -> Result<Card, Error> {
+/// RS-17, RS-18, REC-5: checks a `spec_version` as given (`None` where the object has none,
+/// which reads as 1.0.0). The error is the rest of a sentence whose subject is the field, for
+/// the caller to wrap in its own error code.
+pub(crate) fn check_spec_version(v: Option<&Value>) -> Result<(), String> {
+    let Some(v) = v else {
+        return Ok(());
+    };
+    let text = v.as_str().filter(|s| {
+        let parts: Vec<&str> = s.split('.').collect();
+        parts.len() == 3
+            && parts.iter().all(|p| {
+                !p.is_empty()
+                    && p.bytes().all(|b| b.is_ascii_digit())
+                    && (p.len() == 1 || !p.starts_with('0'))
+            })
+    });
+    let Some(text) = text else {
+        return Err(format!(
+            "must be a version MAJOR.MINOR.PATCH such as '1.0.0', got {}",
+            describe(v)
+        ));
+    };
+    // Without leading zeros, the major version is 1 exactly when it is written "1".
+    if text.split('.').next() != Some(SPEC_MAJOR) {
+        return Err(format!(
+            "is {}, a major version this implementation of {SPEC_VERSION} cannot read (it reads {SPEC_MAJOR}.x)",
+            quote(text)
+        ));
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading a ruleset takes two steps, as a chess position is read from a raw setup: step 1 reads
+// the JSON object into a `RawRuleset` (serde), which has every field in its JSON type, knows
+// which fields exist (an unknown field is refused, RS-18) and which may be left out (RS-19), and
+// checks nothing else; step 2 (`RawRuleset::validate`) checks it clause by clause, RS-1 … RS-15,
+// into a `Ruleset`.
+
+/// A value as written: of the JSON type its field needs, or else the value itself and what is
+/// wrong with it, kept for the clause that reads the field to name it (ERR-2). Reading one never
+/// fails, so step 1 fails only for the shape of an object: a missing or unknown field.
+enum Typed<T> {
+    Ok(T),
+    Bad(Value, String),
+}
+
+impl<'de, T: DeserializeOwned> Deserialize<'de> for Typed<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Typed<T>, D::Error> {
+        Value::deserialize(d).map(Typed::read)
+    }
+}
+
+impl<T: DeserializeOwned> Typed<T> {
+    fn read(v: Value) -> Typed<T> {
+        match T::deserialize(&v) {
+            Ok(t) => Typed::Ok(t),
+            Err(e) => Typed::Bad(v, e.to_string()),
+        }
+    }
+}
+
+impl<T> Typed<T> {
+    /// The value, or `invalid-ruleset`: `field` must be `what`.
+    fn or_bad(self, field: &str, what: &str) -> Result<T, Error> {
+        match self {
+            Typed::Ok(t) => Ok(t),
+            Typed::Bad(v, _) => Err(bad(
+                field,
+                format_args!("must be {what}, got {}", describe(&v)),
+            )),
+        }
+    }
+
+    /// The value of a nested object (`deck`, `passing`, `moon`), or `invalid-ruleset` for its
+    /// shape: not an object, or a missing or unknown field, named `field.key`.
+    fn or_shape(self, field: &str) -> Result<T, Error> {
+        match self {
+            Typed::Ok(t) => Ok(t),
+            Typed::Bad(v, e) => Err(shape_error(field, &v, &e)),
+        }
+    }
+}
+
+/// The error for the shape of an object (`field` empty for the ruleset itself), from what serde
+/// reported: its wording for these two cases is that of `serde::de::Error`'s `unknown_field` and
+/// `missing_field`.
+fn shape_error(field: &str, v: &Value, serde_message: &str) -> Error {
+    let path = |k: &str| {
+        if field.is_empty() {
+            k.to_string()
+        } else {
+            format!("{field}.{k}")
+        }
+    };
+    let Some(obj) = v.as_object() else {
+        return if field.is_empty() {
+            Error::new(
+                ErrorCode::InvalidRuleset,
+                format!("invalid ruleset: must be an object, got {}", describe(v)),
+            )
+        } else {
+            bad(
+                field,
+                format_args!("must be an object, got {}", describe(v)),
+            )
+        };
+    };
+    // RS-18: a field this implementation does not know.
+    if let Some(k) = obj
+        .keys()
+        .find(|k| serde_message.starts_with(&format!("unknown field `{k}`, ")))
+    {
+        return bad(&path(k), "is not a known field");
+    }
+    // RS-19: a core field left out.
+    if let Some(k) = serde_message
+        .strip_prefix("missing field `")
+        .and_then(|rest| rest.strip_suffix('`'))
+    {
+        return bad(&path(k), "is missing");
+    }
+    if field.is_empty() {
+        Error::new(
+            ErrorCode::InvalidRuleset,
+            format!("invalid ruleset: {serde_message}"),
+        )
+    } else {
+        bad(field, serde_message)
+    }
+}
+
+/// For an optional field (RS-19): present, even as `null`, is `Some`; only an absent field takes
+/// the default `None`. (serde alone would read a `null` as absent.)
+fn present<'de, D: Deserializer<'de>, T: DeserializeOwned>(
+    d: D,
+) -> Result<Option<Typed<T>>, D::Error> {
+    Typed::deserialize(d).map(Some)
+}
+
+/// For a nested object: only a JSON object is read as one (serde would also read a struct from
+/// an array, field by field).
+fn object<'de, D: Deserializer<'de>, T: DeserializeOwned>(d: D) -> Result<Typed<T>, D::Error> {
+    let v = Value::deserialize(d)?;
+    Ok(if v.is_object() {
+        Typed::read(v)
+    } else {
+        Typed::Bad(v, String::new())
+    })
+}
+
+/// For a nested object that may be `null` (`passing`, `moon`).
+fn object_or_null<'de, D: Deserializer<'de>, T: DeserializeOwned>(
+    d: D,
+) -> Result<Typed<Option<T>>, D::Error> {
+    let v = Value::deserialize(d)?;
+    Ok(if v.is_object() || v.is_null() {
+        Typed::read(v)
+    } else {
+        Typed::Bad(v, String::new())
+    })
+}
+
+/// A JSON integer: a number without a fraction, never a boolean (ERR-6: −2⁶³ … 2⁶⁴−1).
+struct Int(i128);
+
+impl<'de> Deserialize<'de> for Int {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Int, D::Error> {
+        struct IntVisitor;
+        impl<'de> Visitor<'de> for IntVisitor {
+            type Value = Int;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("an integer")
+            }
+            fn visit_u64<E: de::Error>(self, x: u64) -> Result<Int, E> {
+                Ok(Int(x.into()))
+            }
+            fn visit_i64<E: de::Error>(self, x: i64) -> Result<Int, E> {
+                Ok(Int(x.into()))
+            }
+        }
+        d.deserialize_any(IntVisitor)
+    }
+}
+
+/// Step 1: a ruleset object as written (RS-1 … RS-11, RS-17), every field in its JSON type.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawRuleset {
+    // RS-1
+    name: Typed<String>,
+    // RS-2, optional (RS-19: absent is none)
+    #[serde(default, deserialize_with = "present")]
+    title: Option<Typed<String>>,
+    #[serde(default, deserialize_with = "present")]
+    sources: Option<Typed<Vec<Typed<String>>>>,
+    // RS-17, optional (RS-19: absent is 1.0.0). Checked before this structure is read (RS-18)
+    // and not part of the ruleset's value: known here only so that it is not an unknown field.
+    #[serde(default, rename = "spec_version")]
+    _spec_version: Option<IgnoredAny>,
+    // RS-3
+    players: Typed<Int>,
+    // RS-4
+    #[serde(deserialize_with = "object")]
+    deck: Typed<RawDeck>,
+    // RS-5
+    #[serde(deserialize_with = "object_or_null")]
+    passing: Typed<Option<RawPassing>>,
+    // RS-6
+    opening_card: Typed<Option<Value>>,
+    // RS-7
+    first_trick_ban: Typed<bool>,
+    // RS-8
+    hearts_breaking: Typed<String>,
+    // RS-9
+    card_points: Typed<BTreeMap<String, Typed<Int>>>,
+    // RS-10
+    #[serde(deserialize_with = "object_or_null")]
+    moon: Typed<Option<RawMoon>>,
+    // RS-11
+    target: Typed<Int>,
+}
+
+/// RS-4 as written.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawDeck {
+    lowest_rank: Typed<String>,
+    removed: Typed<Vec<Value>>,
+}
+
+/// RS-5 as written.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawPassing {
+    cycle: Typed<Vec<Value>>,
+    size: Typed<Int>,
+}
+
+/// RS-10 as written.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawMoon {
+    scoring: Typed<String>,
+    bonus: Typed<Int>,
+}
+
+/// RS-4, RS-12: the deck as validated.
+struct Deck {
+    lowest_rank: u8,
+    removed: CardSet,
+    cards: CardSet,
+    hand_size: usize,
+}
+
+/// RS-9, RS-14: the card values as validated.
+struct Points {
+    table: [i32; 52],
+    card_points: Vec<(Card, i32)>,
+    point_cards: CardSet,
+    positive_total: i32,
+    // ERR-6: the sum of the values' magnitudes, which with the moon bonus stays below 2^31.
+    magnitude: i128,
+}
+
+impl RawRuleset {
+    /// Step 1: the object read into its raw structure. Fails for anything but an object, for a
+    /// `spec_version` this implementation does not read (RS-18, checked first, so that a
+    /// ruleset of another major version is refused as such and not for a field it names
+    /// differently), and for a missing core field or an unknown field (RS-18, RS-19).
+    fn from_value(v: &Value) -> Result<RawRuleset, Error> {
+        let obj = v.as_object().ok_or_else(|| {
+            Error::new(
+                ErrorCode::InvalidRuleset,
+                format!("invalid ruleset: must be an object, got {}", describe(v)),
+            )
+        })?;
+        check_spec_version(obj.get("spec_version")).map_err(|m| bad("spec_version", m))?;
+        RawRuleset::deserialize(v).map_err(|e| shape_error("", v, &e.to_string()))
+    }
+
+    /// Step 2: the clauses of `ruleset.md` in order, each read by its own function.
+    fn validate(self) -> Result<Ruleset, Error> {
+        let name = rs_1_name(self.name)?;
+        let (title, sources) = rs_2_informative(self.title, self.sources)?;
+        let players = rs_3_players(self.players)?;
+        let deck = rs_4_deck(self.deck.or_shape("deck")?, players)?;
+        let passing = rs_5_passing(self.passing.or_shape("passing")?, players, deck.hand_size)?;
+        let opening_card = rs_6_opening_card(self.opening_card, &deck)?;
+        let first_trick_ban = self
+            .first_trick_ban
+            .or_bad("first_trick_ban", "a boolean")?;
+        let hearts_breaking = rs_8_hearts_breaking(self.hearts_breaking)?;
+        let points = rs_9_card_points(self.card_points, &deck)?;
+        let moon = rs_10_moon(self.moon.or_shape("moon")?, &points)?;
+        let target = rs_11_target(self.target)?;
+        let breakers = rs_15_breakers(hearts_breaking);
+        Ok(Ruleset {
+            name,
+            title,
+            sources,
+            players,
+            lowest_rank: deck.lowest_rank,
+            removed: deck.removed.to_vec(),
+            passing,
+            opening_card,
+            first_trick_ban,
+            hearts_breaking,
+            card_points: points.card_points,
+            moon,
+            target,
+            deck: deck.cards,
+            hand_size: deck.hand_size,
+            point_cards: points.point_cards,
+            breakers,
+            points: points.table,
+            positive_total: points.positive_total,
+        })
+    }
+}
+
+/// RS-1: `[a-z0-9-]+`.
+fn rs_1_name(name: Typed<String>) -> Result<String, Error> {
+    let name = name.or_bad("name", "a string")?;
+    if name.is_empty()
+        || !name
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+    {
+        return Err(bad(
+            "name",
+            format_args!("must match [a-z0-9-]+, got {}", quote(&name)),
+        ));
+    }
+    Ok(name)
+}
+
+/// RS-2: a string and an array of strings, each optional (RS-19).
+#[allow(clippy::type_complexity)]
+fn rs_2_informative(
+    title: Option<Typed<String>>,
+    sources: Option<Typed<Vec<Typed<String>>>>,
+) -> Result<(Option<String>, Option<Vec<String>>), Error> {
+    let title = title.map(|t| t.or_bad("title", "a string")).transpose()?;
+    let sources = sources
+        .map(|s| {
+            s.or_bad("sources", "an array of strings")?
+                .into_iter()
+                .map(|x| x.or_bad("sources", "an array of strings"))
+                .collect::<Result<Vec<String>, Error>>()
+        })
+        .transpose()?;
+    Ok((title, sources))
+}
+
+/// RS-3: 3 to 7 seats.
+fn rs_3_players(players: Typed<Int>) -> Result<usize, Error> {
+    let written = match players {
+        Typed::Ok(Int(p)) if (3..=7).contains(&p) => return Ok(p as usize),
+        Typed::Ok(Int(p)) => p.to_string(),
+        Typed::Bad(v, _) => describe(&v),
+    };
+    Err(bad(
+        "players",
+        format_args!("must be an integer from 3 to 7, got {written}"),
+    ))
+}
+
+/// RS-13.1: a card of rank at least `lowest`, in any form of CARD-4.
+fn rs_13_1_card(field: &str, v: &Value, lowest: u8) -> Result<Card, Error> {
     let s = v
         .as_str()
         .ok_or_else(|| bad(field, format_args!("must name a card, got {}", describe(v))))?;
@@ -329,13 +678,306 @@ fn card_field(field: &str, v: &Value, lowest: u8) -> Result<Card, Error> {
     Ok(c)
 }
 
+/// RS-4 with RS-13.1 (valid removed cards, none twice), RS-13.2 (an even deal, at least one
+/// card each) and RS-12 (the hand size).
+fn rs_4_deck(deck: RawDeck, players: usize) -> Result<Deck, Error> {
+    let lowest_rank = match &deck.lowest_rank {
+        Typed::Ok(s) => {
+            let mut cs = s.chars();
+            match (cs.next(), cs.next()) {
+                (Some(c), None) => RANK_CHARS.iter().position(|&r| r == c),
+                _ => None,
+            }
+        }
+        Typed::Bad(..) => None,
+    };
+    let lowest_rank = match lowest_rank {
+        Some(r) => r as u8,
+        None => {
+            let written = match deck.lowest_rank {
+                Typed::Ok(s) => Value::String(s),
+                Typed::Bad(v, _) => v,
+            };
+            return Err(bad(
+                "deck.lowest_rank",
+                format_args!(
+                    "must be a rank character 2-9, T, J, Q, K or A, got {}",
+                    describe(&written)
+                ),
+            ));
+        }
+    };
+    let mut removed = CardSet::EMPTY;
+    for x in deck.removed.or_bad("deck.removed", "an array of cards")? {
+        let c = rs_13_1_card("deck.removed", &x, lowest_rank)?;
+        if removed.contains(c) {
+            return Err(bad("deck.removed", format_args!("names {c} twice")));
+        }
+        removed.insert(c);
+    }
+    let mut cards = CardSet::EMPTY;
+    for s in Suit::ALL {
+        for r in lowest_rank..13 {
+            cards.insert(Card::from_parts(s, r));
+        }
+    }
+    let cards = CardSet(cards.0 & !removed.0);
+    // RS-13.2, RS-12
+    let n = cards.len();
+    if n < players || n % players != 0 {
+        return Err(bad(
+            "deck",
+            format_args!("has {n} cards, which do not divide evenly among {players} players"),
+        ));
+    }
+    Ok(Deck {
+        lowest_rank,
+        removed,
+        cards,
+        hand_size: n / players,
+    })
+}
+
+/// RS-5 with RS-13.4: a cycle of known directions, `across` only with 4 players, not only
+/// `hold`; a size from 1 to the hand size.
+fn rs_5_passing(
+    passing: Option<RawPassing>,
+    players: usize,
+    hand_size: usize,
+) -> Result<Option<Passing>, Error> {
+    let Some(p) = passing else {
+        return Ok(None);
+    };
+    let entries = p.cycle.or_bad("passing.cycle", "an array of directions")?;
+    if entries.is_empty() {
+        return Err(bad("passing.cycle", "must not be empty"));
+    }
+    let mut cycle = Vec::with_capacity(entries.len());
+    for d in &entries {
+        let dir = d
+            .as_str()
+            .and_then(PassDirection::from_name)
+            .ok_or_else(|| {
+                bad(
+                    "passing.cycle",
+                    format_args!(
+                        "entries must be left, right, across or hold, got {}",
+                        describe(d)
+                    ),
+                )
+            })?;
+        if dir == PassDirection::Across && players != 4 {
+            return Err(bad(
+                "passing.cycle",
+                format_args!("uses across with {players} players (4 only)"),
+            ));
+        }
+        cycle.push(dir);
+    }
+    if cycle.iter().all(|&d| d == PassDirection::Hold) {
+        return Err(bad(
+            "passing.cycle",
+            "is only hold (a table that never passes says null)",
+        ));
+    }
+    let written = match p.size {
+        Typed::Ok(Int(s)) if s >= 1 && s <= hand_size as i128 => {
+            return Ok(Some(Passing {
+                cycle,
+                size: s as usize,
+            }))
+        }
+        Typed::Ok(Int(s)) => s.to_string(),
+        Typed::Bad(v, _) => describe(&v),
+    };
+    Err(bad(
+        "passing.size",
+        format_args!("must be an integer from 1 to the hand size {hand_size}, got {written}"),
+    ))
+}
+
+/// RS-6 with RS-13.1 and RS-13.3: a card of the deck, or `null`.
+fn rs_6_opening_card(opening: Typed<Option<Value>>, deck: &Deck) -> Result<Option<Card>, Error> {
+    let opening = match opening {
+        Typed::Ok(v) => v,
+        Typed::Bad(v, _) => Some(v),
+    };
+    let Some(v) = opening else {
+        return Ok(None);
+    };
+    let c = rs_13_1_card("opening_card", &v, deck.lowest_rank)?;
+    if !deck.cards.contains(c) {
+        return Err(bad("opening_card", format_args!("{c} is not in the deck")));
+    }
+    Ok(Some(c))
+}
+
+/// RS-8: one of the three breaking rules.
+fn rs_8_hearts_breaking(breaking: Typed<String>) -> Result<HeartsBreaking, Error> {
+    let written = match breaking {
+        Typed::Ok(s) => match HeartsBreaking::from_name(&s) {
+            Some(b) => return Ok(b),
+            None => Value::String(s),
+        },
+        Typed::Bad(v, _) => v,
+    };
+    Err(bad(
+        "hearts_breaking",
+        format_args!(
+            "must be none, heart or heart-or-QS, got {}",
+            describe(&written)
+        ),
+    ))
+}
+
+/// RS-9 with RS-13.1 and RS-13.3 (cards of the deck, none twice), non-zero integer values, and
+/// RS-14 (the point cards are those worth more than 0); ERR-6 bounds the values.
+fn rs_9_card_points(
+    card_points: Typed<BTreeMap<String, Typed<Int>>>,
+    deck: &Deck,
+) -> Result<Points, Error> {
+    let cp = card_points.or_bad("card_points", "an object of card to integer")?;
+    let mut table = [0i32; 52];
+    let mut seen = CardSet::EMPTY;
+    let mut magnitude: i128 = 0;
+    for (k, val) in cp {
+        let c = rs_13_1_card("card_points", &Value::String(k), deck.lowest_rank)?;
+        if seen.contains(c) {
+            return Err(bad("card_points", format_args!("names {c} twice")));
+        }
+        seen.insert(c);
+        if !deck.cards.contains(c) {
+            return Err(bad("card_points", format_args!("{c} is not in the deck")));
+        }
+        let x = match val {
+            Typed::Ok(Int(x)) if x != 0 => x,
+            Typed::Ok(_) => {
+                return Err(bad(
+                    "card_points",
+                    format_args!("value of {c} must be a non-zero integer, got 0"),
+                ))
+            }
+            Typed::Bad(v, _) => {
+                return Err(bad(
+                    "card_points",
+                    format_args!(
+                        "value of {c} must be a non-zero integer, got {}",
+                        describe(&v)
+                    ),
+                ))
+            }
+        };
+        magnitude += x.abs();
+        if magnitude > i32::MAX as i128 {
+            return Err(bad(
+                "card_points",
+                "values are too large (their magnitudes must add up to less than 2^31)",
+            ));
+        }
+        table[c.id() as usize] = x as i32;
+    }
+    let card_points: Vec<(Card, i32)> = seen
+        .into_iter()
+        .map(|c| (c, table[c.id() as usize]))
+        .collect();
+    let point_cards: CardSet = seen
+        .into_iter()
+        .filter(|c| table[c.id() as usize] > 0)
+        .collect();
+    let positive_total: i32 = point_cards
+        .into_iter()
+        .map(|c| table[c.id() as usize])
+        .sum();
+    Ok(Points {
+        table,
+        card_points,
+        point_cards,
+        positive_total,
+        magnitude,
+    })
+}
+
+/// RS-10 with RS-13.5 (a moon needs a point card); ERR-6 bounds the bonus.
+fn rs_10_moon(moon: Option<RawMoon>, points: &Points) -> Result<Option<Moon>, Error> {
+    let Some(m) = moon else {
+        return Ok(None);
+    };
+    let scoring = match m.scoring {
+        Typed::Ok(s) => MoonScoring::from_name(&s).ok_or(Value::String(s)),
+        Typed::Bad(v, _) => Err(v),
+    }
+    .map_err(|written| {
+        bad(
+            "moon.scoring",
+            format_args!(
+                "must be add-to-others, subtract-from-taker or taker-choice, got {}",
+                describe(&written)
+            ),
+        )
+    })?;
+    let bonus = match m.bonus {
+        Typed::Ok(Int(b)) if b >= 1 && b + points.magnitude <= i32::MAX as i128 => b as i32,
+        Typed::Ok(Int(b)) if b >= 1 => {
+            return Err(bad(
+                "moon.bonus",
+                "is too large (with the card values it must stay below 2^31)",
+            ))
+        }
+        Typed::Ok(Int(b)) => {
+            return Err(bad(
+                "moon.bonus",
+                format_args!("must be a positive integer, got {b}"),
+            ))
+        }
+        Typed::Bad(v, _) => {
+            return Err(bad(
+                "moon.bonus",
+                format_args!("must be a positive integer, got {}", describe(&v)),
+            ))
+        }
+    };
+    if points.point_cards.is_empty() {
+        return Err(bad(
+            "moon",
+            "is set but no card of the deck is a point card",
+        ));
+    }
+    Ok(Some(Moon { scoring, bonus }))
+}
+
+/// RS-11 with RS-13.6: a positive integer (ERR-6: at most 2^64−1).
+fn rs_11_target(target: Typed<Int>) -> Result<u64, Error> {
+    match target {
+        Typed::Ok(Int(t)) if t >= 1 && t <= u64::MAX as i128 => Ok(t as u64),
+        Typed::Ok(Int(t)) => Err(bad(
+            "target",
+            format_args!("must be a positive integer, got {t}"),
+        )),
+        Typed::Bad(v, _) => Err(bad(
+            "target",
+            format_args!("must be a positive integer, got {}", describe(&v)),
+        )),
+    }
+}
+
+/// RS-8, RS-15: the cards whose play breaks hearts, by suit and `QS`, whatever their values.
+fn rs_15_breakers(breaking: HeartsBreaking) -> CardSet {
+    let hearts = CardSet(SUIT_MASKS[Suit::Hearts as usize]);
+    match breaking {
+        HeartsBreaking::None => CardSet::EMPTY,
+        HeartsBreaking::Heart => hearts,
+        HeartsBreaking::HeartOrQs => hearts | CardSet::from(Card::QUEEN_OF_SPADES),
+    }
+}
+
 impl Ruleset {
-    /// Parses and validates a ruleset from JSON text (RS-1 … RS-13).
+    /// Parses and validates a ruleset from JSON text (RS-1 … RS-19).
     ///
     /// # Errors
     ///
-    /// `invalid-ruleset` with a message naming the field, when the text is not JSON, a field is
-    /// missing or unknown, a value has the wrong type, or RS-13 is broken.
+    /// `invalid-ruleset` with a message naming the field, when the text is not JSON, a core
+    /// field is missing, a field is unknown, a value has the wrong type, RS-13 is broken, or
+    /// `spec_version` is not a version this crate reads (RS-18).
     ///
     /// # Examples
     ///
@@ -357,343 +999,29 @@ impl Ruleset {
         Ruleset::from_value(&v)
     }
 
-    /// Validates a ruleset given as a JSON value (RS-1 … RS-13).
+    /// Validates a ruleset given as a JSON value (RS-1 … RS-19), in two steps: the object is
+    /// read into its raw structure (every field in its JSON type, no unknown field, the core
+    /// fields present), which is then checked clause by clause.
     ///
-    /// Card strings may use any form of CARD-4; they are stored canonically.
+    /// Card strings may use any form of CARD-4; they are stored canonically. A `spec_version`
+    /// is checked (RS-18) and not kept: it is not part of the ruleset's value.
     ///
     /// # Errors
     ///
     /// `invalid-ruleset` with a message naming the field.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversis_core::{preset, Ruleset};
+    /// let mut v = preset("hearts-4").unwrap().to_value();
+    /// v["spec_version"] = "1.0.0".into();
+    /// assert_eq!(Ruleset::from_value(&v).unwrap(), *preset("hearts-4").unwrap());
+    /// v["spec_version"] = "2.0.0".into();
+    /// assert_eq!(Ruleset::from_value(&v).unwrap_err().code.as_str(), "invalid-ruleset");
+    /// ```
     pub fn from_value(v: &Value) -> Result<Ruleset, Error> {
-        if !v.is_object() {
-            return Err(Error::new(
-                ErrorCode::InvalidRuleset,
-                format!("invalid ruleset: must be an object, got {}", describe(v)),
-            ));
-        }
-        let required: Vec<&str> = FIELDS
-            .iter()
-            .copied()
-            .filter(|f| !OPTIONAL.contains(f))
-            .collect();
-        let obj = exact_keys("", v, &required, &OPTIONAL)?;
-
-        // RS-1
-        let name = obj["name"]
-            .as_str()
-            .ok_or_else(|| bad("name", "must be a string"))?;
-        if name.is_empty()
-            || !name
-                .bytes()
-                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
-        {
-            return Err(bad(
-                "name",
-                format_args!("must match [a-z0-9-]+, got {}", quote(name)),
-            ));
-        }
-        // RS-2
-        let title = match obj.get("title") {
-            None => None,
-            Some(t) => Some(
-                t.as_str()
-                    .ok_or_else(|| bad("title", "must be a string"))?
-                    .to_string(),
-            ),
-        };
-        let sources = match obj.get("sources") {
-            None => None,
-            Some(s) => {
-                let arr = s
-                    .as_array()
-                    .ok_or_else(|| bad("sources", "must be an array of strings"))?;
-                let mut out = Vec::with_capacity(arr.len());
-                for x in arr {
-                    out.push(
-                        x.as_str()
-                            .ok_or_else(|| bad("sources", "must be an array of strings"))?
-                            .to_string(),
-                    );
-                }
-                Some(out)
-            }
-        };
-        // RS-3
-        let players = match as_int(&obj["players"]) {
-            Some(p) if (3..=7).contains(&p) => p as usize,
-            _ => {
-                return Err(bad(
-                    "players",
-                    format_args!(
-                        "must be an integer from 3 to 7, got {}",
-                        describe(&obj["players"])
-                    ),
-                ))
-            }
-        };
-        // RS-4
-        let deck_obj = exact_keys("deck", &obj["deck"], &["lowest_rank", "removed"], &[])?;
-        let lr = &deck_obj["lowest_rank"];
-        let lowest_rank = lr
-            .as_str()
-            .and_then(|s| {
-                let mut cs = s.chars();
-                let c = cs.next()?;
-                if cs.next().is_some() {
-                    return None;
-                }
-                RANK_CHARS.iter().position(|&r| r == c)
-            })
-            .ok_or_else(|| {
-                bad(
-                    "deck.lowest_rank",
-                    format_args!(
-                        "must be a rank character 2-9, T, J, Q, K or A, got {}",
-                        describe(lr)
-                    ),
-                )
-            })? as u8;
-        let removed_v = deck_obj["removed"]
-            .as_array()
-            .ok_or_else(|| bad("deck.removed", "must be an array of cards"))?;
-        let mut removed = CardSet::EMPTY;
-        for x in removed_v {
-            let c = card_field("deck.removed", x, lowest_rank)?;
-            if removed.contains(c) {
-                return Err(bad("deck.removed", format_args!("names {c} twice")));
-            }
-            removed.insert(c);
-        }
-        let mut deck = CardSet::EMPTY;
-        for s in Suit::ALL {
-            for r in lowest_rank..13 {
-                deck.insert(Card::from_parts(s, r));
-            }
-        }
-        deck = CardSet(deck.0 & !removed.0);
-        // RS-12, RS-13.2
-        let n = deck.len();
-        if n < players || n % players != 0 {
-            return Err(bad(
-                "deck",
-                format_args!("has {n} cards, which do not divide evenly among {players} players"),
-            ));
-        }
-        let hand_size = n / players;
-        // RS-5, RS-13.4
-        let passing = match &obj["passing"] {
-            Value::Null => None,
-            pv => {
-                let p = exact_keys("passing", pv, &["cycle", "size"], &[])?;
-                let cyc = p["cycle"]
-                    .as_array()
-                    .ok_or_else(|| bad("passing.cycle", "must be an array of directions"))?;
-                if cyc.is_empty() {
-                    return Err(bad("passing.cycle", "must not be empty"));
-                }
-                let mut cycle = Vec::with_capacity(cyc.len());
-                for d in cyc {
-                    let dir = d
-                        .as_str()
-                        .and_then(PassDirection::from_name)
-                        .ok_or_else(|| {
-                            bad(
-                                "passing.cycle",
-                                format_args!(
-                                    "entries must be left, right, across or hold, got {}",
-                                    describe(d)
-                                ),
-                            )
-                        })?;
-                    if dir == PassDirection::Across && players != 4 {
-                        return Err(bad(
-                            "passing.cycle",
-                            format_args!("uses across with {players} players (4 only)"),
-                        ));
-                    }
-                    cycle.push(dir);
-                }
-                if cycle.iter().all(|&d| d == PassDirection::Hold) {
-                    return Err(bad(
-                        "passing.cycle",
-                        "is only hold (a table that never passes says null)",
-                    ));
-                }
-                let size = match as_int(&p["size"]) {
-                    Some(s) if s >= 1 && s <= hand_size as i128 => s as usize,
-                    _ => {
-                        return Err(bad(
-                            "passing.size",
-                            format_args!(
-                                "must be an integer from 1 to the hand size {hand_size}, got {}",
-                                describe(&p["size"])
-                            ),
-                        ))
-                    }
-                };
-                Some(Passing { cycle, size })
-            }
-        };
-        // RS-6
-        let opening_card = match &obj["opening_card"] {
-            Value::Null => None,
-            v => {
-                let c = card_field("opening_card", v, lowest_rank)?;
-                if !deck.contains(c) {
-                    return Err(bad("opening_card", format_args!("{c} is not in the deck")));
-                }
-                Some(c)
-            }
-        };
-        // RS-7
-        let first_trick_ban = obj["first_trick_ban"]
-            .as_bool()
-            .ok_or_else(|| bad("first_trick_ban", "must be a boolean"))?;
-        // RS-8
-        let hb = &obj["hearts_breaking"];
-        let hearts_breaking = hb
-            .as_str()
-            .and_then(HeartsBreaking::from_name)
-            .ok_or_else(|| {
-                bad(
-                    "hearts_breaking",
-                    format_args!("must be none, heart or heart-or-QS, got {}", describe(hb)),
-                )
-            })?;
-        // RS-9
-        let cp = obj["card_points"]
-            .as_object()
-            .ok_or_else(|| bad("card_points", "must be an object of card to integer"))?;
-        let mut points = [0i32; 52];
-        let mut seen = CardSet::EMPTY;
-        let mut abs_sum: i128 = 0;
-        for (k, val) in cp {
-            let c = card_field("card_points", &Value::String(k.clone()), lowest_rank)?;
-            if seen.contains(c) {
-                return Err(bad("card_points", format_args!("names {c} twice")));
-            }
-            seen.insert(c);
-            if !deck.contains(c) {
-                return Err(bad("card_points", format_args!("{c} is not in the deck")));
-            }
-            let x = match as_int(val) {
-                Some(x) if x != 0 => x,
-                _ => {
-                    return Err(bad(
-                        "card_points",
-                        format_args!(
-                            "value of {c} must be a non-zero integer, got {}",
-                            describe(val)
-                        ),
-                    ))
-                }
-            };
-            abs_sum += x.abs();
-            if abs_sum > i32::MAX as i128 {
-                return Err(bad(
-                    "card_points",
-                    "values are too large (their magnitudes must add up to less than 2^31)",
-                ));
-            }
-            points[c.id() as usize] = x as i32;
-        }
-        let card_points: Vec<(Card, i32)> = seen
-            .into_iter()
-            .map(|c| (c, points[c.id() as usize]))
-            .collect();
-        let point_cards: CardSet = seen
-            .into_iter()
-            .filter(|c| points[c.id() as usize] > 0)
-            .collect();
-        let positive_total: i32 = point_cards
-            .into_iter()
-            .map(|c| points[c.id() as usize])
-            .sum();
-        // RS-10, RS-13.5
-        let moon = match &obj["moon"] {
-            Value::Null => None,
-            mv => {
-                let m = exact_keys("moon", mv, &["scoring", "bonus"], &[])?;
-                let scoring = m["scoring"]
-                    .as_str()
-                    .and_then(MoonScoring::from_name)
-                    .ok_or_else(|| {
-                        bad(
-                            "moon.scoring",
-                            format_args!(
-                                "must be add-to-others, subtract-from-taker or taker-choice, got {}",
-                                describe(&m["scoring"])
-                            ),
-                        )
-                    })?;
-                let bonus = match as_int(&m["bonus"]) {
-                    Some(b) if b >= 1 && b + abs_sum <= i32::MAX as i128 => b as i32,
-                    Some(b) if b >= 1 => {
-                        return Err(bad(
-                            "moon.bonus",
-                            "is too large (with the card values it must stay below 2^31)",
-                        ))
-                    }
-                    _ => {
-                        return Err(bad(
-                            "moon.bonus",
-                            format_args!(
-                                "must be a positive integer, got {}",
-                                describe(&m["bonus"])
-                            ),
-                        ))
-                    }
-                };
-                if point_cards.is_empty() {
-                    return Err(bad(
-                        "moon",
-                        "is set but no card of the deck is a point card",
-                    ));
-                }
-                Some(Moon { scoring, bonus })
-            }
-        };
-        // RS-11, RS-13.6
-        let target = match as_int(&obj["target"]) {
-            Some(t) if t >= 1 && t <= u64::MAX as i128 => t as u64,
-            _ => {
-                return Err(bad(
-                    "target",
-                    format_args!(
-                        "must be a positive integer, got {}",
-                        describe(&obj["target"])
-                    ),
-                ))
-            }
-        };
-        // RS-8, RS-15
-        let hearts = CardSet(SUIT_MASKS[Suit::Hearts as usize]);
-        let breakers = match hearts_breaking {
-            HeartsBreaking::None => CardSet::EMPTY,
-            HeartsBreaking::Heart => hearts,
-            HeartsBreaking::HeartOrQs => hearts | CardSet::from(Card::QUEEN_OF_SPADES),
-        };
-        Ok(Ruleset {
-            name: name.to_string(),
-            title,
-            sources,
-            players,
-            lowest_rank,
-            removed: removed.to_vec(),
-            passing,
-            opening_card,
-            first_trick_ban,
-            hearts_breaking,
-            card_points,
-            moon,
-            target,
-            deck,
-            hand_size,
-            point_cards,
-            breakers,
-            points,
-            positive_total,
-        })
+        RawRuleset::from_value(v)?.validate()
     }
 
     /// The ruleset as the JSON object of `ruleset.md`, cards canonical and sorted.
@@ -781,9 +1109,10 @@ impl Ruleset {
     /// keywords of API-2 to JSON values: any field of `ruleset.md`, or the shorthands
     /// `lowest_rank`, `removed` (of `deck`), `pass_cycle`, `pass_size` (of `passing`, both
     /// needed where there is none), `moon_scoring`, `moon_bonus` (of `moon`, likewise);
-    /// `card_points` is merged into the table, a value of 0 taking the card out. Unless `name`
-    /// is given the result is named `<name>-custom`, and titled `<title> (custom)` where there
-    /// is a title and `title` is not given.
+    /// `card_points` is merged into the table, a value of 0 taking the card out; a null takes
+    /// an optional field (RS-19) out. Unless `name` is given the result is named
+    /// `<name>-custom`, and then titled `<title> (custom)` where there is a title and `title`
+    /// is not given.
     ///
     /// # Errors
     ///
@@ -839,7 +1168,7 @@ impl Ruleset {
                         }
                     }
                 }
-                // The optional fields (RS-2) are taken out by a null.
+                // The optional fields (RS-19) are taken out by a null, back to their default.
                 k if OPTIONAL.contains(&k) && val.is_null() => {
                     obj.remove(k);
                 }
@@ -888,12 +1217,14 @@ impl Ruleset {
                 m.insert(sub.to_string(), x.clone());
             }
         }
+        // API-2: unless `name` is given, `<name>-custom`, titled `<title> (custom)` where there
+        // is a title and `title` is not given either.
         if !fields.contains_key("name") {
             obj.insert("name".into(), Value::from(format!("{}-custom", self.name)));
-        }
-        if !fields.contains_key("title") {
-            if let Some(t) = &self.title {
-                obj.insert("title".into(), Value::from(format!("{t} (custom)")));
+            if !fields.contains_key("title") {
+                if let Some(t) = &self.title {
+                    obj.insert("title".into(), Value::from(format!("{t} (custom)")));
+                }
             }
         }
         Ruleset::from_value(&v)
@@ -1042,19 +1373,8 @@ impl Ruleset {
     }
 }
 
-const PRESET_FILES: [(&str, &str); 8] = [
-    ("hartenjagen", include_str!("../rulesets/hartenjagen.json")),
-    ("hearts-3", include_str!("../rulesets/hearts-3.json")),
-    ("hearts-4", include_str!("../rulesets/hearts-4.json")),
-    ("hearts-5", include_str!("../rulesets/hearts-5.json")),
-    ("hearts-6", include_str!("../rulesets/hearts-6.json")),
-    ("hearts-7", include_str!("../rulesets/hearts-7.json")),
-    (
-        "hearts-computer",
-        include_str!("../rulesets/hearts-computer.json"),
-    ),
-    ("omnibus-4", include_str!("../rulesets/omnibus-4.json")),
-];
+// `PRESET_FILES`: `(name, text)` of every `rulesets/<name>.json`, sorted, listed by build.rs.
+include!(concat!(env!("OUT_DIR"), "/presets.rs"));
 
 fn presets() -> &'static [(String, Arc<Ruleset>)] {
     static PRESETS: OnceLock<Vec<(String, Arc<Ruleset>)>> = OnceLock::new();

@@ -134,6 +134,23 @@ fn run_steps(g: &mut Game, steps: &Value) -> Result<(), String> {
             let before = g.state_json();
             let res = g.undo();
             check_result(g, res, step, &before, "undo").map_err(fail)?;
+        } else if let (Some(s), Some(code)) = (step.get("observe"), step.get("error")) {
+            // A seat that is not a seat of the table (negative, or past the last) is rejected.
+            let res = match s.as_u64().and_then(|x| usize::try_from(x).ok()) {
+                Some(seat) => g.observation(seat).map(|_| ()),
+                None => Err(reversis_core::Error::new(
+                    reversis_core::ErrorCode::InvalidAction,
+                    "not a seat",
+                )),
+            };
+            match res {
+                Err(e) if *code == e.code.as_str() => {}
+                other => {
+                    return Err(fail(format!(
+                        "observation of {s}: wanted {code}, got {other:?}"
+                    )))
+                }
+            }
         } else if let Some(s) = step.get("observe") {
             let seat = s.as_u64().ok_or("observe")? as usize;
             let o = g.observation(seat).map_err(|e| fail(e.message))?;
@@ -216,6 +233,12 @@ fn run_case(case: &Value) -> Result<(), String> {
                         return Err("point_cards differ".into());
                     }
                 }
+                if let Some(c) = case.get("canonical") {
+                    // RS-16: compared as JSON values (serde_json's maps ignore key order).
+                    if *c != r.to_value() {
+                        return Err(format!("canonical object differs: {}", r.to_value()));
+                    }
+                }
                 Ok(())
             }
             (Err(e), Some(code)) if code == e.code.as_str() => Ok(()),
@@ -270,8 +293,63 @@ fn run_case(case: &Value) -> Result<(), String> {
             (Ok(_), Some(code)) => Err(format!("accepted, wanted {code}")),
             (Err(e), _) => Err(format!("{}: {}", e.code, e.message)),
         },
+        "record-bytes" => {
+            let data = base64_decode(case["data"].as_str().ok_or("data")?).ok_or("base64")?;
+            match (
+                load_record(&data).and_then(|r| Game::from_record(&r)),
+                case.get("error"),
+            ) {
+                (Ok(mut g), None) => {
+                    run_steps(&mut g, &case["steps"])?;
+                    for f in case
+                        .get("encode")
+                        .and_then(Value::as_array)
+                        .into_iter()
+                        .flatten()
+                    {
+                        let f =
+                            RecordFormat::from_name(f.as_str().unwrap_or("")).ok_or("format")?;
+                        let bytes = dump_record(&g.to_record(), f).map_err(|e| e.message)?;
+                        if (bytes.first() == Some(&b'{')) != (f == RecordFormat::Json) {
+                            return Err(format!("{f:?} encoding starts with the wrong byte"));
+                        }
+                        let back = load_record(&bytes).map_err(|e| e.message)?;
+                        if back != g.to_record()
+                            || Game::from_record(&back).map_err(|e| e.message)? != g
+                        {
+                            return Err(format!("{f:?} encoding does not round-trip"));
+                        }
+                    }
+                    Ok(())
+                }
+                (Err(e), Some(code)) if code == e.code.as_str() => Ok(()),
+                (Ok(_), Some(code)) => Err(format!("accepted, wanted {code}")),
+                (Err(e), _) => Err(format!("{}: {}", e.code, e.message)),
+            }
+        }
         k => Err(format!("unknown kind {k}")),
     }
+}
+
+/// RFC 4648 §4 base64 with padding, as the `record-bytes` cases carry their data.
+fn base64_decode(text: &str) -> Option<Vec<u8>> {
+    const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let bytes = text.as_bytes();
+    if bytes.len() % 4 != 0 {
+        return None;
+    }
+    let mut out = Vec::with_capacity(bytes.len() / 4 * 3);
+    for chunk in bytes.chunks(4) {
+        let pad = chunk.iter().rev().take_while(|&&b| b == b'=').count();
+        let mut n = 0u32;
+        for &b in &chunk[..4 - pad] {
+            n = (n << 6) | ALPHABET.iter().position(|&a| a == b)? as u32;
+        }
+        n <<= 6 * pad as u32;
+        let three = [(n >> 16) as u8, (n >> 8) as u8, n as u8];
+        out.extend_from_slice(&three[..3 - pad]);
+    }
+    Some(out)
 }
 
 #[test]

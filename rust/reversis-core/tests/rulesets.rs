@@ -8,20 +8,18 @@ use reversis_core::{preset, preset_names, ErrorCode, HeartsBreaking, MoonScoring
 use serde_json::{json, Value};
 
 #[test]
-fn presets_are_listed_sorted() {
-    assert_eq!(
-        preset_names(),
-        [
-            "hartenjagen",
-            "hearts-3",
-            "hearts-4",
-            "hearts-5",
-            "hearts-6",
-            "hearts-7",
-            "hearts-computer",
-            "omnibus-4"
-        ]
-    );
+fn presets_are_the_files_of_spec_rulesets_sorted() {
+    // ruleset.md §Presets: one preset per file spec/rulesets/<name>.json, found by its name.
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../spec/rulesets");
+    let mut files: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .map(|p| p.file_stem().unwrap().to_str().unwrap().to_string())
+        .collect();
+    files.sort();
+    assert_eq!(preset_names(), files);
+    assert!(preset_names().windows(2).all(|w| w[0] < w[1]));
     for n in preset_names() {
         assert_eq!(preset(n).unwrap().name(), n);
     }
@@ -291,4 +289,106 @@ fn rs_13_boundaries_are_accepted() {
     // A free lead (RS-6 null).
     let r = modified("hearts-4", |o| o["opening_card"] = json!(null));
     assert!(r.opening_card().is_none());
+}
+
+#[test]
+fn rs_17_spec_version_is_checked_and_not_kept() {
+    let r = preset("hartenjagen").unwrap();
+    for version in ["1.0.0", "1.0.9", "1.12.0", "1.0.18446744073709551616"] {
+        let mut v = r.to_value();
+        v["spec_version"] = json!(version);
+        let read = Ruleset::from_value(&v).unwrap_or_else(|e| panic!("{version}: {e}"));
+        assert_eq!(read, *r, "{version}");
+        assert!(read.to_value().get("spec_version").is_none());
+    }
+    for bad in [
+        json!("2.0.0"),
+        json!("0.9.0"),
+        json!("10.0.0"),
+        json!("1.0"),
+        json!("1.0.0.0"),
+        json!("01.0.0"),
+        json!("1.00.0"),
+        json!("1.0.0-rc1"),
+        json!(" 1.0.0"),
+        json!("1.0.x"),
+        json!(""),
+        json!(null),
+        json!(1),
+        json!(["1", "0", "0"]),
+    ] {
+        rejects("hartenjagen", "spec_version", |o| {
+            o.insert("spec_version".into(), bad.clone());
+        });
+    }
+}
+
+#[test]
+fn rs_18_another_major_version_is_refused_before_any_other_field() {
+    let e = Ruleset::from_value(&json!({"spec_version": "2.0.0", "seats": 4})).unwrap_err();
+    assert_eq!(e.code, ErrorCode::InvalidRuleset);
+    assert!(e.message.contains("spec_version") && e.message.contains("2.0.0"));
+    assert!(e.message.contains("1.x"), "{}", e.message);
+}
+
+#[test]
+fn rs_18_a_newer_minor_version_still_refuses_unknown_fields() {
+    rejects("hearts-4", "jokers", |o| {
+        o.insert("spec_version".into(), json!("1.4.0"));
+        o.insert("jokers".into(), json!(false));
+    });
+    rejects("hearts-4", "moon.pit", |o| {
+        o.insert("spec_version".into(), json!("1.4.0"));
+        o["moon"]["pit"] = json!(true);
+    });
+}
+
+#[test]
+fn rs_19_optional_fields_take_their_defaults_and_core_fields_are_required() {
+    let mut v = preset("hearts-4").unwrap().to_value();
+    for k in ["title", "sources"] {
+        v.as_object_mut().unwrap().remove(k);
+    }
+    let r = Ruleset::from_value(&v).unwrap();
+    assert_eq!((r.title(), r.sources()), (None, None));
+    // A null is a value, not an absent field.
+    for k in ["title", "sources", "spec_version"] {
+        rejects("hearts-4", k, |o| {
+            o.insert(k.into(), json!(null));
+        });
+    }
+    // Every core field is required, including those that may be null.
+    for k in [
+        "name",
+        "players",
+        "deck",
+        "passing",
+        "opening_card",
+        "first_trick_ban",
+        "hearts_breaking",
+        "card_points",
+        "moon",
+        "target",
+    ] {
+        rejects("hearts-4", k, |o| {
+            o.remove(k);
+        });
+    }
+    // A nested object read from an array, field by field, is still not an object.
+    rejects("hearts-4", "deck", |o| o["deck"] = json!(["2", []]));
+    rejects("hearts-4", "moon", |o| {
+        o["moon"] = json!(["taker-choice", 26])
+    });
+}
+
+#[test]
+fn replace_takes_spec_version_like_any_field() {
+    let r = preset("hearts-4").unwrap();
+    let fields = json!({"spec_version": "1.2.0", "name": "hearts-4"});
+    assert_eq!(r.replace(fields.as_object().unwrap()).unwrap(), *r);
+    let fields = json!({"spec_version": "3.0.0"});
+    assert_eq!(
+        r.replace(fields.as_object().unwrap()).unwrap_err().code,
+        ErrorCode::InvalidRuleset
+    );
 }

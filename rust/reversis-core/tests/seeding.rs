@@ -4,7 +4,7 @@
 mod common;
 
 use common::*;
-use reversis_core::{deal_from_seed, Card, Game, SplitMix64};
+use reversis_core::{deal_from_seed, seed_draws, Card, Game, SplitMix64};
 
 #[test]
 fn seed_6_first_five_draws_from_seed_0() {
@@ -93,4 +93,38 @@ fn seed_5_one_generator_serves_the_whole_game() {
     // The same seed replays the same deals; another seed gives new ones.
     assert_eq!(deal_from_seed(&r, 2024, 3, 2), deals);
     assert_ne!(deal_from_seed(&r, 2025, 1, 2)[0], deals[0]);
+}
+
+#[test]
+fn seed_2_rejects_draws_in_the_zone_and_keeps_t_itself() {
+    // The seeds of conformance/seeding/rejection_seeds.py, which inverts SEED-1's output step
+    // to choose a draw. 13742489918233434733's first draw is 15, just under t = 2^64 mod 52 = 16:
+    // below(52) rejects it and reduces the second draw instead.
+    let mut g = SplitMix64::new(13_742_489_918_233_434_733);
+    assert_eq!(seed_draws(13_742_489_918_233_434_733, 1), vec![15]);
+    assert_eq!(g.below(52), 17_676_635_261_324_908_310 % 52);
+    // A first draw of exactly t = 16 is kept.
+    assert_eq!(seed_draws(17_707_284_481_778_151_765, 1), vec![16]);
+    assert_eq!(SplitMix64::new(17_707_284_481_778_151_765).below(52), 16);
+    // 7046029254386353131's first draw is 0: rejected for n = 51 (t = 1), kept for n = 32 (t = 0).
+    assert_eq!(seed_draws(7_046_029_254_386_353_131, 1), vec![0]);
+    assert_eq!(
+        SplitMix64::new(7_046_029_254_386_353_131).below(51),
+        16_294_208_416_658_607_535 % 51
+    );
+    assert_eq!(SplitMix64::new(7_046_029_254_386_353_131).below(32), 0);
+    // The deals of the rejection vectors differ from what x mod n without rejection gives.
+    let r = rules("hearts-4");
+    let dealt = deal_from_seed(&r, 13_742_489_918_233_434_733, 1, 0);
+    let mut plain = SplitMix64::new(13_742_489_918_233_434_733);
+    let mut deck: Vec<Card> = r.deck().to_vec();
+    for i in (1..deck.len()).rev() {
+        let j = (plain.next_u64() % (i as u64 + 1)) as usize;
+        deck.swap(i, j);
+    }
+    let mut plain_hands = [reversis_core::CardSet::EMPTY; 4];
+    for (k, c) in deck.iter().enumerate() {
+        plain_hands[(1 + k) % 4].insert(*c);
+    }
+    assert_ne!(dealt[0].as_slice(), &plain_hands[..]);
 }

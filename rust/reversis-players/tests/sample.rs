@@ -7,7 +7,9 @@ mod common;
 use std::collections::HashMap;
 
 use common::*;
-use reversis_core::{count_layouts, CardSet, Game, Knowledge, Phase, Ruleset, Sampler, SplitMix64};
+use reversis_core::{
+    count_layouts, preset_names, CardSet, Game, Knowledge, Phase, Ruleset, Sampler, SplitMix64,
+};
 use reversis_players::{
     count_observation_layouts, monte_carlo_evaluate, monte_carlo_play, sample_layouts,
 };
@@ -250,16 +252,7 @@ fn played(o: &Value) -> CardSet {
 
 #[test]
 fn monte_carlo_plays_a_legal_card_and_is_deterministic() {
-    for name in [
-        "hearts-3",
-        "hearts-4",
-        "hearts-5",
-        "hearts-6",
-        "hearts-7",
-        "hartenjagen",
-        "omnibus-4",
-        "hearts-computer",
-    ] {
+    for name in preset_names() {
         let r = rules(name);
         for seed in 0..6u64 {
             let g = random_game(&r, seed, seed % 4, (seed as usize * 5) % r.deck().len());
