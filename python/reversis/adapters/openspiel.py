@@ -574,9 +574,12 @@ class Adapter:
         """Not expressible: OpenSpiel has its own random deals."""
         raise AdapterError(UNSUPPORTED, "openspiel hearts has no reversis seeding (seeding.md)")
 
-    def cmd_new_game(self, ruleset: Any, seed: Any = None, hand_number: Any = 0, scores: Any = None) -> dict[str, Any]:
+    def cmd_new_game(
+        self, ruleset: Any, seed: Any = None, hand_number: Any = None, scores: Any = None
+    ) -> dict[str, Any]:
         """Start one hand of a claimed preset, unseeded and from zero totals."""
-        return self._keep(_new_hand(ruleset, seed, hand_number, scores))
+        # DRV-3: an optional argument given as null means the same as leaving it out.
+        return self._keep(_new_hand(ruleset, seed, 0 if hand_number is None else hand_number, scores))
 
     def cmd_apply(self, game: Any, action: Any) -> dict[str, Any]:
         """ACT-1, through OpenSpiel."""
