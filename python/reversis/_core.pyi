@@ -29,6 +29,8 @@ __all__ = [
     "preset",
     "preset_names",
     "sample_hidden",
+    "search_play",
+    "search_policy",
     "seed_draws",
     "simulate_scores",
     "simulate_scores_and_masks",
@@ -237,3 +239,11 @@ def simulate_scores_and_masks(
 def sample_hidden(ruleset: Ruleset, observation: dict[str, Any], samples: int, seed: int) -> list[list[list[str]]]: ...
 def count_layouts(ruleset: Ruleset, observation: dict[str, Any]) -> int: ...
 def monte_carlo_play(ruleset: Ruleset, observation: dict[str, Any], rollouts: int, seed: int) -> str: ...
+def search_play(
+    ruleset: Ruleset,
+    observation: dict[str, Any],
+    seed: int,
+    playouts: int | None = None,
+    time_ms: float | None = None,
+) -> list[int]: ...
+def search_policy(ruleset: Ruleset, observation: dict[str, Any], seed: int | None = None) -> list[int]: ...

@@ -15,7 +15,10 @@ a mean with equal cluster sizes). Per pair of types it gives the mean per-deal d
 the same interval, and per type the median time per card decision. One deal gives no interval.
 
 Deals stream: they are generated, played (in ``--jobs`` worker processes) and summed up in
-order, a bounded number at a time, so memory does not grow with ``--hands``.
+order, a bounded number at a time, so memory does not grow with ``--hands``. With ``--ray`` the
+same chunks of deals are Ray tasks, on a local instance or a cluster, with the same results
+(:mod:`reversis.commands.tournament_ray`). ``--json`` and ``--csv`` stream every deal and seat
+into their reports as the deals come, ``--chart`` draws the means and pair differences.
 
 A player named ``cmd:COMMAND`` is a program in any language speaking the player protocol of
 spec/player.md, run as a process (:class:`~reversis.players.process.ProcessPlayer`) for each
@@ -27,9 +30,11 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import csv
 import hashlib
 import importlib
 import inspect
+import io
 import json
 import math
 import multiprocessing
@@ -37,6 +42,7 @@ import os
 import random
 import shlex
 import signal
+import stat
 import statistics
 import sys
 import time
@@ -49,6 +55,7 @@ from .common import count, positive, seed, writable_file
 
 __all__ = [
     "COMMAND_PREFIX",
+    "OPTION_SEPARATOR",
     "PLAYER_CLASSES",
     "DealResult",
     "PairStats",
@@ -61,6 +68,7 @@ __all__ = [
     "iter_deals",
     "load_player_class",
     "play_deal",
+    "player_options",
     "register",
     "resolve_players",
     "run_tournament",
@@ -74,8 +82,13 @@ PLAYER_CLASSES: dict[str, tuple[str, str]] = {
     "random": ("reversis.players", "RandomPlayer"),
     "rules": ("reversis.players.rulebased", "RuleBasedPlayer"),
     "montecarlo": ("reversis.players.montecarlo", "MonteCarloPlayer"),
+    "search": ("reversis.players.search", "SearchPlayer"),
     "lowest": ("reversis.players.process", "LowestPlayer"),
 }
+
+#: A built-in player's name may carry options for its class: ``search:playouts=8000`` or
+#: ``search:time_ms=50:playouts=20000``, each a keyword argument with a number.
+OPTION_SEPARATOR = ":"
 
 #: A player named ``cmd:COMMAND`` is the program ``COMMAND``, through spec/player.md.
 COMMAND_PREFIX = "cmd:"
@@ -129,22 +142,52 @@ def split_players(text: str) -> list[str]:
     return [name.strip() for name in names if name.strip()]
 
 
-def load_player_class(name: str) -> type:
-    """The player class registered under ``name``.
+def player_options(name: str) -> tuple[str, dict[str, int | float]]:
+    """The registered name and the options of a built-in player's name ``NAME[:KEY=VALUE]...``.
 
-    :raises TournamentError: if the name is unknown or its module cannot be imported.
+    :raises TournamentError: for an option that is not ``KEY=NUMBER``.
     """
-    if name not in PLAYER_CLASSES:
-        raise TournamentError(f"unknown player {name!r}; known players: {', '.join(PLAYER_CLASSES)}")
-    module_name, class_name = PLAYER_CLASSES[name]
+    base, *items = name.split(OPTION_SEPARATOR)
+    options: dict[str, int | float] = {}
+    for item in items:
+        key, equals, text = item.partition("=")
+        value: int | float | None = None
+        with contextlib.suppress(ValueError):
+            value = float(text)
+            value = int(text)
+        if not equals or not key.isidentifier() or value is None or not math.isfinite(value):
+            raise TournamentError(f"player {name!r}: an option is KEY=NUMBER, not {item!r}")
+        options[key] = value
+    return base, options
+
+
+def load_player_class(name: str) -> type:
+    """The player class registered under ``name`` (options after the name are checked, not used).
+
+    :raises TournamentError: if the name is unknown, its module cannot be imported, or it has
+        an option its class does not take.
+    """
+    base, options = player_options(name)
+    if base not in PLAYER_CLASSES:
+        raise TournamentError(f"unknown player {base!r}; known players: {', '.join(PLAYER_CLASSES)}")
+    module_name, class_name = PLAYER_CLASSES[base]
     try:
         module = importlib.import_module(module_name)
         cls: type = getattr(module, class_name)
-        return cls
     except (ImportError, AttributeError) as error:
         raise TournamentError(
-            f"player {name!r} is not available: cannot import {class_name} from {module_name} ({error})"
+            f"player {base!r} is not available: cannot import {class_name} from {module_name} ({error})"
         ) from error
+    parameters = inspect.signature(cls).parameters
+    for key in options:
+        if key not in parameters or key == "seed":
+            raise TournamentError(f"player {base!r} takes no option {key!r}")
+    if options:
+        try:
+            cls(**options)
+        except (TypeError, ValueError) as error:
+            raise TournamentError(f"player {name!r}: {error}") from None
+    return cls
 
 
 class _Seated:
@@ -181,7 +224,7 @@ class _Seated:
 
 
 def _make_player(name: str, seed: int, rollouts: int | None) -> Any:
-    """A fresh player of type ``name``, given ``seed`` and ``rollouts`` where its class takes them."""
+    """A fresh player of type ``name``: ``seed`` and ``rollouts`` where its class takes them, and the name's options."""
     cls = load_player_class(name)
     parameters = inspect.signature(cls).parameters
     kwargs: dict[str, Any] = {}
@@ -189,6 +232,7 @@ def _make_player(name: str, seed: int, rollouts: int | None) -> Any:
         kwargs["seed"] = seed
     if rollouts is not None and "rollouts" in parameters:
         kwargs["rollouts"] = rollouts
+    kwargs.update(player_options(name)[1])
     return cls(**kwargs)
 
 
@@ -222,6 +266,7 @@ class DealResult:
 
     ``forfeits`` lists the hands a ``cmd:`` player forfeited (PLY-7, PLY-8): ``rotation``,
     ``seat``, ``player``, and the fault's ``kind``, ``reason``, ``decision`` and ``stderr``.
+    ``seed`` is the deal's game seed (:func:`deal_seed`); its hand number is ``index``.
     """
 
     index: int
@@ -229,6 +274,7 @@ class DealResult:
     scores: list[list[int]]
     times: dict[str, list[float]] = field(default_factory=dict)
     forfeits: list[dict[str, Any]] = field(default_factory=list)
+    seed: int = 0
 
 
 def play_deal(
@@ -291,7 +337,7 @@ def play_deal(
                 forfeits.append({"rotation": rotation, "seat": seat, "player": name, **forfeit.to_json()})
             else:
                 table[seat].end_hand(game.last_hand, game.scores)
-    return DealResult(index, rotations, scores, times, forfeits)
+    return DealResult(index, rotations, scores, times, forfeits, seed=deal_seed(seed, index))
 
 
 def _play_chunk(
@@ -453,6 +499,7 @@ def iter_deals(
     chunk: int | None = None,
     time_limit_ms: int = DEFAULT_TIME_LIMIT_MS,
     bot_stderr: str = "capture",
+    ray: str | None = None,
 ) -> Generator[DealResult, None, None]:
     """Play deals ``0 … hands − 1`` and yield their results in order, never holding them all.
 
@@ -463,8 +510,12 @@ def iter_deals(
     on ``jobs`` or ``chunk`` (for ``cmd:`` players: if their decisions depend only on what the
     protocol gives them, PLY-4). Players are named as given (``cmd:…``), not as reported.
 
+    With ``ray`` (an address, or ``""`` for a local instance of ``jobs`` CPUs) the deals are Ray
+    tasks instead, with the same results (:func:`reversis.commands.tournament_ray.iter_deals`).
+
     :raises TournamentError: for an unknown or unavailable player, a repeated player, more
-        player types than seats, or fewer than one deal.
+        player types than seats, or fewer than one deal; with ``ray``, when Ray is missing or
+        its cluster cannot be reached.
     """
     names = list(players)
     _check_players(names, preset)
@@ -472,6 +523,22 @@ def iter_deals(
         raise TournamentError("--hands must be at least 1")
     if jobs < 1:
         raise TournamentError("--jobs must be at least 1")
+    if ray is not None:
+        from . import tournament_ray
+
+        yield from tournament_ray.iter_deals(
+            names,
+            preset=preset,
+            hands=hands,
+            seed=seed,
+            rollouts=rollouts,
+            chunk=chunk,
+            time_limit_ms=time_limit_ms,
+            bot_stderr=bot_stderr,
+            address=ray,
+            jobs=jobs,
+        )
+        return
     size = chunk or max(1, min(16, hands // (jobs * 8) or 1))
     bots: dict[str, Any] = {"time_limit_ms": time_limit_ms, "bot_stderr": bot_stderr}
     if jobs == 1:
@@ -694,8 +761,48 @@ class TournamentResult:
 
 
 def deal_json(deal: DealResult) -> dict[str, Any]:
-    """One deal's seatings, scores and forfeits as JSON data."""
-    return {"deal": deal.index, "seatings": deal.seatings, "scores": deal.scores, "forfeits": deal.forfeits}
+    """One deal as JSON data: its index, game seed and hand number, then per rotation and seat the player and points.
+
+    ``seatings``, ``scores`` and ``forfeited`` are lists of rotations, each a list of seats: the
+    player type there, its hand points, and whether it forfeited that hand (the details of each
+    forfeit are in ``forfeits``).
+    """
+    return {
+        "deal": deal.index,
+        "seed": deal.seed,
+        "hand_number": deal.index,
+        "seatings": deal.seatings,
+        "scores": deal.scores,
+        "forfeited": _forfeited(deal),
+        "forfeits": deal.forfeits,
+    }
+
+
+def _forfeited(deal: DealResult) -> list[list[bool]]:
+    flags = [[False] * len(seating) for seating in deal.seatings]
+    for forfeit in deal.forfeits:
+        flags[forfeit["rotation"]][forfeit["seat"]] = True
+    return flags
+
+
+#: The columns of the ``--csv`` report: one row per deal, rotation and seat.
+CSV_COLUMNS = ("deal", "seed", "hand_number", "rotation", "seat", "player", "points", "forfeit")
+
+
+def deal_rows(deal: DealResult) -> list[tuple[Any, ...]]:
+    """One deal as rows of :data:`CSV_COLUMNS`, rotation by rotation and seat by seat (``forfeit`` is 0 or 1)."""
+    flags = _forfeited(deal)
+    return [
+        (deal.index, deal.seed, deal.index, rotation, seat, player, points, int(flags[rotation][seat]))
+        for rotation, (seating, scores) in enumerate(zip(deal.seatings, deal.scores))
+        for seat, (player, points) in enumerate(zip(seating, scores))
+    ]
+
+
+def _csv_lines(rows: Iterable[Iterable[Any]]) -> bytes:
+    text = io.StringIO()
+    csv.writer(text, lineterminator="\n").writerows(rows)
+    return text.getvalue().encode()
 
 
 def _json_safe(data: dict[str, Any]) -> dict[str, Any]:
@@ -805,6 +912,7 @@ def run_tournament(
     time_limit_ms: int = DEFAULT_TIME_LIMIT_MS,
     bot_stderr: str = "capture",
     labels: dict[str, str] | None = None,
+    ray: str | None = None,
 ) -> TournamentResult:
     """Play ``hands`` deals, each in every seat rotation, across ``jobs`` processes (see :func:`iter_deals`).
 
@@ -815,7 +923,8 @@ def run_tournament(
 
     ``cmd:`` players get ``time_limit_ms`` per decision; their standard error is kept
     (``bot_stderr`` ``"capture"``) or shown (``"show"``). Players are reported under ``labels``
-    (from :func:`resolve_players`, which is called when it is ``None``).
+    (from :func:`resolve_players`, which is called when it is ``None``). With ``ray`` the deals
+    are played on a Ray cluster, as :func:`iter_deals` says, with the same results.
 
     :raises TournamentError: as :func:`iter_deals` and :func:`resolve_players`.
     """
@@ -838,6 +947,7 @@ def run_tournament(
         chunk=chunk,
         time_limit_ms=time_limit_ms,
         bot_stderr=bot_stderr,
+        ray=ray,
     )
     with contextlib.closing(deals):
         for played in deals:
@@ -877,11 +987,13 @@ def format_table(result: TournamentResult) -> str:
         extra = f" {s.forfeits:>9}" if commands else ""
         lines.append(f"{s.name:<{width}} {s.hands:>7} {s.mean:>14.2f} {_bounds(s.low, s.high):>20} {ms:>15.3f}{extra}")
     if result.pairs:
+        # Every pair, however long the names: the column widens rather than the rows shift.
+        pair_width = max([26, *(len(p.first) + len(p.second) + 3 for p in result.pairs)])
         lines.append("")
-        lines.append(f"{'pair (first - second)':<26} {'deals':>7} {'mean diff':>10} {'95% interval':>20}")
+        lines.append(f"{'pair (first - second)':<{pair_width}} {'deals':>7} {'mean diff':>10} {'95% interval':>20}")
         for p in result.pairs:
             pair = f"{p.first} - {p.second}"
-            lines.append(f"{pair:<26} {p.deals:>7} {p.mean_difference:>10.2f} {_bounds(p.low, p.high):>20}")
+            lines.append(f"{pair:<{pair_width}} {p.deals:>7} {p.mean_difference:>10.2f} {_bounds(p.low, p.high):>20}")
     lines.append("")
     if commands:
         lines.extend(_forfeit_lines(result))
@@ -919,16 +1031,96 @@ def _write_json(out: IO[bytes], result: TournamentResult | None, deal: DealResul
         out.write(f"\n],\n{numbers}\n}}\n".encode())
 
 
-def _run(args: argparse.Namespace) -> int:
-    """Run ``reversis tournament`` from parsed arguments."""
-    import reversis
+#: The chart formats of ``--chart``, by the file name's suffix.
+CHART_FORMATS = ("svg", "png")
+_PLOT_INSTALL = "pip install reversis[plot]"
+
+
+def _need_matplotlib() -> None:
+    """Fail before a tournament whose chart could not be drawn.
+
+    :raises TournamentError: naming the extra to install, when matplotlib is missing.
+    """
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError as error:
+        raise TournamentError(f"--chart needs matplotlib, which is not installed: {_PLOT_INSTALL} ({error})") from None
+
+
+def chart_format(path: str | os.PathLike[str]) -> str:
+    """The format of a chart written to ``path``: its suffix, one of :data:`CHART_FORMATS`.
+
+    :raises TournamentError: for another suffix.
+    """
+    suffix = os.path.splitext(os.fspath(path))[1].lower().lstrip(".")
+    if suffix not in CHART_FORMATS:
+        raise TournamentError(f"a chart is written as .svg or .png, not {os.fspath(path)!r}")
+    return suffix
+
+
+def write_chart(result: TournamentResult, path: str | os.PathLike[str]) -> None:
+    """Draw each player's mean points per hand and each pair's mean difference, with their 95% intervals.
+
+    The format is the suffix of ``path`` (:func:`chart_format`); the file is replaced atomically
+    and never written through a device or FIFO. An SVG is the same for the same results.
+
+    :raises TournamentError: when matplotlib is missing (naming ``pip install reversis[plot]``)
+        or the suffix is neither ``.svg`` nor ``.png``.
+    :raises reversis.table.SaveError: if ``path`` is a device, a FIFO or a directory.
+    """
+    kind = chart_format(path)
+    _need_matplotlib()
+    import matplotlib
+    from matplotlib.figure import Figure
 
     from ..table import replace_atomically
 
+    rows = [(s.name, s.mean, s.low, s.high) for s in result.stats]
+    pairs = [(f"{p.first} − {p.second}", p.mean_difference, p.low, p.high) for p in result.pairs]
+    sizes = [len(rows), *([len(pairs)] if pairs else [])]
+    figure = Figure(figsize=(8, 1.6 + 0.5 * sum(sizes) + 0.9 * len(sizes)), layout="constrained")
+    axes = figure.subplots(len(sizes), 1, squeeze=False, gridspec_kw={"height_ratios": [n + 1.2 for n in sizes]})[:, 0]
+    labels = (
+        "mean points per hand (lower is better)",
+        "mean difference per hand, first − second (below 0: the first takes fewer)",
+    )
+    for ax, data, label, colour in zip(axes, (rows, pairs), labels, ("tab:blue", "tab:orange")):
+        names = [row[0] for row in data]
+        means = [row[1] for row in data]
+        spans = [(0.0, 0.0) if math.isnan(low) else (mean - low, high - mean) for _, mean, low, high in data]
+        places = list(range(len(data)))[::-1]
+        ax.errorbar(
+            means, places, xerr=list(zip(*spans)), fmt="o", color=colour, ecolor=colour, elinewidth=2, capsize=5
+        )
+        ax.set_yticks(places, names)
+        ax.set_ylim(-0.7, len(data) - 0.3)
+        ax.set_xlabel(label)
+        ax.grid(axis="x", alpha=0.3)
+        if data is pairs:
+            ax.axvline(0.0, color="grey", linewidth=1)
+        for place, (_, mean, low, high) in zip(places, data):
+            text = f"{mean:.2f}" if math.isnan(low) else f"{mean:.2f} [{low:.2f}, {high:.2f}]"
+            ax.annotate(text, (mean, place), xytext=(0, 7), textcoords="offset points", ha="center", fontsize=8)
+        ax.margins(x=0.15)
+    figure.suptitle(
+        f"{result.preset}: {result.hands:,} deals × {result.rotations} seat rotations, seed {result.seed}\n"
+        "95% intervals clustered by deal" + (" (none from a single deal)" if result.hands < 2 else ""),
+        fontsize=10,
+    )
+    metadata = {"Date": None} if kind == "svg" else {"Software": None}
+    # A fixed salt for the SVG's element ids: the same results give the same file.
+    with matplotlib.rc_context({"svg.hashsalt": "reversis-tournament"}), replace_atomically(path) as out:
+        figure.savefig(out, format=kind, metadata=metadata)
+
+
+def _run(args: argparse.Namespace) -> int:
+    """Run ``reversis tournament`` from parsed arguments."""
     bots = {"time_limit_ms": args.time_limit, "bot_stderr": args.bot_stderr}
     try:
         names = split_players(args.players)
         _check_players(names, args.preset)
+        if args.chart:
+            _need_matplotlib()
         labels = resolve_players(names, args.preset, **bots)
     except TournamentError as error:
         print(f"reversis tournament: {error}", file=sys.stderr)
@@ -942,28 +1134,82 @@ def _run(args: argparse.Namespace) -> int:
         "rollouts": args.rollouts,
         "progress": sys.stderr if show else None,
         "labels": labels,
+        "ray": args.ray,
         **bots,
     }
-    if not args.json:
-        print(format_table(run_tournament(names, **options)))
-        return 0
-    with replace_atomically(args.json, special="write") as out:
-        shown = [labels[name] for name in names]
-        header = TournamentResult(args.preset, args.seed, args.hands, shown, args.rollouts, [], [], [])
-        header.rotations = reversis.preset(args.preset).players
-        header.commands = {labels[name]: name for name in names if _is_command(name)}
-        header.time_limit_ms = args.time_limit
-        out.write((json.dumps(header.header(), indent=1)[:-2] + ',\n "hands": [\n').encode())
+    with contextlib.ExitStack() as cluster:
+        if args.ray is not None:
+            from .tournament_ray import ray_session
+
+            # Connected before any report is opened: a wrong address costs nothing but its message.
+            try:
+                cluster.enter_context(ray_session(args.ray, cpus=args.jobs, show_logs=args.bot_stderr == "show"))
+            except TournamentError as error:
+                print(f"reversis tournament: {error}", file=sys.stderr)
+                return 2
+        result = _run_reports(args, names, labels, options)
+        if args.chart:
+            write_chart(result, args.chart)
+        print(format_table(result))
+    return 0
+
+
+def _run_reports(
+    args: argparse.Namespace, names: list[str], labels: dict[str, str], options: dict[str, Any]
+) -> TournamentResult:
+    """Play the tournament, streaming each deal into the ``--json`` and ``--csv`` reports as it comes.
+
+    Each report replaces its file in one step when the tournament is over; if it is stopped,
+    the files are left as they were.
+    """
+    import reversis
+
+    from ..table import replace_atomically
+
+    with contextlib.ExitStack() as reports:
+        json_out = csv_out = None
+        if args.json:
+            json_out = reports.enter_context(replace_atomically(args.json, special="write"))
+            shown = [labels[name] for name in names]
+            header = TournamentResult(args.preset, args.seed, args.hands, shown, args.rollouts, [], [], [])
+            header.rotations = reversis.preset(args.preset).players
+            header.commands = {labels[name]: name for name in names if _is_command(name)}
+            header.time_limit_ms = args.time_limit
+            json_out.write((json.dumps(header.header(), indent=1)[:-2] + ',\n "hands": [\n').encode())
+        if args.csv:
+            csv_out = reports.enter_context(replace_atomically(args.csv))
+            csv_out.write(_csv_lines([CSV_COLUMNS]))
         written = [0]
 
         def stream(deal: DealResult) -> None:
-            _write_json(out, None, deal, not written[0])
+            if json_out is not None:
+                _write_json(json_out, None, deal, not written[0])
+            if csv_out is not None:
+                csv_out.write(_csv_lines(deal_rows(deal)))
             written[0] += 1
 
-        result = run_tournament(names, on_deal=stream, **options)
-        _write_json(out, result, None, False)
-    print(format_table(result))
-    return 0
+        result = run_tournament(names, on_deal=stream if json_out or csv_out else None, **options)
+        if json_out is not None:
+            _write_json(json_out, result, None, False)
+    return result
+
+
+def _report_file(text: str) -> str:
+    """A report's path, as :func:`~reversis.commands.common.writable_file`, but never a device or FIFO."""
+    path = writable_file(text)
+    with contextlib.suppress(OSError):
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            raise argparse.ArgumentTypeError(f"cannot write {text}: not a regular file")
+    return path
+
+
+def _chart_file(text: str) -> str:
+    path = _report_file(text)
+    try:
+        chart_format(path)
+    except TournamentError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return path
 
 
 def register(commands: Any) -> None:
@@ -984,8 +1230,9 @@ def register(commands: Any) -> None:
     parser.add_argument(
         "--players",
         default="random,rules",
-        help="comma-separated: random, rules, montecarlo, lowest, or cmd:COMMAND for a program speaking "
-        "spec/player.md (quote a command's commas)",
+        help="comma-separated: random, rules, montecarlo, search, lowest, or cmd:COMMAND for a program speaking "
+        "spec/player.md (quote a command's commas); a built-in player takes options after its name, "
+        "search:playouts=8000 or search:time_ms=50",
     )
     parser.add_argument("--preset", default="hearts-computer", help="the ruleset preset (default hearts-computer)")
     parser.add_argument(
@@ -996,7 +1243,7 @@ def register(commands: Any) -> None:
         "--jobs",
         type=count(1, 1024, "--jobs"),
         default=os.cpu_count() or 1,
-        help="worker processes (default: the CPU count)",
+        help="worker processes (default: the CPU count); with --ray and no ADDRESS, the local Ray instance's CPUs",
     )
     parser.add_argument("--rollouts", type=positive, default=None, help="rollouts per decision for montecarlo")
     parser.add_argument(
@@ -1013,6 +1260,37 @@ def register(commands: Any) -> None:
         default="capture",
         help="a cmd: player's standard error: kept (its tail goes with a forfeit; the default) or shown",
     )
-    parser.add_argument("--json", metavar="FILE", type=writable_file, help="also write the numbers to FILE as JSON")
+    parser.add_argument(
+        "--json",
+        "--report-json",
+        metavar="FILE",
+        type=writable_file,
+        help="also write the numbers to FILE as JSON, with every deal: its seed and hand number, and per "
+        "rotation and seat the player, its points and whether it forfeited",
+    )
+    parser.add_argument(
+        "--csv",
+        "--report-csv",
+        metavar="FILE",
+        type=_report_file,
+        help="also write every deal to FILE as CSV, one row per deal, rotation and seat: " + ", ".join(CSV_COLUMNS),
+    )
+    parser.add_argument(
+        "--chart",
+        metavar="FILE",
+        type=_chart_file,
+        help="also draw the means and pair differences with their 95%% intervals to FILE, .svg or .png "
+        f"(needs matplotlib: {_PLOT_INSTALL})",
+    )
+    parser.add_argument(
+        "--ray",
+        metavar="ADDRESS",
+        nargs="?",
+        const="",
+        default=None,
+        help="play the deals as tasks on a Ray cluster, with the same results: at ADDRESS (HOST:PORT of its "
+        "head node, or auto), or without one on a local Ray instance of --jobs CPUs (needs Ray: "
+        "pip install reversis[ray])",
+    )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar (drawn only on a terminal)")
     parser.set_defaults(run=_run)

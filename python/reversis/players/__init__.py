@@ -22,6 +22,7 @@ __all__ = [
     "ProcessPlayer",
     "RandomPlayer",
     "RuleBasedPlayer",
+    "SearchPlayer",
     "act_for",
     "observe",
 ]
@@ -121,3 +122,4 @@ def act_for(game: Any, players: Sequence[Player]) -> dict[str, Any]:
 from .montecarlo import MonteCarloPlayer  # noqa: E402
 from .process import LowestPlayer, ProcessPlayer  # noqa: E402
 from .rulebased import RuleBasedPlayer  # noqa: E402
+from .search import SearchPlayer  # noqa: E402

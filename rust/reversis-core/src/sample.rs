@@ -10,6 +10,10 @@
 //! `u128`, memoised), and a draw picks each suit's split (how many cards each seat gets, 0
 //! where it is void) with probability proportional to multinomial × completions, then places
 //! the suit's cards uniformly into that split.
+//!
+//! [`Sampler::with_exclusions`] adds what a seat's legal plays reveal beyond its voids (a card
+//! it cannot hold, one by one): each suit's hidden cards are split further into groups of cards
+//! that the same seats may hold, and the groups take the suits' place in the programme.
 
 #![allow(clippy::needless_range_loop)]
 
@@ -112,14 +116,15 @@ pub struct Sampler {
     // The other seats, in seat order.
     others: [u8; 6],
     n_others: usize,
-    // The hidden cards of each suit that has some, in suit order.
-    suit_cards: [u64; 4],
-    suit_len: [u8; 4],
-    // Per suit level: bit j set when other seat j may hold the suit (not void).
-    allowed: [u8; 4],
-    // Per suit level: each other seat's void signature over that suit and the later ones;
-    // seats with equal signatures are interchangeable from there on.
-    class: [[u8; 6]; 4],
+    // The levels: groups of hidden cards that the same seats may hold, at most 13 cards each
+    // (a group never spans two suits), in suit order. Without exclusions a group is a suit.
+    suit_cards: Vec<u64>,
+    suit_len: Vec<u8>,
+    // Per level: bit j set when other seat j may hold the group's cards.
+    allowed: Vec<u8>,
+    // Per level: each other seat's signature over that level and the later ones (bit `l` set
+    // when it may hold level `l`); seats with equal signatures are interchangeable from there on.
+    class: Vec<[u64; 6]>,
     n_suits: usize,
     // The other seats' capacities (cards in hand minus known cards).
     caps0: [u8; 6],
@@ -135,12 +140,49 @@ impl Sampler {
     /// `invalid-action` if the knowledge is inconsistent: overlapping or foreign cards, card
     /// counts that do not add up, or no layout at all.
     pub fn new(rules: &Ruleset, knowledge: &Knowledge) -> Result<Sampler, Error> {
-        Sampler::build(rules, knowledge)?
+        Sampler::with_exclusions(rules, knowledge, &PerSeat::splat(CardSet::EMPTY))
+    }
+
+    /// As [`Sampler::new`], and seat `s` holds none of the cards of `excluded[s]`: what the
+    /// legality of its plays reveals beyond voids (a heart led before hearts were broken shows a
+    /// hand of hearts, a point card discarded under the first-trick ban a hand of point cards,
+    /// the seat to lead the first trick holds the opening card). The observer's own entry and
+    /// cards that are not hidden are ignored. With every entry empty it is [`Sampler::new`], to
+    /// the draw.
+    ///
+    /// # Errors
+    ///
+    /// As [`Sampler::new`].
+    pub fn with_exclusions(
+        rules: &Ruleset,
+        knowledge: &Knowledge,
+        excluded: &PerSeat<CardSet>,
+    ) -> Result<Sampler, Error> {
+        Sampler::build(rules, knowledge, excluded)?
             .ok_or_else(|| invalid("no layout of the hidden cards is consistent"))
     }
 
-    // As `new`, with `None` where the knowledge is consistent in itself but no layout fits it.
-    fn build(rules: &Ruleset, knowledge: &Knowledge) -> Result<Option<Sampler>, Error> {
+    /// The number of layouts consistent with `knowledge` and `excluded` (see
+    /// [`Sampler::with_exclusions`]).
+    ///
+    /// # Errors
+    ///
+    /// As [`Sampler::new`], except that no consistent layout gives `Ok(0)`.
+    pub fn count_with_exclusions(
+        rules: &Ruleset,
+        knowledge: &Knowledge,
+        excluded: &PerSeat<CardSet>,
+    ) -> Result<u128, Error> {
+        Ok(Sampler::build(rules, knowledge, excluded)?.map_or(0, |s| s.count()))
+    }
+
+    // As `with_exclusions`, with `None` where the knowledge is consistent in itself but no
+    // layout fits it.
+    fn build(
+        rules: &Ruleset,
+        knowledge: &Knowledge,
+        excluded: &PerSeat<CardSet>,
+    ) -> Result<Option<Sampler>, Error> {
         let n = rules.players();
         let k = knowledge;
         if k.seat >= n {
@@ -186,6 +228,9 @@ impl Sampler {
                     return Ok(None);
                 }
             }
+            if known & excluded[s].0 != 0 {
+                return Ok(None);
+            }
             seen |= known;
             base[s] = k.known[s];
             let cap = usize::from(k.counts[s])
@@ -209,40 +254,50 @@ impl Sampler {
             base,
             others,
             n_others,
-            suit_cards: [0; 4],
-            suit_len: [0; 4],
-            allowed: [0; 4],
-            class: [[0; 6]; 4],
+            suit_cards: Vec::new(),
+            suit_len: Vec::new(),
+            allowed: Vec::new(),
+            class: Vec::new(),
             n_suits: 0,
             caps0,
             memo: Memo::default(),
             total: 0,
         };
         for (suit, mask) in SUIT_MASKS.iter().enumerate() {
-            let cards = hidden & mask;
-            if cards == 0 {
-                continue;
-            }
-            let mut allowed = 0u8;
-            for j in 0..n_others {
-                if k.voids[others[j] as usize] & (1 << suit) == 0 {
-                    allowed |= 1 << j;
+            let allowed_of = |card: u64| {
+                let mut allowed = 0u8;
+                for j in 0..n_others {
+                    let s = others[j] as usize;
+                    if k.voids[s] & (1 << suit) == 0 && excluded[s].0 & card == 0 {
+                        allowed |= 1 << j;
+                    }
                 }
+                allowed
+            };
+            let mut rest = hidden & mask;
+            while rest != 0 {
+                let allowed = allowed_of(rest & rest.wrapping_neg());
+                let cards = CardSet(rest)
+                    .into_iter()
+                    .filter(|c| allowed_of(c.bit()) == allowed)
+                    .fold(0u64, |m, c| m | c.bit());
+                rest &= !cards;
+                sampler.suit_cards.push(cards);
+                sampler.suit_len.push(cards.count_ones() as u8);
+                sampler.allowed.push(allowed);
+                sampler.n_suits += 1;
             }
-            let i = sampler.n_suits;
-            sampler.suit_cards[i] = cards;
-            sampler.suit_len[i] = cards.count_ones() as u8;
-            sampler.allowed[i] = allowed;
-            sampler.n_suits += 1;
         }
+        sampler.class = vec![[0u64; 6]; sampler.n_suits];
         for level in 0..sampler.n_suits {
             for j in 0..n_others {
                 for later in level..sampler.n_suits {
-                    sampler.class[level][j] |= ((sampler.allowed[later] >> j) & 1) << later;
+                    sampler.class[level][j] |=
+                        u64::from((sampler.allowed[later] >> j) & 1) << later;
                 }
             }
         }
-        let len = sampler.suit_len[0];
+        let len = sampler.suit_len.first().copied().unwrap_or(0);
         sampler.total = sampler.count_from(0, 0, len, caps0);
         Ok((sampler.total > 0).then_some(sampler))
     }
@@ -252,8 +307,8 @@ impl Sampler {
         self.total
     }
 
-    // The memo key of a state: suit level, next seat to fill, cards of the suit left, and the
-    // capacities.
+    // The memo key of a state: level (at most 52, 6 bits), next seat to fill, cards of the level
+    // left, and the capacities.
     #[inline]
     fn key(level: usize, j: usize, left: u8, caps: &[u8; 6]) -> u64 {
         let mut key = ((level as u64) << 7) | ((j as u64) << 4) | u64::from(left);
@@ -426,5 +481,5 @@ impl Sampler {
 ///
 /// As [`Sampler::new`], except that no consistent layout gives `Ok(0)`.
 pub fn count_layouts(rules: &Ruleset, knowledge: &Knowledge) -> Result<u128, Error> {
-    Ok(Sampler::build(rules, knowledge)?.map_or(0, |s| s.count()))
+    Sampler::count_with_exclusions(rules, knowledge, &PerSeat::splat(CardSet::EMPTY))
 }

@@ -2,8 +2,10 @@
 //!
 //! Computer players built beside the rules core (`reversis-core`), which knows nothing of
 //! them: reading what a seat knows from its observation (OBS-1 JSON), sampling the hidden cards
-//! from it, and a Monte Carlo player (001 ¶9: a computer player uses only its own hand and
-//! public information).
+//! from it, a Monte Carlo player, and a search player ([`search_decision`]) that evaluates its
+//! plays, passes and moon choices over determinizations of the hidden cards with the rule-based
+//! policy in the playouts (001 ¶9: a computer player uses only its own hand and public
+//! information).
 //!
 //! # Examples
 //!
@@ -17,9 +19,14 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod policy;
+mod search;
+
+pub use search::{policy_decision, search_decision, Budget};
+
 use reversis_core::{
-    Card, CardSet, Error, ErrorCode, HandState, Knowledge, Layout, MoonChoice, MoonScoring,
-    PassDirection, PerSeat, Ruleset, Sampler, SplitMix64,
+    Card, CardSet, Error, ErrorCode, HandState, HeartsBreaking, Knowledge, Layout, MoonChoice,
+    MoonScoring, PassDirection, PerSeat, Ruleset, Sampler, SplitMix64, Suit,
 };
 use serde_json::Value;
 
@@ -224,6 +231,121 @@ pub fn sample_layouts(
 /// As [`knowledge_from_observation`] and [`reversis_core::count_layouts`].
 pub fn count_observation_layouts(rules: &Ruleset, obs: &Value) -> Result<u128, Error> {
     reversis_core::count_layouts(rules, &knowledge_from_observation(rules, obs)?)
+}
+
+/// The cards each seat cannot hold now, beyond its revealed voids, as the legality of the
+/// hand's plays shows them to the observer of `obs` (for [`Sampler::with_exclusions`]):
+///
+/// - a heart led while hearts were unbroken, other than a forced opening card, shows a hand of
+///   hearts (PLAY-6);
+/// - a point card discarded on the first trick under the first-trick ban shows a hand of point
+///   cards (PLAY-5);
+/// - before the first lead, the seat to move holds the opening card (PLAY-1).
+///
+/// Cards only leave a hand during play, so what held then holds now. Empty in phase `pass`,
+/// where the layout is the deal's.
+///
+/// # Errors
+///
+/// As [`knowledge_from_observation`].
+pub fn play_exclusions(rules: &Ruleset, obs: &Value) -> Result<PerSeat<CardSet>, Error> {
+    let n = rules.players();
+    let mut out = PerSeat::splat(CardSet::EMPTY);
+    match field(obs, "phase")?.as_str() {
+        Some("play" | "moon" | "over") => {}
+        Some("pass") => return Ok(out),
+        Some("deal") => return Err(invalid("nothing has been dealt yet")),
+        Some(other) => return Err(invalid(format!("unknown phase {other:?}"))),
+        None => return Err(invalid("phase must be a string")),
+    }
+    let history = history_of(rules, obs)?;
+    let deck = rules.deck().0;
+    let hearts = Suit::Hearts.mask().0;
+    let opening = rules.opening_card().filter(|&c| rules.deck().contains(c));
+    let mut broken = rules.hearts_breaking() == HeartsBreaking::None;
+    let tricks = history
+        .tricks
+        .iter()
+        .map(|(t, _)| t.as_slice())
+        .chain(std::iter::once(history.trick.as_slice()));
+    for (number, trick) in tricks.enumerate() {
+        let Some(&(_, lead)) = trick.first() else {
+            continue;
+        };
+        for (position, &(s, c)) in trick.iter().enumerate() {
+            if position == 0 {
+                let forced = number == 0 && Some(c) == opening;
+                if c.suit() == Suit::Hearts && !broken && !forced {
+                    out[s].0 |= deck & !hearts;
+                }
+            } else if number == 0
+                && rules.first_trick_ban()
+                && c.suit() != lead.suit()
+                && rules.point_cards().contains(c)
+            {
+                out[s].0 |= deck & !rules.point_cards().0;
+            }
+            if rules.breakers().contains(c) {
+                broken = true;
+            }
+        }
+    }
+    if let (Some(card), true) = (
+        opening,
+        history.tricks.is_empty() && history.trick.is_empty(),
+    ) {
+        if let v @ Value::Number(_) = field(obs, "to_move")? {
+            let leader = seat_of(v, n, "to_move")?;
+            for (s, set) in out.iter_mut().enumerate().take(n) {
+                if s != leader {
+                    set.insert(card);
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The number of layouts consistent with everything the observer of `obs` knows: what
+/// [`count_observation_layouts`] counts, less the layouts that the legality of the plays rules
+/// out ([`play_exclusions`]).
+///
+/// # Errors
+///
+/// As [`knowledge_from_observation`] and [`Sampler::count_with_exclusions`].
+pub fn count_consistent_layouts(rules: &Ruleset, obs: &Value) -> Result<u128, Error> {
+    let k = knowledge_from_observation(rules, obs)?;
+    Sampler::count_with_exclusions(rules, &k, &play_exclusions(rules, obs)?)
+}
+
+/// As [`sample_layouts`], among the layouts [`count_consistent_layouts`] counts.
+///
+/// # Errors
+///
+/// As [`knowledge_from_observation`] and [`Sampler::with_exclusions`].
+pub fn sample_consistent_layouts(
+    rules: &Ruleset,
+    obs: &Value,
+    samples: usize,
+    seed: u64,
+) -> Result<Vec<Layout>, Error> {
+    let k = knowledge_from_observation(rules, obs)?;
+    let sampler = Sampler::with_exclusions(rules, &k, &play_exclusions(rules, obs)?)?;
+    let mut rng = SplitMix64::new(seed);
+    Ok((0..samples).map(|_| sampler.sample(&mut rng)).collect())
+}
+
+// The point cards each seat has captured in the completed tricks of `obs`.
+fn captured_of(rules: &Ruleset, obs: &Value) -> Result<PerSeat<u64>, Error> {
+    let mut out = PerSeat::splat(0u64);
+    for (t, winner) in history_of(rules, obs)?.tricks {
+        for (_, c) in t {
+            if rules.point_cards().contains(c) {
+                out[winner] |= c.bit();
+            }
+        }
+    }
+    Ok(out)
 }
 
 // The public part of the hand as a HandState whose hands are empty: the plays replayed in

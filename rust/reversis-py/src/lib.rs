@@ -1432,6 +1432,87 @@ fn monte_carlo_play(
     Ok(card.to_string())
 }
 
+/// The most playouts one `search_play` decision makes (ERR-6).
+const MAX_PLAYOUTS: u64 = 100_000_000;
+/// The longest one `search_play` decision may take, in milliseconds (ERR-6).
+const MAX_SEARCH_MS: f64 = 3_600_000.0;
+
+/// A time budget in milliseconds: a number (not a bool) above 0 and at most `MAX_SEARCH_MS`.
+fn millis_arg(value: &Bound<'_, PyAny>) -> PyResult<std::time::Duration> {
+    let number = if value.is_instance_of::<PyBool>() {
+        None
+    } else {
+        value.extract::<f64>().ok()
+    };
+    match number {
+        Some(ms) if ms > 0.0 && ms <= MAX_SEARCH_MS => {
+            Ok(std::time::Duration::from_secs_f64(ms / 1000.0))
+        }
+        _ => fail(
+            ErrorCode::InvalidSetup,
+            format!(
+                "time_ms must be a number above 0 and at most {MAX_SEARCH_MS}, not {}",
+                describe(value)
+            ),
+        ),
+    }
+}
+
+/// The search player's decision for the observer of `observation` (OBS-1), as the action ids
+/// that make it (ACT-2): one for a card or a moon choice, the `52 + c` of each card of a pass.
+/// The budget is `playouts` per decision, `time_ms` per decision, or both (whichever runs out
+/// first); a pass gets four times as much.
+#[pyfunction]
+#[pyo3(signature = (ruleset, observation, seed, playouts=None, time_ms=None))]
+fn search_play(
+    py: Python<'_>,
+    ruleset: &Bound<'_, PyAny>,
+    observation: &Bound<'_, PyAny>,
+    seed: &Bound<'_, PyAny>,
+    playouts: Option<&Bound<'_, PyAny>>,
+    time_ms: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Vec<u16>> {
+    let rules = ruleset_arg(ruleset)?;
+    let seed = unsigned_arg(seed, ErrorCode::InvalidSetup, "a seed")?;
+    let playouts = match playouts.filter(|p| !p.is_none()) {
+        Some(p) => Some(count_arg(p, "a number of playouts", 1, MAX_PLAYOUTS)? as u64),
+        None => None,
+    };
+    let time = match time_ms.filter(|t| !t.is_none()) {
+        Some(t) => Some(millis_arg(t)?),
+        None => None,
+    };
+    if playouts.is_none() && time.is_none() {
+        return fail(
+            ErrorCode::InvalidSetup,
+            "search_play needs playouts or time_ms".to_owned(),
+        );
+    }
+    let budget = players::Budget { playouts, time };
+    let obs = json_arg(observation, ErrorCode::InvalidAction, "an observation")?;
+    core_result(py.allow_threads(|| players::search_decision(&rules, &obs, budget, seed)))
+}
+
+/// The decision of the search's playout policy (the rule-based player) for the observer of
+/// `observation`, as `search_play` gives it: exact ties to the lowest card without a `seed`,
+/// else drawn from a generator seeded with it.
+#[pyfunction]
+#[pyo3(signature = (ruleset, observation, seed=None))]
+fn search_policy(
+    py: Python<'_>,
+    ruleset: &Bound<'_, PyAny>,
+    observation: &Bound<'_, PyAny>,
+    seed: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Vec<u16>> {
+    let rules = ruleset_arg(ruleset)?;
+    let seed = match seed.filter(|s| !s.is_none()) {
+        Some(s) => Some(unsigned_arg(s, ErrorCode::InvalidSetup, "a seed")?),
+        None => None,
+    };
+    let obs = json_arg(observation, ErrorCode::InvalidAction, "an observation")?;
+    core_result(py.allow_threads(|| players::policy_decision(&rules, &obs, seed)))
+}
+
 #[pymodule]
 fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<PyRuleset>()?;
@@ -1460,5 +1541,7 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(sample_hidden, module)?)?;
     module.add_function(wrap_pyfunction!(count_layouts, module)?)?;
     module.add_function(wrap_pyfunction!(monte_carlo_play, module)?)?;
+    module.add_function(wrap_pyfunction!(search_play, module)?)?;
+    module.add_function(wrap_pyfunction!(search_policy, module)?)?;
     Ok(())
 }

@@ -1,0 +1,90 @@
+"""A search player that decides from its observation alone (001 ¶9).
+
+Every decision is searched in Rust (``_core.search_play``). For a card, each legal card (one of
+each set of cards no play can tell apart) is played in layouts of the hidden cards, and every
+seat then finishes the hand as the rule-based player would
+(:class:`~reversis.players.RuleBasedPlayer`, ported to Rust), the searcher's own later decisions
+too; the hand is scored with the ruleset's moon rule as own score minus the others' mean. The
+layouts are drawn exactly uniformly among those consistent with everything the seat knows: its
+hand, the cards played, the cards it passed, every seat's number of cards, the revealed voids,
+and what the legality of the plays reveals (a heart led before hearts were broken, a point card
+discarded on the first trick under the first-trick ban, the seat to lead holding the opening
+card). They are then weighed by how likely the other seats' plays so far are in them if those
+seats play as the rule-based player does, each seat by how well that model has fitted it.
+Sequential halving spends the budget: rounds of equal size, every surviving card played in the
+same layouts, the better half kept. A pass is searched the same way among the rule-based pass
+and passes of the most dangerous cards, the others' passes drawn from the rule-based player in
+each layout of the deal. The moon choice is evaluated exactly against the match totals.
+
+The player never sees hidden cards, the game or the seed of the deal.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from .. import _core
+from . import Observation, Player
+
+__all__ = ["SearchPlayer"]
+
+#: The playouts of one decision when neither a number of playouts nor a time is given.
+DEFAULT_PLAYOUTS = 4000
+
+
+def _core_ruleset(ruleset: Any) -> _core.Ruleset:
+    """The ruleset as the Rust core's type (the reference engine has its own)."""
+    if isinstance(ruleset, _core.Ruleset):
+        return ruleset
+    return _core.Ruleset.from_json(ruleset.to_json())
+
+
+class SearchPlayer(Player):
+    """Plays the card, pass or moon choice that searches best over layouts of the hidden cards.
+
+    ``playouts`` bounds each decision's playouts, ``time_ms`` its time in milliseconds; with
+    both, whichever runs out first ends it, and with neither it makes
+    :data:`DEFAULT_PLAYOUTS`. A pass gets four times the budget of a card. With ``playouts``
+    alone the player is a function of its observations and ``seed``.
+    """
+
+    name = "search"
+
+    def __init__(self, playouts: int | None = None, time_ms: float | None = None, seed: int | None = None) -> None:
+        """Bound each decision by ``playouts`` and/or ``time_ms``; draw decision seeds from ``seed``."""
+        if playouts is not None and playouts < 1:
+            raise ValueError("playouts must be at least 1")
+        if time_ms is not None and not time_ms > 0:
+            raise ValueError("time_ms must be above 0")
+        if playouts is None and time_ms is None:
+            playouts = DEFAULT_PLAYOUTS
+        self.playouts = playouts
+        self.time_ms = time_ms
+        self._rng = random.Random(seed)
+        self._rules: tuple[Any, _core.Ruleset] | None = None
+
+    def _ruleset(self, ruleset: Any) -> _core.Ruleset:
+        """The core ruleset of ``ruleset``, converted once."""
+        if self._rules is None or self._rules[0] is not ruleset:
+            self._rules = (ruleset, _core_ruleset(ruleset))
+        return self._rules[1]
+
+    def act(self, observation: Observation) -> dict[str, Any]:
+        """The action of the observing seat: its pass, its play or its moon choice."""
+        seat = observation.seat
+        seed = self._rng.getrandbits(64)
+        if observation.phase == "play" and len(observation.legal) == 1:
+            return {"type": "play", "seat": seat, "card": observation.legal[0]}
+        ids = _core.search_play(
+            self._ruleset(observation.ruleset),
+            observation.data,
+            seed,
+            playouts=self.playouts,
+            time_ms=self.time_ms,
+        )
+        if observation.phase == "pass":
+            deck = {_core.card_id(card): card for card in observation.hand}
+            return {"type": "pass", "seat": seat, "cards": [deck[i - 52] for i in ids]}
+        action: dict[str, Any] = _core.action_from_ids(ids, seat)
+        return action

@@ -1,0 +1,423 @@
+//! The rule-based policy in Rust: the decisions of the Python `RuleBasedPlayer`
+//! (`python/reversis/players/rulebased.py`), rule for rule, on a [`Sim`] instead of an
+//! observation. It is the search's model of every seat, its own later decisions included: the
+//! closer the model is to how the table really plays, the better a playout predicts the result
+//! of a card. Seedless, ties go to the lowest card as the seedless Python player breaks them;
+//! with a generator, uniformly among the tied cards as a seeded one does.
+
+use reversis_core::{Card, CardSet, HandState, PerSeat, Ruleset, SplitMix64, SUIT_MASKS};
+
+const HEARTS: usize = 2;
+const SUITS: usize = 4;
+
+/// A hand in play with what the policy needs beyond the [`HandState`]: the point cards each
+/// seat has captured (a moon runner is spotted from them).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Sim {
+    pub h: HandState,
+    pub captured: PerSeat<u64>,
+}
+
+impl Sim {
+    /// Plays `card` for the seat to move; a completed trick's point cards go to its winner.
+    #[inline]
+    pub fn play(&mut self, rules: &Ruleset, card: Card) {
+        if let Some(t) = self.h.play_unchecked(rules, card) {
+            let cards = t.cards[..t.len as usize]
+                .iter()
+                .fold(0u64, |m, c| m | c.bit());
+            self.captured[t.winner as usize] |= cards & rules.point_cards().0;
+        }
+    }
+}
+
+/// The facts of a ruleset the policy reads, computed once per decision.
+#[derive(Clone, Debug)]
+pub(crate) struct Policy {
+    points: [i32; 52],
+    point_cards: u64,
+    deck: u64,
+    // Point cards outside hearts worth more than one heart, dearest first (Q♠; J♣ too in
+    // Hartenjagen), in the ruleset's order among equal values.
+    penalties: Vec<Card>,
+    penalty_suits: u8,
+    positive_total: i32,
+    players: usize,
+    hand_size: usize,
+    moon: bool,
+    first_trick_ban: bool,
+}
+
+// The cards of `cards` with the smallest key (every card tied for best). `cards` must not be
+// empty.
+#[inline]
+fn best<K: Ord + Copy>(cards: u64, key: impl Fn(Card) -> K) -> u64 {
+    let mut best_key: Option<K> = None;
+    let mut tied = 0u64;
+    for c in CardSet(cards) {
+        let k = key(c);
+        match best_key {
+            Some(b) if k > b => {}
+            Some(b) if k == b => tied |= c.bit(),
+            _ => {
+                best_key = Some(k);
+                tied = c.bit();
+            }
+        }
+    }
+    tied
+}
+
+// One card of a non-empty `tied`: the lowest, or uniformly drawn with a generator.
+#[inline]
+fn pick(tied: u64, rng: &mut Option<&mut SplitMix64>) -> Card {
+    let count = tied.count_ones();
+    let at = match rng {
+        Some(r) if count > 1 => r.below_fast(u64::from(count)) as usize,
+        _ => 0,
+    };
+    CardSet(tied).nth(at).expect("tied is not empty")
+}
+
+#[inline]
+fn rank(c: Card) -> i32 {
+    i32::from(c.rank())
+}
+
+#[inline]
+fn suit(c: Card) -> usize {
+    usize::from(c.id() / 13)
+}
+
+// The cards of `c`'s suit above it.
+#[inline]
+fn above(c: Card) -> u64 {
+    SUIT_MASKS[suit(c)] & !((c.bit() << 1) - 1)
+}
+
+// The cards of `c`'s suit below it.
+#[inline]
+fn below(c: Card) -> u64 {
+    SUIT_MASKS[suit(c)] & (c.bit() - 1)
+}
+
+impl Policy {
+    /// The policy for `rules`.
+    pub fn new(rules: &Ruleset) -> Policy {
+        let mut penalties: Vec<(i32, usize, Card)> = rules
+            .card_points()
+            .iter()
+            .enumerate()
+            .filter(|(_, &(c, v))| v > 1 && suit(c) != HEARTS)
+            .map(|(i, &(c, v))| (-v, i, c))
+            .collect();
+        penalties.sort_unstable();
+        let penalties: Vec<Card> = penalties.into_iter().map(|(_, _, c)| c).collect();
+        let penalty_suits = penalties.iter().fold(0u8, |m, &c| m | 1 << suit(c));
+        Policy {
+            points: *rules.points_table(),
+            point_cards: rules.point_cards().0,
+            deck: rules.deck().0,
+            penalties,
+            penalty_suits,
+            positive_total: rules.positive_total(),
+            players: rules.players(),
+            hand_size: rules.hand_size(),
+            moon: rules.moon().is_some(),
+            first_trick_ban: rules.first_trick_ban(),
+        }
+    }
+
+    #[inline]
+    fn pts(&self, c: Card) -> i32 {
+        self.points[c.id() as usize]
+    }
+
+    // The opponent who has taken every point card captured so far, once the threat is real (a
+    // third of the points, or half the tricks gone).
+    fn moon_runner(&self, sim: &Sim, seat: usize) -> Option<usize> {
+        if !self.moon {
+            return None;
+        }
+        let mut taker = None;
+        for s in 0..self.players {
+            if sim.captured[s] != 0 {
+                if taker.is_some() {
+                    return None;
+                }
+                taker = Some(s);
+            }
+        }
+        let runner = taker.filter(|&t| t != seat)?;
+        let taken: i32 = CardSet(sim.captured[runner])
+            .into_iter()
+            .map(|c| self.pts(c))
+            .sum();
+        (3 * taken >= self.positive_total || 2 * sim.h.tricks_played() >= self.hand_size)
+            .then_some(runner)
+    }
+
+    /// The card the seat to move plays in `sim`.
+    #[inline]
+    pub fn play(&self, rules: &Ruleset, sim: &Sim, rng: &mut Option<&mut SplitMix64>) -> Card {
+        let legal = sim.h.legal_plays(rules).0;
+        if legal.count_ones() == 1 {
+            return Card::new(legal.trailing_zeros() as u8);
+        }
+        pick(self.choices(sim, legal), rng)
+    }
+
+    /// The cards the policy rates best for the seat to move in `sim`, whose legal cards are
+    /// `legal` (more than one only for exact ties).
+    #[inline]
+    pub fn choices(&self, sim: &Sim, legal: u64) -> u64 {
+        let h = &sim.h;
+        if legal.count_ones() == 1 {
+            return legal;
+        }
+        let seat = h.to_move();
+        let hand = h.hand(seat).0;
+        let outstanding = self.deck & !hand & !h.played().0;
+        let runner = self.moon_runner(sim, seat);
+        match h.led_suit() {
+            None => self.lead(h, seat, hand, legal, outstanding, runner),
+            Some(led) if legal & SUIT_MASKS[led.index()] != 0 => {
+                self.follow(h, legal, led.index(), outstanding, runner)
+            }
+            Some(led) => self.discard(h, hand, legal, led.index(), outstanding, runner),
+        }
+    }
+
+    // The highest card of the suit led in the trick, and its seat.
+    fn winning(h: &HandState, led: usize) -> (usize, Card) {
+        h.trick()
+            .filter(|&(_, c)| suit(c) == led)
+            .max_by_key(|&(_, c)| c.id())
+            .expect("the led card is in the trick")
+    }
+
+    fn follow(
+        &self,
+        h: &HandState,
+        legal: u64,
+        led: usize,
+        outstanding: u64,
+        runner: Option<usize>,
+    ) -> u64 {
+        let (_, winning) = Self::winning(h, led);
+        let trick_points: i32 = h.trick().map(|(_, c)| self.pts(c)).sum();
+        let last = h.trick_len() + 1 == self.players;
+        let wins = legal & above(winning);
+        if runner.is_some() && wins != 0 && (trick_points > 0 || !last) {
+            // Stop the moon: win a trick that holds a point card, or play high to win the next.
+            return best(wins, |c| (self.pts(c) > 1, -rank(c)));
+        }
+        if last {
+            // Exact cost of every card: win only when the trick, with the card, costs nothing.
+            return best(legal, |c| {
+                let cost = if wins & c.bit() != 0 {
+                    trick_points + self.pts(c)
+                } else {
+                    0
+                };
+                (cost, -rank(c))
+            });
+        }
+        if h.tricks_played() == 0 && self.first_trick_ban && trick_points <= 0 {
+            return best(legal, |c| (self.pts(c), -rank(c)));
+        }
+        let ducks = legal & !wins;
+        if ducks != 0 {
+            return best(ducks, |c| -rank(c) - 20 * self.pts(c).max(0));
+        }
+        if outstanding & above(winning) == 0 {
+            // Nobody can overtake: take it with the highest card that costs least.
+            return best(legal, |c| (self.pts(c), -rank(c)));
+        }
+        best(legal, |c| (self.pts(c), rank(c)))
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn discard(
+        &self,
+        h: &HandState,
+        hand: u64,
+        legal: u64,
+        led: usize,
+        outstanding: u64,
+        runner: Option<usize>,
+    ) -> u64 {
+        let (winner, _) = Self::winning(h, led);
+        if runner == Some(winner) {
+            // Do not feed the runner: keep the point cards.
+            let safe = legal & !self.point_cards;
+            if safe != 0 {
+                return best(safe, |c| (self.pts(c) < 0, -rank(c)));
+            }
+        }
+        let mut lengths = [0i32; SUITS];
+        for (s, len) in lengths.iter_mut().enumerate() {
+            *len = (hand & SUIT_MASKS[s]).count_ones() as i32;
+        }
+        let queen_out: Vec<Card> = self
+            .penalties
+            .iter()
+            .copied()
+            .filter(|p| outstanding & p.bit() != 0)
+            .collect();
+        best(legal, |c| {
+            let value = self.pts(c);
+            if value < 0 {
+                return (3, 0, 0);
+            }
+            if value > 0 {
+                return (0, -value, -rank(c));
+            }
+            if queen_out
+                .iter()
+                .any(|&p| suit(p) == suit(c) && rank(c) > rank(p))
+            {
+                return (1, -rank(c), 0);
+            }
+            (2, -rank(c), lengths[suit(c)])
+        })
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn lead(
+        &self,
+        h: &HandState,
+        seat: usize,
+        hand: u64,
+        legal: u64,
+        outstanding: u64,
+        runner: Option<usize>,
+    ) -> u64 {
+        if runner.is_some() {
+            let hearts = legal & SUIT_MASKS[HEARTS];
+            if hearts != 0 {
+                return best(hearts, |c| -rank(c));
+            }
+        }
+        let opponents_void = (0..self.players)
+            .filter(|&s| s != seat)
+            .fold(0u8, |m, s| m | h.voids(s));
+        best(legal, |c| {
+            let out = outstanding & SUIT_MASKS[suit(c)];
+            let higher = (out & above(c)).count_ones();
+            let lower = out.count_ones() - higher;
+            let value = self.pts(c);
+            let mut risk = if out == 0 {
+                // Everyone else is void: the lead wins with whatever is dumped.
+                5.0 + f64::from(value)
+            } else if higher == 0 {
+                10.0 + 2.0 * f64::from(value.max(0))
+            } else {
+                let chance = f64::from(lower) / f64::from(lower + higher);
+                chance + f64::from(value.max(0)) * chance
+            };
+            if opponents_void & (1 << suit(c)) != 0 {
+                risk += 3.0;
+            }
+            for &p in &self.penalties {
+                if suit(p) != suit(c) {
+                    continue;
+                }
+                if hand & p.bit() != 0 {
+                    risk += if rank(c) >= rank(p) { 6.0 } else { 0.5 };
+                } else if outstanding & p.bit() != 0 && rank(c) < rank(p) {
+                    risk -= 0.3;
+                }
+            }
+            if value < 0 {
+                risk += 8.0;
+            }
+            // Equal to the sixth decimal is equal, as the Python player rounds.
+            let risk = (risk * 1e6).round() as i64;
+            let order = if lower == 0 && higher > 0 {
+                -rank(c)
+            } else {
+                rank(c)
+            };
+            (risk, order)
+        })
+    }
+
+    /// The cards the policy passes from `hand` (`size` of them): the penalty cards and those
+    /// above them when too few low cards protect them, then a void in the shortest side suit
+    /// that fits, then the most dangerous cards left.
+    pub fn pass(&self, hand: u64, size: usize, rng: &mut Option<&mut SplitMix64>) -> u64 {
+        let mut chosen = 0u64;
+        let take = |chosen: &mut u64, c: Card| {
+            if (chosen.count_ones() as usize) < size {
+                *chosen |= c.bit();
+            }
+        };
+        for &p in &self.penalties {
+            let mine = hand & SUIT_MASKS[suit(p)];
+            if (mine & below(p)).count_ones() < 3 {
+                // Highest first, so that the limit keeps the most dangerous.
+                let mut high = mine & !below(p);
+                while high != 0 {
+                    let top = 63 - high.leading_zeros();
+                    take(&mut chosen, Card::new(top as u8));
+                    high &= !(1u64 << top);
+                }
+            }
+        }
+        let room = size.saturating_sub(chosen.count_ones() as usize);
+        let mut void: Option<(u32, i32, u64)> = None;
+        for (s, mask) in SUIT_MASKS.iter().enumerate() {
+            if s == HEARTS || self.penalty_suits & (1 << s) != 0 {
+                continue;
+            }
+            let rest = hand & mask & !chosen;
+            if rest == 0
+                || rest.count_ones() as usize > room
+                || CardSet(rest).into_iter().any(|c| self.pts(c) < 0)
+            {
+                continue;
+            }
+            let top = Card::new((63 - rest.leading_zeros()) as u8);
+            let candidate = (rest.count_ones(), -rank(top), rest);
+            if void.map_or(true, |v| (candidate.0, candidate.1) < (v.0, v.1)) {
+                void = Some(candidate);
+            }
+        }
+        if let Some((_, _, rest)) = void {
+            for c in CardSet(rest) {
+                take(&mut chosen, c);
+            }
+        }
+        let mut lengths = [0i32; SUITS];
+        for (s, len) in lengths.iter_mut().enumerate() {
+            *len = (hand & SUIT_MASKS[s]).count_ones() as i32;
+        }
+        while (chosen.count_ones() as usize) < size {
+            let rest = hand & !chosen;
+            let c = pick(best(rest, |c| -self.pass_danger(c, &lengths)), rng);
+            chosen |= c.bit();
+        }
+        chosen
+    }
+
+    /// How much a card is worth getting rid of in a pass: higher is passed first.
+    pub fn pass_danger(&self, c: Card, lengths: &[i32; SUITS]) -> i32 {
+        let value = self.pts(c);
+        if value < 0 {
+            return -100;
+        }
+        let mut danger = rank(c);
+        for &p in &self.penalties {
+            if suit(p) == suit(c) && rank(c) < rank(p) {
+                danger -= 20;
+            }
+        }
+        if suit(c) == HEARTS {
+            danger += 2 + value;
+        } else {
+            danger += (4 - lengths[suit(c)]).max(0);
+        }
+        danger + value
+    }
+}

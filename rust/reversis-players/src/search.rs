@@ -1,0 +1,674 @@
+//! The search player: determinized playouts with the rule-based policy, one decision at a time.
+//!
+//! A decision (a card, a pass, a moon choice) is made from the observation alone. For a card or
+//! a pass, each candidate is played in layouts of the hidden cards and the hand is finished by
+//! every seat following the rule-based policy ([`crate::policy`]), the searcher's own later
+//! decisions too; a playout is scored with the ruleset's moon rule as own hand score minus the
+//! others' mean. The layouts are drawn exactly uniformly among those consistent with everything
+//! the seat knows (voids and what the legality of the plays reveals included,
+//! [`crate::play_exclusions`]) and then weighed by how likely the other seats' plays so far are
+//! in them if those seats follow the policy (a belief): a seat that ducked with the nine
+//! under the jack shows that it holds no ten, to a searcher that knows how it plays.
+//!
+//! The budget goes to the candidates by sequential halving (Karnin, Koren and Somekh, 2013):
+//! rounds of equal budget, each playing every surviving candidate in the same layouts, with the
+//! same generator stream, and keeping the better half, so that the comparisons are paired and
+//! most playouts go to the close calls. The moon choice is evaluated exactly.
+
+use std::time::{Duration, Instant};
+
+use reversis_core::{
+    Card, CardSet, Error, HandState, Knowledge, Layout, MoonChoice, MoonScoring, PassDirection,
+    PerSeat, Ruleset, Sampler, SplitMix64, MOON_ADD_ID, MOON_SUBTRACT_ID, PASS_BASE, SUIT_MASKS,
+};
+use serde_json::Value;
+
+use crate::policy::{Policy, Sim};
+use crate::{
+    captured_of, field, final_scores, history_of, invalid, knowledge_from_observation, margin,
+    play_exclusions, public_state, seat_of,
+};
+
+/// How much a decision may spend: a number of playouts, a time, or both (whichever runs out
+/// first). A pass, which decides the whole hand and comes once a hand, gets
+/// [`Budget::PASS_FACTOR`] times the budget.
+///
+/// A decision bounded by playouts alone is a function of the observation and the seed; one
+/// bounded by time also depends on the machine's speed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Budget {
+    /// The most playouts of one decision.
+    pub playouts: Option<u64>,
+    /// The most time of one decision (checked between layouts, so slightly exceeded).
+    pub time: Option<Duration>,
+}
+
+impl Budget {
+    /// How many times the budget of a card a pass gets.
+    pub const PASS_FACTOR: u32 = 4;
+
+    /// A budget of `playouts` playouts per decision.
+    pub fn playouts(playouts: u64) -> Budget {
+        Budget {
+            playouts: Some(playouts),
+            time: None,
+        }
+    }
+
+    /// A budget of `time` per decision.
+    pub fn time(time: Duration) -> Budget {
+        Budget {
+            playouts: None,
+            time: Some(time),
+        }
+    }
+
+    fn check(&self) -> Result<(), Error> {
+        match (self.playouts, self.time) {
+            (None, None) => Err(invalid("a budget needs a number of playouts or a time")),
+            (Some(0), _) => Err(invalid("a budget of playouts must be at least 1")),
+            (_, Some(t)) if t.is_zero() => Err(invalid("a budget of time must not be zero")),
+            _ => Ok(()),
+        }
+    }
+
+    fn scaled(&self, factor: u32) -> Budget {
+        Budget {
+            playouts: self.playouts.map(|p| p.saturating_mul(u64::from(factor))),
+            time: self.time.map(|t| t.saturating_mul(factor)),
+        }
+    }
+}
+
+/// The search player's decision for the observer of `obs` (OBS-1) under `rules`, as the action
+/// ids (ACT-2) that make it: one id for a card (phase `play`, the observer to play) or a moon
+/// choice (phase `moon`, the observer the taker), and for a pass (phase `pass`, the observer
+/// still to pass) the ids `52 + c` of its cards, ascending (the ACT-1 `pass` of those cards,
+/// which replaces any selection in progress). Uses the observation only. Deterministic for a
+/// `seed` when `budget` has no time.
+///
+/// # Errors
+///
+/// `invalid-action` if the observation is malformed or inconsistent, the observer has no
+/// decision to make, or the budget is empty.
+pub fn search_decision(
+    rules: &Ruleset,
+    obs: &Value,
+    budget: Budget,
+    seed: u64,
+) -> Result<Vec<u16>, Error> {
+    budget.check()?;
+    let start = Instant::now();
+    match field(obs, "phase")?.as_str() {
+        Some("play") => Ok(vec![u16::from(
+            search_card(rules, obs, budget, seed, start)?.id(),
+        )]),
+        Some("pass") => {
+            let cards = search_pass(rules, obs, budget.scaled(Budget::PASS_FACTOR), seed, start)?;
+            Ok(pass_ids(cards))
+        }
+        Some("moon") => Ok(vec![moon_id(moon_choice(rules, obs)?)]),
+        _ => Err(invalid("the observer has no decision to make")),
+    }
+}
+
+/// The decision of the search's playout policy (the rule-based player) for the observer of
+/// `obs`, as [`search_decision`] gives it: exact ties to the lowest card without a `seed`, as
+/// the seedless Python player breaks them, or drawn from a generator seeded with `seed`. The
+/// moon choice is the search's own.
+///
+/// # Errors
+///
+/// As [`search_decision`].
+pub fn policy_decision(rules: &Ruleset, obs: &Value, seed: Option<u64>) -> Result<Vec<u16>, Error> {
+    let policy = Policy::new(rules);
+    let mut rng = seed.map(SplitMix64::new);
+    let mut ties = rng.as_mut();
+    match field(obs, "phase")?.as_str() {
+        Some("play") => {
+            let root = Root::of(rules, obs)?;
+            let card = policy.play(rules, &root.probe, &mut ties);
+            Ok(vec![u16::from(card.id())])
+        }
+        Some("pass") => {
+            let (hand, size, _) = pass_setup(rules, obs)?;
+            Ok(pass_ids(policy.pass(hand, size, &mut ties)))
+        }
+        Some("moon") => Ok(vec![moon_id(moon_choice(rules, obs)?)]),
+        _ => Err(invalid("the observer has no decision to make")),
+    }
+}
+
+fn pass_ids(cards: u64) -> Vec<u16> {
+    CardSet(cards)
+        .into_iter()
+        .map(|c| PASS_BASE + u16::from(c.id()))
+        .collect()
+}
+
+fn moon_id(choice: MoonChoice) -> u16 {
+    match choice {
+        MoonChoice::AddToOthers => MOON_ADD_ID,
+        MoonChoice::SubtractFromTaker => MOON_SUBTRACT_ID,
+    }
+}
+
+// Plays the hand out with the policy for every seat and scores it for `seat`: (n − 1) × (own
+// score − the others' mean), lower is better.
+#[inline]
+fn playout(rules: &Ruleset, policy: &Policy, mut sim: Sim, seed: u64, seat: usize) -> i64 {
+    let mut rng = SplitMix64::new(seed);
+    let mut tie = Some(&mut rng);
+    while !sim.h.is_complete(rules) {
+        let card = policy.play(rules, &sim, &mut tie);
+        sim.play(rules, card);
+    }
+    margin(&final_scores(rules, &sim.h), seat, rules.players())
+}
+
+// Sequential halving over `arms` candidates: `world` draws a determinization, `eval` plays one
+// candidate in one (with a seed shared by every candidate of that determinization) and gives
+// its score, lower being better. Returns the chosen candidate; ties go to the lower index.
+fn halving<W>(
+    arms: usize,
+    budget: Budget,
+    start: Instant,
+    rng: &mut SplitMix64,
+    mut world: impl FnMut(&mut SplitMix64) -> W,
+    mut eval: impl FnMut(&W, usize, u64) -> i64,
+) -> usize {
+    if arms <= 1 {
+        return 0;
+    }
+    let rounds = u64::from(usize::BITS - (arms - 1).leading_zeros());
+    let mut sums = vec![0i64; arms];
+    let mut alive: Vec<usize> = (0..arms).collect();
+    let mut used = 0u64;
+    for round in 0..rounds {
+        let rounds_left = rounds - round;
+        // Every surviving candidate has been played in the same layouts, so sums compare.
+        let layouts = budget
+            .playouts
+            .map(|b| (b.saturating_sub(used) / rounds_left / alive.len() as u64).max(1));
+        let until = budget.time.map(|t| {
+            let spent = start.elapsed();
+            spent + t.saturating_sub(spent) / rounds_left as u32
+        });
+        let mut done = 0u64;
+        loop {
+            let w = world(rng);
+            let seed = rng.next_u64();
+            for &arm in &alive {
+                sums[arm] += eval(&w, arm, seed);
+            }
+            used += alive.len() as u64;
+            done += 1;
+            if layouts.is_some_and(|l| done >= l) || until.is_some_and(|u| start.elapsed() >= u) {
+                break;
+            }
+        }
+        alive.sort_by_key(|&arm| (sums[arm], arm));
+        alive.truncate(alive.len().div_ceil(2));
+    }
+    alive[0]
+}
+
+// What a play decision starts from: the public state, the observer's knowledge.
+struct Root {
+    seat: usize,
+    dealer: usize,
+    // The public state with every hand empty, as the plays left it.
+    base: Sim,
+    // The same with the observer's hand: its legal cards and its policy decision.
+    probe: Sim,
+    fresh: bool,
+    knowledge: Knowledge,
+    // Every play of the hand so far, in order, and the cards each seat has played.
+    plays: Vec<(usize, Card)>,
+    played_by: PerSeat<u64>,
+}
+
+impl Root {
+    fn of(rules: &Ruleset, obs: &Value) -> Result<Root, Error> {
+        let n = rules.players();
+        let k = knowledge_from_observation(rules, obs)?;
+        if field(obs, "phase")?.as_str() != Some("play")
+            || field(obs, "to_move")?.as_u64() != Some(k.seat as u64)
+        {
+            return Err(invalid(format!("seat {} is not to play", k.seat)));
+        }
+        let dealer = seat_of(field(obs, "dealer")?, n, "dealer")?;
+        let h = public_state(rules, obs, &k)?;
+        let base = Sim {
+            h,
+            captured: captured_of(rules, obs)?,
+        };
+        let fresh = h.played().is_empty();
+        let mut probe = base;
+        probe.h.set_hand(k.seat, k.hand);
+        if fresh {
+            probe.h.start_play(rules, dealer);
+        }
+        if probe.h.to_move() != k.seat || probe.h.legal_plays(rules).is_empty() {
+            return Err(invalid(format!("seat {} is not to play", k.seat)));
+        }
+        let history = history_of(rules, obs)?;
+        let plays: Vec<(usize, Card)> = history
+            .tricks
+            .iter()
+            .flat_map(|(t, _)| t.iter().copied())
+            .chain(history.trick.iter().copied())
+            .collect();
+        let mut played_by = PerSeat::splat(0u64);
+        for &(s, c) in &plays {
+            played_by[s] |= c.bit();
+        }
+        Ok(Root {
+            seat: k.seat,
+            dealer,
+            base,
+            probe,
+            fresh,
+            knowledge: k,
+            plays,
+            played_by,
+        })
+    }
+
+    // The state of the hand in `layout`, the observer to play.
+    #[inline]
+    fn state(&self, rules: &Ruleset, layout: &Layout) -> Sim {
+        let mut sim = self.base;
+        for (s, cards) in layout.iter().enumerate().take(rules.players()) {
+            sim.h.set_hand(s, *cards);
+        }
+        if self.fresh {
+            sim.h.start_play(rules, self.dealer);
+        }
+        sim
+    }
+}
+
+// A weighted pool of layouts: drawn from the exact sampler, each weighed by the likelihood of
+// the other seats' plays of this hand under the policy, replayed from the first lead in it. A
+// play with a choice counts `1 / |tied|` when it is among the policy's best-rated cards and
+// `eps[s]` otherwise, where `eps[s]` measures how far seat `s` is from a policy player: the
+// fewest plays against the policy that the pool's layouts need from it, out of its plays
+// (`(fewest + 1/2) / (plays + 1)`, within [0.02, 0.5]). A policy player's plays thus weigh
+// heavily, and those of a seat that plays otherwise hardly move the belief. Drawing from the
+// pool by weight is sampling-importance-resampling.
+struct Belief {
+    pool: Vec<Layout>,
+    // Cumulative weights, for drawing by weight.
+    cumulative: Vec<f64>,
+}
+
+impl Belief {
+    fn new(
+        rules: &Ruleset,
+        policy: &Policy,
+        root: &Root,
+        sampler: &Sampler,
+        size: usize,
+        rng: &mut SplitMix64,
+    ) -> Belief {
+        let n = rules.players();
+        let mut pool = Vec::with_capacity(size);
+        // Per layout: the log of the matched plays' 1/|tied|, and each seat's misses.
+        let mut matched = Vec::with_capacity(size);
+        let mut misses: Vec<[u8; 7]> = Vec::with_capacity(size);
+        let mut plays = [0u32; 7];
+        for &(s, _) in &root.plays {
+            plays[s] += 1;
+        }
+        for _ in 0..size {
+            let layout = sampler.sample(rng);
+            let mut hands = [CardSet::EMPTY; 7];
+            for s in 0..n {
+                hands[s] = CardSet(layout[s].0 | root.played_by[s]);
+            }
+            let mut sim = Sim {
+                h: HandState::new(rules, &hands, root.dealer),
+                captured: PerSeat::splat(0),
+            };
+            let mut log = 0.0f64;
+            let mut miss = [0u8; 7];
+            for &(s, c) in &root.plays {
+                if s != root.seat {
+                    let legal = sim.h.legal_plays(rules).0;
+                    if legal.count_ones() > 1 {
+                        let tied = policy.choices(&sim, legal);
+                        if tied & c.bit() != 0 {
+                            log -= f64::from(tied.count_ones()).ln();
+                        } else {
+                            miss[s] = miss[s].saturating_add(1);
+                        }
+                    }
+                }
+                sim.play(rules, c);
+            }
+            pool.push(layout);
+            matched.push(log);
+            misses.push(miss);
+        }
+        let mut log_eps = [0.0f64; 7];
+        for s in 0..n {
+            let fewest = misses.iter().map(|m| m[s]).min().unwrap_or(0);
+            let eps = ((f64::from(fewest) + 0.5) / (f64::from(plays[s]) + 1.0)).clamp(0.02, 0.5);
+            log_eps[s] = eps.ln();
+        }
+        let logs: Vec<f64> = matched
+            .iter()
+            .zip(&misses)
+            .map(|(m, miss)| m + (0..n).map(|s| f64::from(miss[s]) * log_eps[s]).sum::<f64>())
+            .collect();
+        let top = logs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let mut total = 0.0;
+        let cumulative = logs
+            .iter()
+            .map(|l| {
+                total += (l - top).exp();
+                total
+            })
+            .collect();
+        Belief { pool, cumulative }
+    }
+
+    fn draw(&self, rng: &mut SplitMix64) -> Layout {
+        let total = *self.cumulative.last().expect("the pool is not empty");
+        let x = (rng.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64) * total;
+        let i = self
+            .cumulative
+            .partition_point(|&c| c <= x)
+            .min(self.pool.len() - 1);
+        self.pool[i]
+    }
+}
+
+// The layouts a belief weighs: a quarter of the playouts (in a decision's few thousand
+// layouts the heavy ones recur, and a larger pool measured no better), a time budget taken at
+// about 200 playouts a millisecond.
+fn pool_size(budget: Budget) -> usize {
+    let playouts = budget
+        .playouts
+        .unwrap_or(u64::MAX)
+        .min(budget.time.map_or(u64::MAX, |t| t.as_millis() as u64 * 200));
+    (playouts / 4).clamp(64, 8192) as usize
+}
+
+// One card of each class of legal cards that no play can tell apart: neighbours in a suit with
+// equal points and nothing live between them (only cards of completed tricks, or of no deck).
+fn distinct_cards(rules: &Ruleset, h: &HandState, legal: u64) -> Vec<Card> {
+    let live = rules.deck().0 & !(h.played().0 & !h.trick_cards().0);
+    let mut out = Vec::new();
+    for mask in SUIT_MASKS {
+        let mut open: Option<i32> = None;
+        for c in CardSet(mask & live) {
+            if legal & c.bit() == 0 {
+                open = None;
+                continue;
+            }
+            let points = rules.points_of(c);
+            if open != Some(points) {
+                out.push(c);
+                open = Some(points);
+            }
+        }
+    }
+    out
+}
+
+fn search_card(
+    rules: &Ruleset,
+    obs: &Value,
+    budget: Budget,
+    seed: u64,
+    start: Instant,
+) -> Result<Card, Error> {
+    let root = Root::of(rules, obs)?;
+    let legal = root.probe.h.legal_plays(rules).0;
+    let cards = distinct_cards(rules, &root.probe.h, legal);
+    if cards.len() == 1 {
+        return Ok(cards[0]);
+    }
+    let policy = Policy::new(rules);
+    let excluded = play_exclusions(rules, obs)?;
+    let sampler = Sampler::with_exclusions(rules, &root.knowledge, &excluded)?;
+    let mut rng = SplitMix64::new(seed);
+    // Before any other seat has played there is nothing to weigh.
+    let belief = root
+        .plays
+        .iter()
+        .any(|&(s, _)| s != root.seat)
+        .then(|| Belief::new(rules, &policy, &root, &sampler, pool_size(budget), &mut rng));
+    let best = halving(
+        cards.len(),
+        budget,
+        start,
+        &mut rng,
+        |r| match &belief {
+            Some(b) => b.draw(r),
+            None => sampler.sample(r),
+        },
+        |layout, arm, s| {
+            let mut sim = root.state(rules, layout);
+            sim.play(rules, cards[arm]);
+            playout(rules, &policy, sim, s, root.seat)
+        },
+    );
+    Ok(cards[best])
+}
+
+// The observer's dealt hand, the pass size and direction, checking that it is to pass.
+fn pass_setup(rules: &Ruleset, obs: &Value) -> Result<(u64, usize, PassDirection), Error> {
+    let n = rules.players();
+    let seat = seat_of(field(obs, "seat")?, n, "seat")?;
+    let awaiting = field(obs, "awaiting_pass")?
+        .as_array()
+        .ok_or_else(|| invalid("awaiting_pass must be a list"))?;
+    if field(obs, "phase")?.as_str() != Some("pass")
+        || !field(obs, "passed")?.is_null()
+        || !awaiting.iter().any(|s| s.as_u64() == Some(seat as u64))
+    {
+        return Err(invalid(format!("seat {seat} is not to pass")));
+    }
+    let direction = field(obs, "pass_direction")?
+        .as_str()
+        .and_then(PassDirection::from_name)
+        .filter(|&d| d != PassDirection::Hold)
+        .ok_or_else(|| invalid("a pass needs a pass direction"))?;
+    let size = rules
+        .passing()
+        .map(|p| p.size)
+        .ok_or_else(|| invalid("the ruleset has no passing"))?;
+    let k = knowledge_from_observation(rules, obs)?;
+    if k.hand.len() < size {
+        return Err(invalid("the hand is smaller than a pass"));
+    }
+    Ok((k.hand.0, size, direction))
+}
+
+// The passes worth searching: the policy's, every choice among the most dangerous cards (by
+// the policy's measure), and each void of a short side suit filled with the most dangerous
+// cards. The policy's comes first, so that it wins ties.
+fn pass_candidates(policy: &Policy, hand: u64, size: usize) -> Vec<u64> {
+    let mut lengths = [0i32; 4];
+    for (s, len) in lengths.iter_mut().enumerate() {
+        *len = (hand & SUIT_MASKS[s]).count_ones() as i32;
+    }
+    let mut order: Vec<Card> = CardSet(hand).into_iter().collect();
+    order.sort_by_key(|&c| (-policy.pass_danger(c, &lengths), c.id()));
+    let mut out = vec![policy.pass(hand, size, &mut None)];
+    // The most cards whose choices of `size` number at most 64 (every choice of the whole hand
+    // measured no better: the first rounds spread too thin).
+    let mut top = size;
+    while top < order.len() && binomial(top + 1, size) <= 64 {
+        top += 1;
+    }
+    let mut pick: Vec<usize> = (0..size).collect();
+    loop {
+        out.push(pick.iter().fold(0u64, |m, &i| m | order[i].bit()));
+        // The next combination in lexicographic order.
+        let Some(i) = (0..size).rev().find(|&i| pick[i] < top - size + i) else {
+            break;
+        };
+        pick[i] += 1;
+        for j in i + 1..size {
+            pick[j] = pick[j - 1] + 1;
+        }
+    }
+    for mask in SUIT_MASKS {
+        let suit = hand & mask;
+        if suit == 0 || suit.count_ones() as usize > size {
+            continue;
+        }
+        let mut pass = suit;
+        for c in &order {
+            if pass.count_ones() as usize == size {
+                break;
+            }
+            pass |= c.bit();
+        }
+        out.push(pass);
+    }
+    let mut seen = Vec::with_capacity(out.len());
+    out.retain(|&p| {
+        let new = !seen.contains(&p);
+        seen.push(p);
+        new
+    });
+    out
+}
+
+fn binomial(n: usize, k: usize) -> usize {
+    (0..k).fold(1usize, |acc, i| acc * (n - i) / (i + 1))
+}
+
+fn search_pass(
+    rules: &Ruleset,
+    obs: &Value,
+    budget: Budget,
+    seed: u64,
+    start: Instant,
+) -> Result<u64, Error> {
+    let n = rules.players();
+    let (hand, size, direction) = pass_setup(rules, obs)?;
+    let seat = seat_of(field(obs, "seat")?, n, "seat")?;
+    let dealer = seat_of(field(obs, "dealer")?, n, "dealer")?;
+    let policy = Policy::new(rules);
+    let candidates = pass_candidates(&policy, hand, size);
+    if candidates.len() == 1 {
+        return Ok(candidates[0]);
+    }
+    let sampler = Sampler::new(rules, &knowledge_from_observation(rules, obs)?)?;
+    let mut rng = SplitMix64::new(seed);
+    let best = halving(
+        candidates.len(),
+        budget,
+        start,
+        &mut rng,
+        |r| {
+            // The deal, and the others' passes (made before anyone sees another's).
+            let deal = sampler.sample(r);
+            let mut passes = [0u64; 7];
+            for s in (0..n).filter(|&s| s != seat) {
+                passes[s] = policy.pass(deal[s].0, size, &mut Some(&mut *r));
+            }
+            (deal, passes)
+        },
+        |(deal, passes), arm, s| {
+            let mut passes = *passes;
+            passes[seat] = candidates[arm];
+            let mut hands = [CardSet::EMPTY; 7];
+            for (to, cards) in hands.iter_mut().enumerate().take(n) {
+                let from = direction.source(to, n);
+                *cards = CardSet((deal[to].0 & !passes[to]) | passes[from]);
+            }
+            let sim = Sim {
+                h: HandState::new(rules, &hands, dealer),
+                captured: PerSeat::splat(0),
+            };
+            playout(rules, &policy, sim, s, seat)
+        },
+    );
+    Ok(candidates[best])
+}
+
+// The moon choice, evaluated exactly: both choices leave the taker the same distance from every
+// other seat, so they differ only in where the totals stand. A choice that ends the match with
+// the taker winning alone is best, then one that ends it in a shared win; one that ends it with
+// the taker losing is worst. Otherwise, leading (or level), the taker adds to the others, which
+// brings the end nearer; trailing, it subtracts from itself, which puts the end off.
+fn moon_choice(rules: &Ruleset, obs: &Value) -> Result<MoonChoice, Error> {
+    let n = rules.players();
+    let seat = seat_of(field(obs, "seat")?, n, "seat")?;
+    if field(obs, "moon_taker")?.as_u64() != Some(seat as u64) {
+        return Err(invalid(format!("seat {seat} has no moon choice to make")));
+    }
+    let moon = rules
+        .moon()
+        .filter(|m| m.scoring == MoonScoring::TakerChoice)
+        .ok_or_else(|| invalid("the ruleset gives no moon choice"))?;
+    let numbers = |key: &str| -> Result<Vec<i128>, Error> {
+        field(obs, key)?
+            .as_array()
+            .filter(|v| v.len() == n)
+            .and_then(|v| {
+                v.iter()
+                    .map(|x| {
+                        x.as_i64()
+                            .map(i128::from)
+                            .or_else(|| x.as_u64().map(i128::from))
+                    })
+                    .collect()
+            })
+            .ok_or_else(|| invalid(format!("{key} must hold one integer per seat")))
+    };
+    let points = numbers("points")?;
+    let scores = numbers("scores")?;
+    let target = i128::from(rules.target());
+    let bonus = i128::from(moon.bonus);
+    let positive = i128::from(rules.positive_total());
+    let rank = |choice: MoonChoice| {
+        let totals: Vec<i128> = (0..n)
+            .map(|s| {
+                let mut hand = points[s];
+                if s == seat {
+                    hand -= positive;
+                }
+                match choice {
+                    MoonChoice::AddToOthers if s != seat => hand += bonus,
+                    MoonChoice::SubtractFromTaker if s == seat => hand -= bonus,
+                    _ => {}
+                }
+                scores[s] + hand
+            })
+            .collect();
+        let low = *totals.iter().min().expect("a table has seats");
+        let winners = totals.iter().filter(|&&t| t == low).count();
+        let lead = totals[seat]
+            - (0..n)
+                .filter(|&s| s != seat)
+                .map(|s| totals[s])
+                .min()
+                .unwrap_or(0);
+        let preferred = (choice == MoonChoice::AddToOthers) == (lead <= 0);
+        let standing = if totals.iter().all(|&t| t < target) {
+            2
+        } else if totals[seat] != low {
+            4
+        } else if winners == 1 {
+            0
+        } else {
+            1
+        };
+        (standing, !preferred)
+    };
+    let add = rank(MoonChoice::AddToOthers);
+    let subtract = rank(MoonChoice::SubtractFromTaker);
+    Ok(if subtract < add {
+        MoonChoice::SubtractFromTaker
+    } else {
+        MoonChoice::AddToOthers
+    })
+}

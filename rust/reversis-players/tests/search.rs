@@ -1,0 +1,552 @@
+//! The sampler's exclusions (what legal play reveals beyond voids) and the search player.
+#![allow(clippy::needless_range_loop)]
+
+#[path = "../../reversis-core/tests/common/mod.rs"]
+mod common;
+
+use std::collections::HashMap;
+
+use common::*;
+use reversis_core::{
+    preset_names, Card, CardSet, Game, HandState, Knowledge, PassDirection, PerSeat, Phase,
+    Ruleset, Sampler, SplitMix64, Suit, MOON_ADD_ID, MOON_SUBTRACT_ID, PASS_BASE,
+};
+use reversis_players::{
+    count_consistent_layouts, count_observation_layouts, knowledge_from_observation,
+    play_exclusions, policy_decision, sample_consistent_layouts, search_decision, Budget,
+};
+use serde_json::Value;
+
+/// Every play of the hand so far in order, from an observation.
+fn plays(o: &Value) -> Vec<(usize, Card)> {
+    let mut out = Vec::new();
+    let mut add = |list: &Value| {
+        for p in list.as_array().unwrap() {
+            out.push((
+                p["seat"].as_u64().unwrap() as usize,
+                card(p["card"].as_str().unwrap()),
+            ));
+        }
+    };
+    for t in o["tricks"].as_array().unwrap() {
+        add(&t["cards"]);
+    }
+    add(&o["trick"]);
+    out
+}
+
+/// Every layout of the hidden cards (one hand per seat, as now) under which the hand's plays,
+/// replayed from the first lead, were all legal and the seat to move is the observation's: the
+/// truth that the sampler's knowledge and exclusions must describe exactly. Tries every seat
+/// for every hidden card within the seats' card counts.
+fn replay_brute_force(r: &Ruleset, o: &Value) -> Vec<[u64; 7]> {
+    let n = r.players();
+    let k = knowledge_from_observation(r, o).unwrap();
+    let history = plays(o);
+    let mut by = [0u64; 7];
+    for &(s, c) in &history {
+        by[s] |= c.bit();
+    }
+    let mut fixed = [0u64; 7];
+    let mut seen = k.hand.0 | k.played.0;
+    fixed[k.seat] = k.hand.0;
+    for s in 0..n {
+        fixed[s] |= k.known[s].0;
+        seen |= k.known[s].0;
+    }
+    let hidden: Vec<Card> = CardSet(r.deck().0 & !seen).into_iter().collect();
+    let mut room = [0usize; 7];
+    for s in 0..n {
+        room[s] = usize::from(k.counts[s]) - CardSet(fixed[s]).len();
+    }
+    let dealer = o["dealer"].as_u64().unwrap() as usize;
+    let to_move = o["to_move"].as_u64().map(|s| s as usize);
+    let mut out = Vec::new();
+    let mut layout = fixed;
+    fn go(
+        i: usize,
+        hidden: &[Card],
+        room: &mut [usize; 7],
+        layout: &mut [u64; 7],
+        k: &Knowledge,
+        check: &mut dyn FnMut(&[u64; 7]),
+        n: usize,
+    ) {
+        if i == hidden.len() {
+            check(layout);
+            return;
+        }
+        for s in 0..n {
+            if s == k.seat || room[s] == 0 {
+                continue;
+            }
+            room[s] -= 1;
+            layout[s] |= hidden[i].bit();
+            go(i + 1, hidden, room, layout, k, check, n);
+            layout[s] &= !hidden[i].bit();
+            room[s] += 1;
+        }
+    }
+    let mut check = |l: &[u64; 7]| {
+        let mut start = [CardSet::EMPTY; 7];
+        for s in 0..n {
+            start[s] = CardSet(l[s] | by[s]);
+        }
+        let mut h = HandState::new(r, &start[..n], dealer);
+        for &(s, c) in &history {
+            if h.to_move() != s || !h.legal_plays(r).contains(c) {
+                return;
+            }
+            h.play_unchecked(r, c);
+        }
+        if o["phase"] == "play" && Some(h.to_move()) != to_move {
+            return;
+        }
+        out.push(*l);
+    };
+    go(0, &hidden, &mut room, &mut layout, &k, &mut check, n);
+    out
+}
+
+/// Plays the first hand of `g` with `choose` picking among the legal action ids until the
+/// observer `seat` sees at most `max_hidden` hidden cards (or the play ends).
+fn play_until(g: &mut Game, seat: usize, max_hidden: usize, rng: &mut SplitMix64) {
+    while g.phase() == Phase::Pass || g.phase() == Phase::Play {
+        if g.phase() == Phase::Play {
+            let k = g.knowledge(seat).unwrap();
+            let hidden: usize = (0..g.ruleset().players())
+                .filter(|&s| s != seat)
+                .map(|s| usize::from(k.counts[s]) - k.known[s].len())
+                .sum();
+            if hidden <= max_hidden {
+                return;
+            }
+        }
+        let ids = g.legal_actions(None).unwrap();
+        let id = ids[rng.below(ids.len() as u64) as usize];
+        g.apply_action(id, None).unwrap();
+    }
+}
+
+/// Hearts hands for the four seats of a 52-card deck: `special` for seat `at`, the rest of the
+/// deck dealt in shuffled order to the other seats.
+fn deal_around(special: &[Card], at: usize, rng: &mut SplitMix64) -> Vec<Vec<Card>> {
+    let mut rest: Vec<Card> = (0..52)
+        .map(Card::new)
+        .filter(|c| !special.contains(c))
+        .collect();
+    rng.shuffle(&mut rest);
+    let mut hands = vec![Vec::new(); 4];
+    hands[at] = special.to_vec();
+    let mut it = rest.into_iter();
+    for s in 0..4 {
+        while hands[s].len() < 13 {
+            hands[s].push(it.next().unwrap());
+        }
+    }
+    hands
+}
+
+/// Positions whose exact count the replay can check, with what they are: random games of every
+/// preset, and deals built so that legal play reveals more than voids (a hand of point cards
+/// discarding on the first trick; a hand of hearts leading before hearts are broken).
+fn endgames(crafted_hidden: usize) -> Vec<(Ruleset, Value, &'static str)> {
+    let mut out = Vec::new();
+    let mut rng = SplitMix64::new(77);
+    for name in [
+        "hearts-3",
+        "hearts-4",
+        "hearts-5",
+        "hearts-computer",
+        "hartenjagen",
+        "omnibus-4",
+    ] {
+        let r = rules(name);
+        for seed in 0..8u64 {
+            let mut g = Game::new(r.clone(), Some(seed), seed % 4, None).unwrap();
+            let seat = (seed as usize) % r.players();
+            play_until(&mut g, seat, 9, &mut rng);
+            if g.phase() == Phase::Play {
+                out.push((r.clone(), g.observation(seat).unwrap(), "random"));
+            }
+        }
+    }
+    // Diamonds score too, so that a hand of point cards need not be nearly every heart.
+    let diamonds = modified("hearts-computer", |m| {
+        let points = m["card_points"].as_object_mut().unwrap();
+        for rank in "23456789TJQKA".chars() {
+            points.insert(format!("{rank}D"), Value::from(1));
+        }
+    });
+    let points: Vec<Card> = diamonds.point_cards().into_iter().collect();
+    for seed in 0..24u64 {
+        // Seat 1 holds only point cards: its first-trick discard shows it (PLAY-5).
+        let mut special = points.clone();
+        rng.shuffle(&mut special);
+        special.truncate(13);
+        let hands = deal_around(&special, 1, &mut rng);
+        let mut g = Game::new(diamonds.clone(), None, 3, None).unwrap();
+        g.deal(Some(hands)).unwrap();
+        let seat = [0, 2, 3][seed as usize % 3];
+        play_until(&mut g, seat, crafted_hidden, &mut rng);
+        if g.phase() == Phase::Play {
+            out.push((
+                diamonds.clone(),
+                g.observation(seat).unwrap(),
+                "point cards",
+            ));
+        }
+    }
+    for seed in 0..24u64 {
+        // Seat 2 wins three club tricks and then leads from ten hearts, unbroken (PLAY-6).
+        let r = rules(if seed % 2 == 0 {
+            "hearts-computer"
+        } else {
+            "hearts-4"
+        });
+        let mut others: Vec<Card> = (0..52)
+            .map(Card::new)
+            .filter(|c| c.suit() == Suit::Diamonds || c.suit() == Suit::Spades)
+            .chain(cards("QH KH AH"))
+            .collect();
+        rng.shuffle(&mut others);
+        let mut hands = vec![
+            cards("2C 3C 4C 5C"),
+            cards("6C 7C 8C"),
+            cards("AC KC QC 2H 3H 4H 5H 6H 7H 8H 9H TH JH"),
+            cards("9C TC JC"),
+        ];
+        let mut it = others.into_iter();
+        for s in [0, 1, 3] {
+            while hands[s].len() < 13 {
+                hands[s].push(it.next().unwrap());
+            }
+        }
+        let mut g = Game::new(r.clone(), None, 3, None).unwrap();
+        g.deal(Some(hands)).unwrap();
+        let seat = [0, 1, 3][seed as usize % 3];
+        play_until(&mut g, seat, crafted_hidden, &mut rng);
+        if g.phase() == Phase::Play {
+            out.push((r, g.observation(seat).unwrap(), "hearts lead"));
+        }
+    }
+    out
+}
+
+#[test]
+fn consistent_counts_equal_the_replay_of_every_layout() {
+    let mut sharper: HashMap<&str, usize> = HashMap::new();
+    let cases = endgames(12);
+    assert!(cases.len() >= 50, "{} cases", cases.len());
+    for (r, o, what) in &cases {
+        let truth = replay_brute_force(r, o);
+        assert!(!truth.is_empty());
+        let count = count_consistent_layouts(r, o).unwrap();
+        assert_eq!(count, truth.len() as u128, "{what} {} {o}", r.name());
+        let voids_only = count_observation_layouts(r, o).unwrap();
+        assert!(voids_only >= count);
+        if voids_only > count {
+            *sharper.entry(what).or_default() += 1;
+        }
+    }
+    // The built deals do reveal more than voids.
+    assert!(
+        sharper.get("point cards").copied().unwrap_or(0) >= 3,
+        "{sharper:?}"
+    );
+    assert!(
+        sharper.get("hearts lead").copied().unwrap_or(0) >= 3,
+        "{sharper:?}"
+    );
+}
+
+#[test]
+fn consistent_samples_are_uniform_where_play_reveals_more() {
+    let mut tested = 0;
+    for (i, (r, o, _)) in endgames(7).iter().enumerate() {
+        let truth = replay_brute_force(r, o);
+        if !(3..=60).contains(&truth.len())
+            || count_observation_layouts(r, o).unwrap() == truth.len() as u128
+        {
+            continue;
+        }
+        tested += 1;
+        let per = 300;
+        let draws = per * truth.len();
+        let mut freq: HashMap<[u64; 7], usize> = truth.iter().map(|l| (*l, 0)).collect();
+        for l in sample_consistent_layouts(r, o, draws, i as u64).unwrap() {
+            let key: [u64; 7] = std::array::from_fn(|s| l[s].0);
+            *freq.get_mut(&key).expect("a sample is a consistent layout") += 1;
+        }
+        let e = per as f64;
+        let chi2: f64 = freq.values().map(|&o| (o as f64 - e).powi(2) / e).sum();
+        let df = (truth.len() - 1) as f64;
+        assert!(
+            chi2 < df + 7.0 * (2.0 * df).sqrt() + 20.0,
+            "chi2 {chi2} df {df}"
+        );
+    }
+    assert!(tested >= 2, "{tested} cases tested");
+}
+
+#[test]
+fn exclusions_count_as_a_brute_force_filter() {
+    // Random knowledge and random excluded cards, against every assignment of the hidden cards.
+    let mut rng = SplitMix64::new(3);
+    let mut nonzero = 0;
+    for name in ["hearts-3", "hearts-4", "hearts-5", "hartenjagen"] {
+        let r = rules(name);
+        let n = r.players();
+        for _ in 0..60 {
+            let mut deck: Vec<Card> = r.deck().into_iter().collect();
+            rng.shuffle(&mut deck);
+            let hidden = 2 + rng.below(if n == 5 { 6 } else { 8 }) as usize;
+            let mut k = Knowledge::default();
+            let mut counts = vec![0u8; n];
+            for _ in 0..hidden {
+                counts[1 + rng.below(n as u64 - 1) as usize] += 1;
+            }
+            for s in 1..n {
+                k.counts[s] = counts[s];
+                k.voids[s] = (rng.below(16) & rng.below(16)) as u8;
+            }
+            let own = rng.below(3) as usize;
+            for &c in &deck[hidden..hidden + own] {
+                k.hand.insert(c);
+            }
+            k.counts[0] = own as u8;
+            for &c in &deck[hidden + own..] {
+                k.played.insert(c);
+            }
+            let mut excluded = PerSeat::splat(CardSet::EMPTY);
+            for s in 1..n {
+                for &c in &deck[..hidden] {
+                    if rng.below(4) == 0 {
+                        excluded[s].insert(c);
+                    }
+                }
+            }
+            let others: Vec<usize> = (1..n).collect();
+            let mut want = 0u128;
+            for code in 0..others.len().pow(hidden as u32) {
+                let mut layout = [0u64; 7];
+                let mut x = code;
+                for &c in &deck[..hidden] {
+                    layout[others[x % others.len()]] |= c.bit();
+                    x /= others.len();
+                }
+                let ok = (1..n).all(|s| {
+                    CardSet(layout[s]).len() == usize::from(k.counts[s])
+                        && layout[s] & excluded[s].0 == 0
+                        && (0..4).all(|suit| {
+                            k.voids[s] & (1 << suit) == 0
+                                || layout[s] & (0x1FFF << (13 * suit)) == 0
+                        })
+                });
+                want += u128::from(ok);
+            }
+            assert_eq!(
+                Sampler::count_with_exclusions(&r, &k, &excluded).unwrap(),
+                want,
+                "{name} {k:?} {excluded:?}"
+            );
+            nonzero += usize::from(want > 0);
+            if want > 0 {
+                let sampler = Sampler::with_exclusions(&r, &k, &excluded).unwrap();
+                for _ in 0..20 {
+                    let l = sampler.sample(&mut rng);
+                    for s in 1..n {
+                        assert!((l[s] & excluded[s]).is_empty());
+                    }
+                }
+            } else {
+                assert!(Sampler::with_exclusions(&r, &k, &excluded).is_err());
+            }
+        }
+    }
+    assert!(nonzero > 60, "too few consistent cases: {nonzero}");
+}
+
+#[test]
+fn without_exclusions_the_draws_are_those_of_the_plain_sampler() {
+    let r = rules("hearts-4");
+    let g = Game::new(r.clone(), Some(4), 1, None).unwrap();
+    let k = g.knowledge(2).unwrap();
+    let plain = Sampler::new(&r, &k).unwrap();
+    let none = Sampler::with_exclusions(&r, &k, &PerSeat::splat(CardSet::EMPTY)).unwrap();
+    let (mut a, mut b) = (SplitMix64::new(8), SplitMix64::new(8));
+    for _ in 0..50 {
+        assert_eq!(plain.sample(&mut a), none.sample(&mut b));
+    }
+}
+
+#[test]
+fn before_the_first_lead_the_seat_to_move_holds_the_opening_card() {
+    // A hold hand: 39 hidden cards in three hands of 13, one of them known to hold 2C.
+    for seed in 0..8u64 {
+        let g = Game::new(rules("hearts-4"), Some(seed), 3, None).unwrap();
+        let leader = g.to_move().unwrap();
+        let seat = (leader + 1 + seed as usize % 3) % 4;
+        let o = g.observation(seat).unwrap();
+        let all = count_observation_layouts(g.ruleset(), &o).unwrap();
+        assert_eq!(count_consistent_layouts(g.ruleset(), &o).unwrap() * 3, all);
+        let excluded = play_exclusions(g.ruleset(), &o).unwrap();
+        for s in 0..4 {
+            assert_eq!(excluded[s].to_strings() == ["2C"], s != leader, "seat {s}");
+        }
+        for l in sample_consistent_layouts(g.ruleset(), &o, 20, seed).unwrap() {
+            assert!(l[leader].contains(card("2C")));
+        }
+        // The leader itself knows its hand: nothing to exclude that matters.
+        let own = g.observation(leader).unwrap();
+        assert_eq!(
+            count_consistent_layouts(g.ruleset(), &own).unwrap(),
+            count_observation_layouts(g.ruleset(), &own).unwrap()
+        );
+    }
+}
+
+/// Plays one hand of `r` from a seeded game at `hand_number`, the search (with `playouts`) at
+/// the seats where `searcher` is true and the policy elsewhere, checking that every decision
+/// is legal; returns the game and the search's decisions in order.
+fn play_hand(
+    r: &Ruleset,
+    seed: u64,
+    hand_number: u64,
+    playouts: u64,
+    searcher: impl Fn(usize) -> bool,
+) -> (Game, Vec<Vec<u16>>) {
+    let mut g = Game::new(r.clone(), Some(seed), hand_number, None).unwrap();
+    let mut made = Vec::new();
+    let mut step = 0u64;
+    while g.hands_scored() == 0 {
+        let seat = g.to_act().unwrap();
+        let o = g.observation(seat).unwrap();
+        step += 1;
+        let ids = if searcher(seat) {
+            let ids = search_decision(r, &o, Budget::playouts(playouts), seed ^ step).unwrap();
+            made.push(ids.clone());
+            ids
+        } else {
+            policy_decision(r, &o, Some(step)).unwrap()
+        };
+        let legal = g.legal_actions(Some(seat)).unwrap();
+        match g.phase() {
+            Phase::Pass => {
+                assert_eq!(ids.len(), r.passing().unwrap().size);
+                assert!(ids.windows(2).all(|w| w[0] < w[1]));
+                assert!(ids.iter().all(|id| legal.contains(id)), "{ids:?}");
+            }
+            _ => {
+                assert_eq!(ids.len(), 1);
+                assert!(legal.contains(&ids[0]), "{} {ids:?} {legal:?}", r.name());
+            }
+        }
+        for id in ids {
+            g.apply_action(id, Some(seat)).unwrap();
+        }
+    }
+    (g, made)
+}
+
+#[test]
+fn the_search_plays_legal_actions_on_every_preset() {
+    for name in preset_names() {
+        let r = rules(name);
+        for seed in 0..2u64 {
+            // Hand numbers 0 and 1: a pass where the ruleset has passing.
+            play_hand(&r, seed, seed, 60, |s| s % 2 == 0);
+        }
+    }
+}
+
+#[test]
+fn the_search_is_deterministic_for_a_seed() {
+    let r = rules("hearts-computer");
+    let (_, a) = play_hand(&r, 5, 0, 200, |s| s != 1);
+    let (_, b) = play_hand(&r, 5, 0, 200, |s| s != 1);
+    assert_eq!(a, b);
+}
+
+#[test]
+fn a_moon_taker_chooses_by_the_match_totals() {
+    // Seat 0 holds every club: it leads them all and takes every trick (SCORE-2).
+    let r = rules("hearts-4");
+    let hands = [
+        "2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC",
+        "2D 3D 4D 5D 6D 7D 8D 9D TD 2H 3H 4H 5H",
+        "JD QD KD AD 6H 7H 8H 9H TH JH QH KH AH",
+        "2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS",
+    ];
+    let mut g = dealt(r.clone(), 3, &hands);
+    while g.phase() == Phase::Play {
+        let seat = g.to_move().unwrap();
+        let o = g.observation(seat).unwrap();
+        let ids = search_decision(&r, &o, Budget::playouts(50), 1).unwrap();
+        g.apply_action(ids[0], Some(seat)).unwrap();
+    }
+    assert_eq!(g.phase(), Phase::Moon);
+    let mut o = g.observation(0).unwrap();
+    // Level at 0: adding to the others brings the end nearer for the leader.
+    assert_eq!(
+        search_decision(&r, &o, Budget::playouts(1), 0).unwrap(),
+        [MOON_ADD_ID]
+    );
+    // Adding 26 would end the match with seat 3 lowest: subtract instead.
+    o["scores"] = serde_json::json!([90, 80, 80, 60]);
+    assert_eq!(
+        search_decision(&r, &o, Budget::playouts(1), 0).unwrap(),
+        [MOON_SUBTRACT_ID]
+    );
+    // Adding 26 ends the match with seat 0 the winner alone.
+    o["scores"] = serde_json::json!([30, 80, 80, 80]);
+    assert_eq!(
+        search_decision(&r, &o, Budget::playouts(1), 0).unwrap(),
+        [MOON_ADD_ID]
+    );
+    // Trailing, far from the end: subtract, which puts the end off.
+    o["scores"] = serde_json::json!([40, 10, 20, 30]);
+    assert_eq!(
+        search_decision(&r, &o, Budget::playouts(1), 0).unwrap(),
+        [MOON_SUBTRACT_ID]
+    );
+    // Nobody else has a choice to make.
+    let other = g.observation(1).unwrap();
+    assert!(search_decision(&r, &other, Budget::playouts(1), 0).is_err());
+}
+
+#[test]
+fn a_pass_is_of_the_observers_cards_and_only_while_it_is_to_pass() {
+    let r = rules("hearts-4");
+    let mut g = Game::new(r.clone(), Some(9), 0, None).unwrap();
+    let o = g.observation(0).unwrap();
+    let ids = search_decision(&r, &o, Budget::playouts(400), 2).unwrap();
+    let hand = g.hand(0).unwrap();
+    assert_eq!(ids.len(), 3);
+    assert!(ids
+        .iter()
+        .all(|&id| hand.contains(Card::new((id - PASS_BASE) as u8))));
+    for id in ids {
+        g.apply_action(id, Some(0)).unwrap();
+    }
+    assert!(search_decision(&r, &g.observation(0).unwrap(), Budget::playouts(10), 2).is_err());
+    // Wrong phase, empty budget, a seat not to play.
+    assert!(search_decision(&r, &o, Budget::default(), 2).is_err());
+    assert!(search_decision(&r, &o, Budget::playouts(0), 2).is_err());
+    let g = Game::new(r.clone(), Some(9), 3, None).unwrap();
+    let idle = (g.to_move().unwrap() + 1) % 4;
+    assert!(search_decision(&r, &g.observation(idle).unwrap(), Budget::playouts(10), 2).is_err());
+    let _ = PassDirection::Left;
+}
+
+#[test]
+fn a_time_budget_is_kept() {
+    let r = rules("hearts-computer");
+    let g = Game::new(r.clone(), Some(3), 0, None).unwrap();
+    let o = g.observation(1).unwrap();
+    let start = std::time::Instant::now();
+    let budget = Budget::time(std::time::Duration::from_millis(20));
+    search_decision(&r, &o, budget, 1).unwrap();
+    // A pass gets four times a card's budget; between layouts the clock is read.
+    assert!(start.elapsed() < std::time::Duration::from_millis(80 + 200));
+}

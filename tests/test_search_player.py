@@ -1,0 +1,229 @@
+"""The search player (``reversis.players.SearchPlayer``, ``_core.search_play``): legal in every
+phase and preset, deterministic for a seed, a function of its observation alone (001 ¶9), its
+playout policy the rule-based player's, and its tournament registration."""
+
+from __future__ import annotations
+
+import inspect
+import json
+import random
+from typing import Any
+
+import pytest
+
+import reversis
+from reversis import _core
+from reversis.commands import tournament
+from reversis.players import Observation, Player, RandomPlayer, RuleBasedPlayer, SearchPlayer, act_for, observe
+
+PRESETS = reversis.preset_names()
+
+
+def play_hand(name: str, seed: int, hand_number: int, playouts: int = 40) -> list[dict[str, Any]]:
+    """One hand, search players at the even seats and rule-based ones at the odd.
+
+    Every action is applied, so each must be legal.
+    """
+    game = reversis.Game(reversis.preset(name), seed, hand_number=hand_number)
+    players: list[Player] = [
+        SearchPlayer(playouts=playouts, seed=seed * 7 + s) if s % 2 == 0 else RuleBasedPlayer(s)
+        for s in range(game.ruleset.players)
+    ]
+    actions = []
+    while game.phase != "over" and game.hand_number == hand_number:
+        actions.append(act_for(game, players))
+    return actions
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_legal_in_every_phase_of_a_hand(name: str) -> None:
+    rules = reversis.preset(name)
+    for hand_number in (0, 1):
+        actions = play_hand(name, 3 + hand_number, hand_number)
+        plays = [a for a in actions if a["type"] == "play"]
+        assert len(plays) == len(rules.deck)
+        if rules.passing is not None:
+            passes = [a for a in actions if a["type"] == "pass"]
+            assert len(passes) == rules.players
+            assert all(len(a["cards"]) == rules.passing["size"] for a in passes)
+
+
+def all_clubs_game(name: str) -> Any:
+    """A hold hand in which seat 0 holds every club, leads them all and takes every trick."""
+    game = reversis.Game(reversis.preset(name), None, hand_number=3)
+    ranks = "23456789TJQKA"
+    game.deal(
+        [
+            [r + "C" for r in ranks],
+            [r + "D" for r in ranks[:9]] + ["2H", "3H", "4H", "5H"],
+            [r + "D" for r in ranks[9:]] + [r + "H" for r in ranks[4:]],
+            [r + "S" for r in ranks],
+        ]
+    )
+    players = [SearchPlayer(playouts=30, seed=s) for s in range(4)]
+    while game.phase == "play":
+        act_for(game, players)
+    return game
+
+
+@pytest.mark.parametrize("name", ["hearts-4", "omnibus-4"])
+def test_a_moon_taker_makes_a_legal_choice(name: str) -> None:
+    game = all_clubs_game(name)
+    assert game.phase == "moon" and game.moon_taker == 0
+    action = SearchPlayer(seed=1).act(observe(game, 0))
+    assert action["type"] == "moon" and action["seat"] == 0
+    # At 0 each, adding to the others brings the end nearer for the seat that leads.
+    assert action["choice"] == "add-to-others"
+    game.apply(action)
+    assert game.hand_scores[-1] == [0, 26, 26, 26] or name == "omnibus-4"
+
+
+def test_the_moon_choice_reads_the_match_totals() -> None:
+    game = all_clubs_game("hearts-4")
+    data = dict(game.observation(0), scores=[90, 80, 80, 60])
+    # Adding 26 would end the match with seat 3 lowest: the taker subtracts instead.
+    assert _core.search_play(game.ruleset, data, 1, playouts=1) == [105]
+    data["scores"] = [30, 80, 80, 80]
+    assert _core.search_play(game.ruleset, data, 1, playouts=1) == [104]
+
+
+def test_deterministic_for_a_seed() -> None:
+    assert play_hand("hearts-computer", 11, 0, 150) == play_hand("hearts-computer", 11, 0, 150)
+
+
+def test_the_seed_is_used() -> None:
+    game = reversis.Game(reversis.preset("hearts-4"), 21, hand_number=3)
+    for _ in range(4):
+        game.play(game.legal_plays()[0])
+    obs = game.observation(game.to_move)
+    # One layout per candidate and round: the draws decide, so the seeds disagree somewhere.
+    chosen = {tuple(_core.search_play(game.ruleset, obs, s, playouts=len(obs["legal"]))) for s in range(40)}
+    assert len(chosen) > 1
+
+
+def swapped_deal(seed: int, seat: int, plays: int) -> tuple[Any, Any]:
+    """Two games equal for ``seat``: the second deal swaps two cards of two other seats; both replay the actions."""
+    rules = reversis.preset("hearts-computer")
+    first = reversis.Game(rules, seed, hand_number=3)
+    players = [RandomPlayer(seed * 10 + s) for s in range(4)]
+    actions = [act_for(first, players) for _ in range(plays)]
+    record = first.to_record()
+    deal = record["actions"][0]["hands"]
+    rng = random.Random(seed)
+    others = [s for s in range(4) if s != seat]
+    for _ in range(500):
+        a, b = rng.sample(others, 2)
+        i, j = rng.randrange(13), rng.randrange(13)
+        hands = [list(h) for h in deal]
+        hands[a][i], hands[b][j] = hands[b][j], hands[a][i]
+        second = reversis.Game(rules, None, hand_number=3)
+        try:
+            second.deal(hands)
+            for action in actions:
+                second.apply(action)
+        except reversis.ReversisError:
+            continue
+        if [second.hand(s) for s in range(4)] != [first.hand(s) for s in range(4)]:
+            return first, second
+    raise AssertionError("no swap keeps the plays legal")
+
+
+@pytest.mark.parametrize(("seed", "plays"), [(1, 0), (2, 9), (3, 22), (4, 37)])
+def test_decisions_ignore_cards_hidden_from_the_seat(seed: int, plays: int) -> None:
+    rules = reversis.preset("hearts-computer")
+    probe = reversis.Game(rules, seed, hand_number=3)
+    players = [RandomPlayer(seed * 10 + s) for s in range(4)]
+    for _ in range(plays):
+        act_for(probe, players)
+    seat = probe.to_move
+    first, second = swapped_deal(seed, seat, plays)
+    assert first.observation(seat) == second.observation(seat)
+    for s in range(5):
+        a = SearchPlayer(playouts=300, seed=s).act(observe(first, seat))
+        b = SearchPlayer(playouts=300, seed=s).act(observe(second, seat))
+        assert a == b
+
+
+def test_a_decision_depends_on_the_observation_only() -> None:
+    game = reversis.Game(reversis.preset("hearts-4"), 8, hand_number=3)
+    for _ in range(9):
+        game.play(game.legal_plays()[0])
+    obs = observe(game, game.to_move)
+    copied = Observation(obs.ruleset, json.loads(json.dumps(obs.data)))
+    del game
+    assert SearchPlayer(playouts=200, seed=5).act(obs) == SearchPlayer(playouts=200, seed=5).act(copied)
+    assert list(inspect.signature(SearchPlayer.act).parameters) == ["self", "observation"]
+    assert issubclass(SearchPlayer, Player) and SearchPlayer.name == "search"
+
+
+def test_works_with_the_reference_engine() -> None:
+    from reversis import reference
+
+    game = reference.Game(reference.preset("hearts-4"), 4)
+    obs = observe(game, 1)
+    action = SearchPlayer(playouts=100, seed=1).act(obs)
+    assert action["type"] == "pass" and set(action["cards"]) <= set(obs.hand)
+    game.apply(action)
+
+
+def test_a_time_budget_is_kept() -> None:
+    import time
+
+    game = reversis.Game(reversis.preset("hearts-computer"), 5, hand_number=3)
+    obs = observe(game, game.to_move)
+    game.play(game.legal_plays()[0])
+    obs = observe(game, game.to_move)
+    start = time.perf_counter()
+    action = SearchPlayer(time_ms=30, seed=2).act(obs)
+    assert time.perf_counter() - start < 1.0
+    assert action["card"] in obs.legal
+
+
+def test_the_playout_policy_is_the_rule_based_player() -> None:
+    """``_core.search_policy`` (seedless) makes the seedless rule-based player's every pass and play."""
+    checked = 0
+    for name in PRESETS:
+        rules = reversis.preset(name)
+        for seed in range(6):
+            game = reversis.Game(rules, seed, hand_number=seed % 4)
+            rule_based, other = RuleBasedPlayer(), RandomPlayer(seed)
+            while game.hand_number == seed % 4 and game.phase in ("pass", "play"):
+                seat = game.awaiting_pass[0] if game.phase == "pass" else game.to_move
+                obs = observe(game, seat)
+                want = rule_based.act(obs)
+                assert _core.search_policy(rules, obs.data) == _core.action_ids(want), (name, seed, want)
+                checked += 1
+                game.apply(want if (seat + seed) % 2 else other.act(obs))
+    assert checked > 1500
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [{}, {"playouts": 0}, {"playouts": -1}, {"playouts": 2.5}, {"playouts": True}, {"time_ms": 0}, {"time_ms": "x"}],
+)
+def test_search_play_rejects_bad_budgets(kwargs: dict[str, Any]) -> None:
+    game = reversis.Game(reversis.preset("hearts-4"), 3, hand_number=3)
+    with pytest.raises(reversis.InvalidInputError) as caught:
+        _core.search_play(game.ruleset, game.observation(game.to_move), 1, **kwargs)
+    assert caught.value.code == "invalid-setup"
+
+
+def test_search_play_refuses_a_seat_with_nothing_to_decide() -> None:
+    game = reversis.Game(reversis.preset("hearts-4"), 8, hand_number=3)
+    other = (game.to_move + 1) % 4
+    with pytest.raises(reversis.InvalidInputError):
+        _core.search_play(game.ruleset, game.observation(other), 0, playouts=5)
+    with pytest.raises(ValueError):
+        SearchPlayer(playouts=0)
+
+
+def test_registered_in_the_tournament_with_options() -> None:
+    assert tournament.PLAYER_CLASSES["search"] == ("reversis.players.search", "SearchPlayer")
+    assert tournament.player_options("search:playouts=300:time_ms=2.5") == ("search", {"playouts": 300, "time_ms": 2.5})
+    player = tournament._make_player("search:playouts=300", 1, None)
+    assert isinstance(player, SearchPlayer) and player.playouts == 300 and player.time_ms is None
+    result = tournament.run_tournament(["search:playouts=60", "rules"], preset="hearts-computer", hands=2, seed=1)
+    assert result.players == ["search:playouts=60", "rules"]
+    for bad in ["search:playouts", "search:depth=3", "search:playouts=0", "rules:playouts=5", "search:seed=1"]:
+        with pytest.raises(tournament.TournamentError):
+            tournament.run_tournament([bad, "rules"], hands=1)
