@@ -441,6 +441,13 @@ fn search_card(
         .iter()
         .any(|&(s, _)| s != root.seat)
         .then(|| Belief::new(rules, &policy, &root, &sampler, pool_size(budget), &mut rng));
+    if std::env::var("RV_ISMCTS").is_ok() {
+        let c: f64 = std::env::var("RV_ISMCTS").unwrap().parse().unwrap_or(0.7);
+        return Ok(tmp_ismcts(rules, &policy, &root, &cards, budget.playouts.unwrap_or(4000), c, &mut rng, |r| match &belief {
+            Some(b) => b.draw(r),
+            None => sampler.sample(r),
+        }));
+    }
     let best = halving(
         cards.len(),
         budget,
@@ -671,4 +678,112 @@ fn moon_choice(rules: &Ruleset, obs: &Value) -> Result<MoonChoice, Error> {
     } else {
         MoonChoice::AddToOthers
     })
+}
+
+
+struct TmpNode {
+    seat: usize,
+    // card, child node (usize::MAX until expanded), reward sum, visits, availability
+    edges: Vec<(Card, usize, f64, f64, f64)>,
+}
+
+#[allow(clippy::too_many_arguments)]
+fn tmp_ismcts(
+    rules: &Ruleset,
+    policy: &Policy,
+    root: &Root,
+    cards: &[Card],
+    iterations: u64,
+    c: f64,
+    rng: &mut SplitMix64,
+    mut world: impl FnMut(&mut SplitMix64) -> Layout,
+) -> Card {
+    let n = rules.players();
+    let scale = f64::from(rules.positive_total().max(1)) * (n as f64 - 1.0);
+    let mut nodes = vec![TmpNode { seat: root.seat, edges: Vec::new() }];
+    for _ in 0..iterations {
+        let layout = world(rng);
+        let mut sim = root.state(rules, &layout);
+        let mut path: Vec<(usize, usize)> = Vec::new();
+        let mut node = 0usize;
+        let mut expanded = false;
+        while !sim.h.is_complete(rules) {
+            let legal = if node == 0 {
+                cards.iter().fold(0u64, |m, c| m | c.bit())
+            } else {
+                sim.h.legal_plays(rules).0
+            };
+            let seat = sim.h.to_move();
+            nodes[node].seat = seat;
+            // untried legal actions
+            let mut untried = legal;
+            for e in &nodes[node].edges {
+                untried &= !e.0.bit();
+            }
+            let pick;
+            if untried != 0 {
+                let k = rng.below_fast(u64::from(untried.count_ones())) as usize;
+                let card = CardSet(untried).nth(k).unwrap();
+                nodes[node].edges.push((card, usize::MAX, 0.0, 0.0, 0.0));
+                pick = nodes[node].edges.len() - 1;
+                expanded = true;
+            } else {
+                let mut best = (f64::NEG_INFINITY, 0usize);
+                for (i, e) in nodes[node].edges.iter().enumerate() {
+                    if legal & e.0.bit() == 0 {
+                        continue;
+                    }
+                    let v = e.2 / e.3 + c * (e.4.max(1.0).ln() / e.3).sqrt();
+                    if v > best.0 {
+                        best = (v, i);
+                    }
+                }
+                pick = best.1;
+            }
+            for e in nodes[node].edges.iter_mut() {
+                if legal & e.0.bit() != 0 {
+                    e.4 += 1.0;
+                }
+            }
+            path.push((node, pick));
+            let card = nodes[node].edges[pick].0;
+            sim.play(rules, card);
+            if expanded {
+                break;
+            }
+            let child = nodes[node].edges[pick].1;
+            let child = if child == usize::MAX {
+                nodes.push(TmpNode { seat: 0, edges: Vec::new() });
+                let idx = nodes.len() - 1;
+                nodes[node].edges[pick].1 = idx;
+                idx
+            } else {
+                child
+            };
+            node = child;
+        }
+        let seed = rng.next_u64();
+        let scores = {
+            let mut r2 = SplitMix64::new(seed);
+            let mut tie = Some(&mut r2);
+            while !sim.h.is_complete(rules) {
+                let card = policy.play(rules, &sim, &mut tie);
+                sim.play(rules, card);
+            }
+            final_scores(rules, &sim.h)
+        };
+        for &(nd, e) in &path {
+            let seat = nodes[nd].seat;
+            let reward = -(margin(&scores, seat, n) as f64) / scale;
+            let edge = &mut nodes[nd].edges[e];
+            edge.2 += reward;
+            edge.3 += 1.0;
+        }
+    }
+    nodes[0]
+        .edges
+        .iter()
+        .max_by(|a, b| a.3.partial_cmp(&b.3).unwrap())
+        .map(|e| e.0)
+        .unwrap_or(cards[0])
 }
