@@ -186,15 +186,20 @@ def drive(
 
     Stops once every game has ended ``episodes`` episodes (or after ``max_steps``); returns the
     numbers of episodes ended and of hands scored. Checks every row of both environments after every step, and that
-    each hand's trick rewards add up to its hand rewards.
+    each hand's trick rewards add up to its hand rewards. The ``"hand"`` environment keeps its history, so that its
+    games are compared too; the ``"trick"`` one is built without, as by default.
     """
-    envs = [vec.VectorEnv(ruleset, num_envs, seed, episode=episode, rewards=mode) for mode in ("hand", "trick")]
+    envs = [
+        vec.VectorEnv(ruleset, num_envs, seed, episode=episode, rewards=mode, history=mode == "hand")
+        for mode in ("hand", "trick")
+    ]
+    assert [env.history for env in envs] == [True, False]
     shadows = [PerStep(engines_of(vec), ruleset, seed, i, episode) for i in range(num_envs)]
     rng = random.Random(seed)
     players = ruleset.players
     for env in envs:
         for i, shadow in enumerate(shadows):
-            shadow.check_row(env, i)
+            shadow.check_row(env, i, states=env.history)
         assert not np.asarray(env.terminated).any()
         assert not np.asarray(env.rewards).any()
         assert not np.asarray(env.episode_scores).any()
@@ -227,7 +232,7 @@ def drive(
                 ended[i] += 1
     for env in envs:
         for i, shadow in enumerate(shadows):
-            shadow.check_row(env, i)
+            shadow.check_row(env, i, states=env.history)
     return {"ended": sum(ended), "hands": hands}
 
 
@@ -275,7 +280,7 @@ def test_match_episodes_match_the_per_step_games(vec: ModuleType, name: str) -> 
 def test_trick_rewards_of_a_hand_sum_to_its_hand_rewards(vec: ModuleType) -> None:
     ruleset = make_ruleset(vec, MOON_EVERY_HAND)
     players = ruleset.players
-    envs = {mode: vec.VectorEnv(ruleset, 3, 99, rewards=mode) for mode in ("hand", "trick")}
+    envs = {mode: vec.VectorEnv(ruleset, 3, 99, rewards=mode, history=True) for mode in ("hand", "trick")}
     rng = random.Random(5)
     totals = {mode: np.zeros((3, players)) for mode in envs}
     adjusted = ended = 0
@@ -303,7 +308,7 @@ def test_trick_rewards_of_a_hand_sum_to_its_hand_rewards(vec: ModuleType) -> Non
 
 def test_game_i_plays_the_same_whatever_num_envs(vec: ModuleType) -> None:
     ruleset = make_ruleset(vec, "hearts-4")
-    small, large = vec.VectorEnv(ruleset, 2, 31), vec.VectorEnv(ruleset, 5, 31)
+    small, large = vec.VectorEnv(ruleset, 2, 31, history=True), vec.VectorEnv(ruleset, 5, 31, history=True)
     rng = random.Random(3)
     ended = 0
     for _ in range(100):
@@ -322,7 +327,7 @@ def test_game_i_plays_the_same_whatever_num_envs(vec: ModuleType) -> None:
 def test_threads_do_not_change_the_results() -> None:
     rust = rust_engine()
     ruleset = rust.preset("hearts-4")
-    envs = [rust.VectorEnv(ruleset, 16, 5, threads=threads, rewards="trick") for threads in (1, 2)]
+    envs = [rust.VectorEnv(ruleset, 16, 5, threads=threads, rewards="trick", history=True) for threads in (1, 2)]
     assert [env.threads for env in envs] == [1, 2]
     rng = random.Random(8)
     for _ in range(200):
@@ -337,7 +342,7 @@ def test_threads_do_not_change_the_results() -> None:
 
 def test_inspection(vec: ModuleType) -> None:
     ruleset = make_ruleset(vec, "hartenjagen")
-    env = vec.VectorEnv(ruleset, 3, 42, threads=2, episode="match", rewards="trick")
+    env = vec.VectorEnv(ruleset, 3, 42, threads=2, episode="match", rewards="trick", history=True)
     assert (env.num_envs, env.seed, env.threads, env.episode, env.rewards_mode) == (3, 42, 2, "match", "trick")
     assert env.ruleset == ruleset
     default = vec.VectorEnv(ruleset, 1, 0)
@@ -355,7 +360,7 @@ def test_inspection(vec: ModuleType) -> None:
 
 def test_reset_starts_the_next_episode(vec: ModuleType) -> None:
     ruleset = make_ruleset(vec, "hearts-4")
-    env = vec.VectorEnv(ruleset, 2, 17, rewards="trick")
+    env = vec.VectorEnv(ruleset, 2, 17, rewards="trick", history=True)
     rng = random.Random(1)
     while not np.asarray(env.rewards).any():
         env.step(random_legal(env, rng))
@@ -377,7 +382,8 @@ def test_reset_starts_the_next_episode(vec: ModuleType) -> None:
 def test_episodes_rotate_the_hand_number(vec: ModuleType, name: str, rotation: int) -> None:
     # players × the length of the passing cycle, 1 without passing (API-11).
     ruleset = make_ruleset(vec, name)
-    hands, matches = vec.VectorEnv(ruleset, 2, 3), vec.VectorEnv(ruleset, 2, 3, episode="match")
+    hands = vec.VectorEnv(ruleset, 2, 3, history=True)
+    matches = vec.VectorEnv(ruleset, 2, 3, episode="match", history=True)
     for episode in range(2 * rotation + 1):
         for i in range(2):
             game = hands.game(i)
@@ -426,6 +432,9 @@ def expect_code(vec: ModuleType, code: str, call: Any) -> Any:
         ((2, 1), {"threads": 1.5}),
         ((2, 1), {"threads": "2"}),
         ((2, 1), {"threads": None}),
+        ((2, 1), {"history": 1}),
+        ((2, 1), {"history": None}),
+        ((2, 1), {"history": "yes"}),
     ],
 )
 def test_bad_setup_is_invalid_setup(vec: ModuleType, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
@@ -440,13 +449,34 @@ def test_a_ruleset_that_is_not_one_is_invalid_setup(vec: ModuleType, ruleset: An
 
 def test_the_bounds_of_num_envs_and_seed_are_accepted(vec: ModuleType) -> None:
     ruleset = vec.preset("hartenjagen")
-    assert vec.VectorEnv(ruleset, 1, 2**64 - 1).game(0).seed == spec_episode_seed(2**64 - 1, 0, 0)
-    assert vec.VectorEnv(ruleset, 1, 0, threads=3).threads == 3
+    assert vec.VectorEnv(ruleset, 1, 2**64 - 1, history=True).game(0).seed == spec_episode_seed(2**64 - 1, 0, 0)
+    assert vec.VectorEnv(ruleset, 1, 0, threads=3, history=True).threads == 3
+
+
+def test_without_history_a_game_is_not_rebuilt(vec: ModuleType) -> None:
+    ruleset = vec.preset("hearts-4")
+    env = vec.VectorEnv(ruleset, 2, 5)
+    assert env.history is False
+    assert "history=False" in repr(env)
+    error = expect_code(vec, "invalid-setup", lambda: env.game(1))
+    assert "history" in str(error)
+    expect_code(vec, "invalid-action", lambda: env.game(2))
+    kept = vec.VectorEnv(ruleset, 2, 5, history=True)
+    assert kept.history is True
+    assert "history=True" in repr(kept)
+    # The history changes nothing the buffers show.
+    rng = random.Random(4)
+    for _ in range(80):
+        actions = random_legal(env, rng)
+        env.step(actions)
+        kept.step(actions)
+        assert_same_buffers(arrays(env), arrays(kept))
+    assert kept.game(0).to_act == np.asarray(env.current_player)[0]
 
 
 @pytest.mark.parametrize("index", [-1, 3, 2**64, 1.0, None, "0"])
 def test_a_bad_index_is_invalid_action(vec: ModuleType, index: Any) -> None:
-    env = vec.VectorEnv(vec.preset("hearts-4"), 3, 1)
+    env = vec.VectorEnv(vec.preset("hearts-4"), 3, 1, history=True)
     expect_code(vec, "invalid-action", lambda: env.game(index))
     expect_code(vec, "invalid-action", lambda: env.episode_index(index))
 
@@ -473,7 +503,7 @@ def assert_rejected(vec: ModuleType, env: Any, actions: Any, code: str, index: i
 @pytest.mark.parametrize("name", ["hearts-4", MOON_EVERY_HAND])
 def test_a_rejected_step_changes_nothing(vec: ModuleType, name: str) -> None:
     ruleset = make_ruleset(vec, name)
-    env = vec.VectorEnv(ruleset, 3, 12, rewards="trick")
+    env = vec.VectorEnv(ruleset, 3, 12, rewards="trick", history=True)
     rng = random.Random(4)
     phases = set()
     for step in range(80):
@@ -510,7 +540,7 @@ def test_step_takes_any_integer_buffer_or_sequence(vec: ModuleType) -> None:
         lambda ids: np.repeat(np.array(ids, dtype=np.int64), 2)[::2],  # not contiguous
         lambda ids: array("q", ids),
     ]
-    as_list, other = vec.VectorEnv(ruleset, 3, 77), vec.VectorEnv(ruleset, 3, 77)
+    as_list, other = vec.VectorEnv(ruleset, 3, 77, history=True), vec.VectorEnv(ruleset, 3, 77, history=True)
     rng = random.Random(2)
     for step in range(3 * len(forms)):
         actions = random_legal(as_list, rng)
@@ -523,7 +553,7 @@ def test_step_takes_any_integer_buffer_or_sequence(vec: ModuleType) -> None:
 def test_step_takes_a_sequence_of_numpy_integers(vec: ModuleType) -> None:
     # What indexing a NumPy array gives: integers, though not Python ints.
     ruleset = make_ruleset(vec, "hartenjagen")
-    as_list, other = vec.VectorEnv(ruleset, 2, 78), vec.VectorEnv(ruleset, 2, 78)
+    as_list, other = vec.VectorEnv(ruleset, 2, 78, history=True), vec.VectorEnv(ruleset, 2, 78, history=True)
     rng = random.Random(3)
     for _ in range(5):
         actions = random_legal(as_list, rng)
@@ -537,7 +567,7 @@ def test_step_takes_a_sequence_of_numpy_integers(vec: ModuleType) -> None:
 
 def test_buffers_have_the_formats_and_shapes_of_api_11(vec: ModuleType) -> None:
     ruleset = make_ruleset(vec, "hearts-5")
-    env = vec.VectorEnv(ruleset, 4, 3)
+    env = vec.VectorEnv(ruleset, 4, 3, history=True)
     expected = {
         "current_player": (np.int32, (4,)),
         "legal_action_mask": (np.bool_, (4, NUM_ACTIONS)),
@@ -557,7 +587,7 @@ def test_buffers_have_the_formats_and_shapes_of_api_11(vec: ModuleType) -> None:
 
 
 def test_buffers_are_overwritten_in_place_and_read_only(vec: ModuleType) -> None:
-    env = vec.VectorEnv(make_ruleset(vec, "hearts-4"), 3, 9, rewards="trick")
+    env = vec.VectorEnv(make_ruleset(vec, "hearts-4"), 3, 9, rewards="trick", history=True)
     views = {name: getattr(env, name) for name in ("current_player", "legal_action_mask", "observation", "rewards")}
     held = {name: np.asarray(view) for name, view in views.items()}
     for name, view in views.items():
@@ -615,7 +645,7 @@ def _compare_hidden(
     While neither swapped card is played or passed, the row of every acting seat other than the
     two of ``seats`` must be the swapped deal's encoding too. Returns the number of such rows.
     """
-    env = vec.VectorEnv(ruleset, 1, 61)
+    env = vec.VectorEnv(ruleset, 1, 61, history=True)
     for _ in range(resets):
         env.reset()
     start = env.game(0)
@@ -645,7 +675,7 @@ def _compare_hidden(
 @pytest.mark.parametrize(("name", "resets"), [("hearts-4", 2), ("hartenjagen", 1), ("hearts-5", 0)])
 def test_rows_do_not_depend_on_hidden_cards(vec: ModuleType, name: str, resets: int) -> None:
     ruleset = make_ruleset(vec, name)
-    env = vec.VectorEnv(ruleset, 1, 61)
+    env = vec.VectorEnv(ruleset, 1, 61, history=True)
     for _ in range(resets):
         env.reset()
     start = env.game(0)
@@ -661,7 +691,7 @@ def test_rows_do_not_depend_on_hidden_cards(vec: ModuleType, name: str, resets: 
 
 def test_gymnasium_spaces(vec: ModuleType) -> None:
     ruleset = make_ruleset(vec, "omnibus-4")  # JD counts -10, so points go below zero
-    env = vec.VectorEnv(ruleset, 3, 23)
+    env = vec.VectorEnv(ruleset, 3, 23, history=True)
     single_action, single_observation = env.single_action_space, env.single_observation_space
     assert isinstance(single_action, gym.spaces.Discrete) and single_action.n == NUM_ACTIONS
     assert isinstance(single_observation, gym.spaces.Box)
@@ -696,7 +726,7 @@ def test_gymnasium_spaces(vec: ModuleType) -> None:
 def test_gymnasium_spaces_without_gymnasium(vec: ModuleType, monkeypatch: pytest.MonkeyPatch) -> None:
     from reversis.adapters import gymnasium as adapter
 
-    env = vec.VectorEnv(vec.preset("hearts-4"), 2, 1)
+    env = vec.VectorEnv(vec.preset("hearts-4"), 2, 1, history=True)
     monkeypatch.setitem(sys.modules, "gymnasium", None)
     for name in ("single_action_space", "single_observation_space", "action_space", "observation_space"):
         with pytest.raises(ImportError, match="gymnasium"):

@@ -28,11 +28,14 @@ episode_seed = _core.episode_seed
 class VectorEnv(_core.VectorEnv):
     """``num_envs`` games of one ruleset stepped together by action ids (API-11).
 
-    ``VectorEnv(ruleset, num_envs, seed, *, threads=1, episode="hand", rewards="hand")``:
-    ``episode`` is ``"hand"`` or ``"match"``, ``rewards`` ``"hand"`` (at the hand's scoring) or
-    ``"trick"`` (as tricks complete). After every :meth:`reset` and :meth:`step` the buffers
-    ``current_player``, ``legal_action_mask``, ``observation`` (OBS-3), ``rewards``,
-    ``terminated`` and ``episode_scores`` hold one row per game; a step overwrites them in place.
+    ``VectorEnv(ruleset, num_envs, seed, *, threads=1, episode="hand", rewards="hand",
+    history=False)``: ``episode`` is ``"hand"`` or ``"match"``, ``rewards`` ``"hand"`` (at the
+    hand's scoring) or ``"trick"`` (as tricks complete). Without ``history`` a game is its
+    position alone, 248 bytes in the core; with it each game also keeps its episode's action
+    ids (a byte each), so that :meth:`game` can rebuild it as a :class:`~reversis.Game`. After
+    every :meth:`reset` and :meth:`step` the buffers ``current_player``, ``legal_action_mask``,
+    ``observation`` (OBS-3), ``rewards``, ``terminated`` and ``episode_scores`` hold one row per
+    game; a step overwrites them in place.
     Games whose episode ends start their next one in the same step. Game ``i`` plays the same
     whatever ``num_envs`` and ``threads``.
 

@@ -9,7 +9,7 @@ step's rewards and where an episode ended. A game whose episode ends starts its 
 same step (auto-reset). The reference steps the games one after another on the calling thread.
 
 >>> from reversis.reference import VectorEnv, preset
->>> env = VectorEnv(preset("hearts-4"), num_envs=2, seed=7)
+>>> env = VectorEnv(preset("hearts-4"), num_envs=2, seed=7, history=True)
 >>> env.current_player.tolist(), env.observation.shape
 ([0, 0], (2, 1049))
 >>> first_legal = [row.index(True) for row in env.legal_action_mask.tolist()]
@@ -128,7 +128,9 @@ class VectorEnv:
     match); ``rewards`` is ``"hand"`` (each seat is paid minus its score on the step that
     scores a hand) or ``"trick"`` (minus the points of each trick as it is won, and the moon
     rule's adjustment when the hand is scored). ``threads`` is recorded; the reference steps
-    the games sequentially, which gives the same results whatever it says.
+    the games sequentially, which gives the same results whatever it says. With ``history``
+    each game's episode is kept whole, so that :meth:`game` can give it; without it (the
+    default) a game is only its position, as small as the Rust core can make it.
 
     The buffers :attr:`current_player`, :attr:`legal_action_mask`, :attr:`observation`,
     :attr:`rewards`, :attr:`terminated` and :attr:`episode_scores` are read-only memoryviews
@@ -137,7 +139,7 @@ class VectorEnv:
 
     :raises InvalidInputError: ``invalid-setup`` for a ruleset that is not one, ``num_envs``
         not in 1 … 65 536, a seed not in 0 … 2**64-1, ``threads`` not an integer of at least 1,
-        or an unknown ``episode`` or ``rewards``.
+        or an unknown ``episode`` or ``rewards``, or a ``history`` that is not a bool.
     """
 
     def __init__(
@@ -149,6 +151,7 @@ class VectorEnv:
         threads: int = 1,
         episode: str = "hand",
         rewards: str = "hand",
+        history: bool = False,
     ) -> None:
         """Build the games of episode 0 and describe their first decisions in the buffers."""
         checked = as_ruleset(ruleset)
@@ -163,6 +166,9 @@ class VectorEnv:
         self._threads = threads
         self._episode = _choice(episode, "episode", EPISODE_KINDS)
         self._rewards_mode = _choice(rewards, "rewards", REWARD_MODES)
+        if not isinstance(history, bool):
+            raise InvalidInputError("invalid-setup", f"history must be True or False, not {shown(history)}")
+        self._history = history
         players = checked.players
         self._players = players
         passing = checked.passing
@@ -221,6 +227,11 @@ class VectorEnv:
         """When rewards are paid: ``"hand"`` or ``"trick"``."""
         return self._rewards_mode
 
+    @property
+    def history(self) -> bool:
+        """Whether each game's episode is kept whole, so that :meth:`game` can give it."""
+        return self._history
+
     def episode_index(self, index: int) -> int:
         """The episode game ``index`` is playing, 0 for its first.
 
@@ -234,9 +245,16 @@ class VectorEnv:
         Its ``legal_mask()`` is row ``index`` of :attr:`legal_action_mask`, and the
         observation of its acting seat encodes to row ``index`` of :attr:`observation`.
 
-        :raises InvalidInputError: ``invalid-action`` for an index that is not a game's.
+        :raises InvalidInputError: ``invalid-action`` for an index that is not a game's;
+            ``invalid-setup`` in an environment built without ``history``.
         """
-        return self._games[self._check_index(index)].copy()
+        game = self._games[self._check_index(index)]
+        if not self._history:
+            raise InvalidInputError(
+                "invalid-setup",
+                "this environment keeps no history, so a game cannot be rebuilt (create it with history=True)",
+            )
+        return game.copy()
 
     # --------------------------------------------------------------------- buffers
 
@@ -342,7 +360,8 @@ class VectorEnv:
     def __repr__(self) -> str:
         return (
             f"VectorEnv({self._ruleset.name!r}, num_envs={self._num_envs}, seed={self._seed}, "
-            f"threads={self._threads}, episode={self._episode!r}, rewards={self._rewards_mode!r})"
+            f"threads={self._threads}, episode={self._episode!r}, rewards={self._rewards_mode!r}, "
+            f"history={self._history})"
         )
 
     # ------------------------------------------------------------------- internals

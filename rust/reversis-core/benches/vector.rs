@@ -2,9 +2,9 @@
 //!
 //! Prints decisions per second of `VectorEnv::step` (1,024 games of hearts-4, random legal ids
 //! picked in Rust from the mask buffer, masks and OBS-3 observations written every step) on one
-//! thread and on two, in alternation, and the memory a game takes: its state (the game, with
-//! the history its episode has grown) and its rows of the output buffers, counted by a global
-//! allocator that tallies live bytes.
+//! thread and on two, in alternation, and the memory a game takes: its state (its position,
+//! and with history its episode's action ids) apart from its rows of the output buffers,
+//! counted by a global allocator that tallies live bytes.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -98,24 +98,28 @@ fn main() {
     }
 
     // Memory: live bytes before and after building an environment, and after playing it
-    // through episodes (a game's history grows with its episode and is dropped at its reset).
-    for episode in [Episode::Hand, Episode::Match] {
-        let before = LIVE.load(Ordering::Relaxed);
-        let mut env = VectorEnv::new(rules.clone(), GAMES, 3, episode, Rewards::HandEnd)
-            .expect("an environment");
-        let built = LIVE.load(Ordering::Relaxed) - before;
-        let mut peak = built;
-        for _ in 0..600 {
-            pick(&env, &mut rng, &mut actions);
-            env.step(&actions).expect("legal ids");
-            peak = peak.max(LIVE.load(Ordering::Relaxed) - before);
+    // through 600 steps (several hand episodes, part of a match). Without history a game is
+    // its position; with it, also its episode's action ids, a byte each, dropped at its reset.
+    let buffers = (NUM_ACTIONS as usize + ENCODING_LENGTH * 4 + 4 + 4 * 4 + 1 + 4 * 8) * GAMES;
+    println!("  buffer rows per game: {} bytes", buffers / GAMES);
+    for history in [false, true] {
+        for episode in [Episode::Hand, Episode::Match] {
+            let before = LIVE.load(Ordering::Relaxed);
+            let env = VectorEnv::new(rules.clone(), GAMES, 3, episode, Rewards::HandEnd)
+                .expect("an environment");
+            let mut env = if history { env.with_history() } else { env };
+            let built = LIVE.load(Ordering::Relaxed) - before;
+            let mut peak = built;
+            for _ in 0..600 {
+                pick(&env, &mut rng, &mut actions);
+                env.step(&actions).expect("legal ids");
+                peak = peak.max(LIVE.load(Ordering::Relaxed) - before);
+            }
+            println!(
+                "  memory per game, history {history}, episode {episode:?}: state {} bytes at the start, up to {} while playing (buffer rows not counted)",
+                (built - buffers) / GAMES,
+                (peak - buffers) / GAMES,
+            );
         }
-        let buffers = (NUM_ACTIONS as usize + ENCODING_LENGTH * 4 + 4 + 4 * 4 + 1 + 4 * 8) * GAMES;
-        println!(
-            "  memory per game, episode {episode:?}: {} bytes at the start, up to {} while playing, of which {} are its buffer rows",
-            built / GAMES,
-            peak / GAMES,
-            buffers / GAMES
-        );
     }
 }

@@ -14,13 +14,11 @@ use crate::card::{Card, CardSet, Suit};
 use crate::error::{Error, ErrorCode};
 use crate::event::{Event, Events, HandSummary};
 use crate::hand::{CompletedTrick, HandState};
+use crate::position::{Outcome, Position};
 use crate::rng::SplitMix64;
-use crate::ruleset::{MoonChoice, MoonScoring, PassDirection, Ruleset};
+use crate::ruleset::{MoonChoice, PassDirection, Ruleset};
 use crate::sample::Knowledge;
 use crate::seat::{PerSeat, MAX_PLAYERS};
-
-/// The most cards a hand holds (52 cards among 3 seats), so the most a pass can have.
-pub const MAX_HAND_SIZE: usize = 17;
 
 /// The phase of a game (game.md).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -53,44 +51,6 @@ impl Phase {
 impl fmt::Display for Phase {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
-    }
-}
-
-/// A seat's selection toward its pass (ACT-2): the cards in the order selected.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Selection {
-    cards: [u8; MAX_HAND_SIZE],
-    len: u8,
-    mask: u64,
-}
-
-impl Selection {
-    fn push(&mut self, card: Card) {
-        self.cards[self.len as usize] = card.id();
-        self.len += 1;
-        self.mask |= card.bit();
-    }
-
-    /// The number of cards selected.
-    pub fn len(&self) -> usize {
-        self.len as usize
-    }
-
-    /// Whether nothing is selected.
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    /// The cards selected, as a set.
-    pub fn set(&self) -> CardSet {
-        CardSet(self.mask)
-    }
-
-    /// The cards in the order selected.
-    pub fn cards(&self) -> impl Iterator<Item = Card> + '_ {
-        self.cards[..self.len as usize]
-            .iter()
-            .map(|&c| Card::new(c))
     }
 }
 
@@ -171,24 +131,6 @@ impl PartialEq for ActionLog {
     }
 }
 
-// Everything that is the position (API-9) except the ruleset, the seed and the completed tricks
-// (kept in the history and found by the hand's trick count): `Copy`, so that an undo entry is
-// one copy of it.
-#[derive(Clone, Copy, Debug)]
-struct Position {
-    rng: SplitMix64,
-    seed_deals: u64,
-    hand_number: u64,
-    phase: Phase,
-    hand: HandState,
-    passed: PerSeat<CardSet>,
-    // Bit `s` once seat `s` has passed this hand.
-    passed_mask: u8,
-    exchanged: bool,
-    selected: PerSeat<Selection>,
-    scores: PerSeat<i64>,
-}
-
 // The last scored hand (EVT-2): its summary and where its tricks end in the match's tricks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct LastHand {
@@ -211,6 +153,7 @@ enum Input {
 #[derive(Clone, Copy, Debug)]
 struct Checkpoint {
     pos: Position,
+    seed_deals: u64,
     last_hand: Option<LastHand>,
     actions: usize,
     tricks: usize,
@@ -428,6 +371,8 @@ pub struct Game {
     start_hand: u64,
     start_scores: PerSeat<i64>,
     pos: Position,
+    // The deals made from the seed so far (API-9 `seed_deals`).
+    seed_deals: u64,
     // EV_* flags.
     events: u8,
     last_hand: Option<LastHand>,
@@ -443,15 +388,6 @@ fn err(code: ErrorCode, msg: impl Into<String>) -> Error {
     Error::new(code, msg)
 }
 
-fn suit_name(s: Suit) -> &'static str {
-    match s {
-        Suit::Clubs => "clubs",
-        Suit::Diamonds => "diamonds",
-        Suit::Hearts => "hearts",
-        Suit::Spades => "spades",
-    }
-}
-
 fn cards_value(cs: CardSet) -> Value {
     Value::from(cs.to_strings())
 }
@@ -464,8 +400,8 @@ fn opt_seat(s: Option<usize>) -> Value {
     s.map_or(Value::Null, Value::from)
 }
 
-fn selection_value(s: &Selection) -> Value {
-    Value::Array(s.cards().map(|c| Value::from(c.to_string())).collect())
+fn selection_value(cards: &[Card]) -> Value {
+    Value::Array(cards.iter().map(|c| Value::from(c.to_string())).collect())
 }
 
 impl Game {
@@ -508,18 +444,8 @@ impl Game {
         let mut scores = PerSeat::splat(0i64);
         scores.first_mut(n).copy_from_slice(&given);
         let mut g = Game {
-            pos: Position {
-                rng: SplitMix64::new(seed.unwrap_or(0)),
-                seed_deals: 0,
-                hand_number,
-                phase: Phase::Deal,
-                hand: HandState::empty(&ruleset),
-                passed: PerSeat::default(),
-                passed_mask: 0,
-                exchanged: false,
-                selected: PerSeat::default(),
-                scores,
-            },
+            pos: Position::new(&ruleset, seed.unwrap_or(0), hand_number, scores),
+            seed_deals: 0,
             ruleset,
             seed,
             start_hand: hand_number,
@@ -563,6 +489,7 @@ impl Game {
     fn checkpoint(&mut self) {
         let cp = Checkpoint {
             pos: self.pos,
+            seed_deals: self.seed_deals,
             last_hand: self.last_hand,
             actions: self.actions.len(),
             tricks: self.tricks.len(),
@@ -574,87 +501,68 @@ impl Game {
     }
 
     fn deal_next_from_seed(&mut self) {
-        let hands = self.pos.rng.deal(&self.ruleset, self.dealer());
-        self.pos.seed_deals += 1;
-        self.do_deal(hands);
-    }
-
-    fn clear_hand(&mut self) {
-        self.pos.hand = HandState::empty(&self.ruleset);
-        self.pos.passed = PerSeat::default();
-        self.pos.passed_mask = 0;
-        self.pos.exchanged = false;
-        self.pos.selected = PerSeat::default();
+        let hands = self.pos.deal_from_rng(&self.ruleset);
+        self.seed_deals += 1;
+        self.dealt(hands);
     }
 
     fn do_deal(&mut self, hands: PerSeat<CardSet>) {
-        let n = self.players();
-        self.clear_hand();
-        for (s, h) in hands.first(n).iter().enumerate() {
-            self.pos.hand.set_hand(s, *h);
-        }
+        self.pos.deal(&self.ruleset, &hands);
+        self.dealt(hands);
+    }
+
+    // Records a deal the position has made.
+    fn dealt(&mut self, hands: PerSeat<CardSet>) {
         self.actions.push(Recorded::Deal(hands));
         self.events |= EV_DEAL;
-        if self.ruleset.passes_on(self.pos.hand_number) {
-            self.pos.phase = Phase::Pass;
-        } else {
-            self.pos.hand.start_play(&self.ruleset, self.dealer());
-            self.pos.phase = Phase::Play;
-        }
         // A deal is the last thing an input does: the input is complete.
         self.checkpoint();
     }
 
-    fn do_pass(&mut self, seat: usize, set: CardSet) {
-        let n = self.players();
-        let p = &mut self.pos;
-        p.passed[seat] = set;
-        p.passed_mask |= 1 << seat;
-        p.selected[seat] = Selection::default();
-        p.hand.set_hand(seat, CardSet(p.hand.hand(seat).0 & !set.0));
-        self.actions.push(Recorded::Pass {
-            seat: seat as u8,
-            cards: set,
-        });
-        if u32::from(self.pos.passed_mask).count_ones() as usize == n {
-            let dir = self
-                .ruleset
-                .pass_direction(self.pos.hand_number)
-                .unwrap_or(PassDirection::Hold);
-            for s in 0..n {
-                let t = dir.target(s, n);
-                let got = self.pos.passed[s];
-                self.pos.hand.set_hand(t, self.pos.hand.hand(t) | got);
-            }
-            self.pos.exchanged = true;
-            self.events |= EV_EXCHANGE;
-            self.pos.hand.start_play(&self.ruleset, self.dealer());
-            self.pos.phase = Phase::Play;
+    // Records what a transition of the position set off, and deals the next hand from the seed
+    // once one is scored and the match goes on.
+    fn record(&mut self, out: Outcome) {
+        if let Some((seat, cards)) = out.pass {
+            self.actions.push(Recorded::Pass {
+                seat: seat as u8,
+                cards,
+            });
         }
+        if out.exchanged {
+            self.events |= EV_EXCHANGE;
+        }
+        if let Some(t) = out.trick {
+            self.tricks.push(t);
+            self.events |= EV_TRICK;
+        }
+        if let Some(summary) = out.hand {
+            self.hand_scores.push(summary.scores);
+            self.last_hand = Some(LastHand {
+                summary,
+                trick_end: self.tricks.len(),
+            });
+            self.events |= EV_HAND;
+            if self.pos.phase == Phase::Over {
+                self.events |= EV_OVER;
+            } else if self.seed.is_some() {
+                self.deal_next_from_seed();
+            }
+        }
+    }
+
+    fn do_pass(&mut self, seat: usize, set: CardSet) {
+        let out = self.pos.pass(&self.ruleset, seat, set);
+        self.record(out);
     }
 
     fn do_play(&mut self, card: Card) {
         let seat = self.pos.hand.to_move();
-        let done = self.pos.hand.play_unchecked(&self.ruleset, card);
+        let out = self.pos.play(&self.ruleset, card);
         self.actions.push(Recorded::Play {
             seat: seat as u8,
             card,
         });
-        if let Some(t) = done {
-            self.tricks.push(t);
-            self.events |= EV_TRICK;
-            if self.pos.hand.is_complete(&self.ruleset) {
-                let taker_choice = matches!(
-                    self.ruleset.moon(),
-                    Some(m) if m.scoring == MoonScoring::TakerChoice
-                );
-                if taker_choice && self.pos.hand.moon_taker(&self.ruleset).is_some() {
-                    self.pos.phase = Phase::Moon;
-                } else {
-                    self.score_hand(None);
-                }
-            }
-        }
+        self.record(out);
     }
 
     fn do_moon(&mut self, seat: usize, choice: MoonChoice) {
@@ -662,16 +570,13 @@ impl Game {
             seat: seat as u8,
             choice,
         });
-        self.score_hand(Some(choice));
+        let out = self.pos.moon(&self.ruleset, choice);
+        self.record(out);
     }
 
     fn do_select(&mut self, seat: usize, card: Card) {
-        self.pos.selected[seat].push(card);
-        let size = self.ruleset.passing().map_or(0, |p| p.size);
-        if self.pos.selected[seat].len() >= size {
-            let set = self.pos.selected[seat].set();
-            self.do_pass(seat, set);
-        }
+        let out = self.pos.select(&self.ruleset, seat, card);
+        self.record(out);
     }
 
     // Makes an input again (undo's replay): it was accepted, so it is not checked again.
@@ -688,121 +593,14 @@ impl Game {
         }
     }
 
-    fn score_hand(&mut self, choice: Option<MoonChoice>) {
-        let n = self.players();
-        let rules = Arc::clone(&self.ruleset);
-        let hand = self.pos.hand;
-        let s = hand.hand_scores(&rules, choice);
-        let mut row = PerSeat::splat(0i64);
-        for seat in 0..n {
-            row[seat] = i64::from(s[seat]);
-            self.pos.scores[seat] = self.pos.scores[seat].saturating_add(row[seat]);
-        }
-        self.hand_scores.push(row);
-        let moon_taker = hand.moon_taker(&rules);
-        let moon_choice = match (moon_taker, rules.moon()) {
-            (Some(_), Some(m)) => Some(match m.scoring {
-                MoonScoring::AddToOthers => MoonChoice::AddToOthers,
-                MoonScoring::SubtractFromTaker => MoonChoice::SubtractFromTaker,
-                MoonScoring::TakerChoice => choice.unwrap_or(MoonChoice::AddToOthers),
-            }),
-            _ => None,
-        };
-        let mut points = PerSeat::splat(0i32);
-        points.first_mut(n).copy_from_slice(hand.points());
-        let summary = HandSummary {
-            hand_number: self.pos.hand_number,
-            players: n as u8,
-            points,
-            moon_taker: moon_taker.map(|t| t as u8),
-            moon_choice,
-            scores: row,
-        };
-        self.last_hand = Some(LastHand {
-            summary,
-            trick_end: self.tricks.len(),
-        });
-        self.events |= EV_HAND;
-        let target = i128::from(rules.target());
-        if self
-            .pos
-            .scores
-            .first(n)
-            .iter()
-            .any(|&t| i128::from(t) >= target)
-        {
-            self.pos.phase = Phase::Over;
-            self.events |= EV_OVER;
-            return;
-        }
-        self.pos.hand_number = self.pos.hand_number.wrapping_add(1);
-        self.clear_hand();
-        self.pos.phase = Phase::Deal;
-        if self.seed.is_some() {
-            self.deal_next_from_seed();
-        }
-    }
-
     // ------------------------------------------------------------------ checks
 
-    // The phase errors of ERR-4 for an action of type `ty` that belongs to phase `wanted`:
-    // `match-over`, `moon-choice-pending`, `wrong-phase`.
     fn phase_error(&self, ty: &str, wanted: Phase, shown: &dyn fmt::Display) -> Option<Error> {
-        let phase = self.pos.phase;
-        if phase == Phase::Over {
-            return Some(err(
-                ErrorCode::MatchOver,
-                format!("match over: no action is accepted, got {shown}"),
-            ));
-        }
-        if phase == Phase::Moon && wanted != Phase::Moon {
-            return Some(err(
-                ErrorCode::MoonChoicePending,
-                format!("moon choice pending: the moon taker must choose first, got {shown}"),
-            ));
-        }
-        if phase != wanted {
-            return Some(err(
-                ErrorCode::WrongPhase,
-                format!("wrong phase: a {ty} action in phase {phase}: {shown}"),
-            ));
-        }
-        None
+        self.pos.phase_error(ty, wanted, shown)
     }
 
-    fn seat_in_table(&self, seat: usize, shown: &dyn fmt::Display) -> Result<(), Error> {
-        let n = self.players();
-        if seat >= n {
-            return Err(err(
-                ErrorCode::InvalidAction,
-                format!(
-                    "invalid action: seat {seat} is out of range 0-{} in {shown}",
-                    n - 1
-                ),
-            ));
-        }
-        Ok(())
-    }
-
-    // The seat an API call acts for (ACT-3): the one given, else the acting seat; where there is
-    // none, the phase's own error in phases `deal` and `over`, else `invalid-action`.
     fn acting(&self, seat: Option<usize>, ty: &str, wanted: Phase) -> Result<usize, Error> {
-        if let Some(s) = seat {
-            return Ok(s);
-        }
-        if let Some(s) = self.to_act() {
-            return Ok(s);
-        }
-        if let Some(e) = self.phase_error(ty, wanted, &format_args!("a {ty} for the acting seat")) {
-            return Err(e);
-        }
-        Err(err(
-            ErrorCode::InvalidAction,
-            format!(
-                "invalid action: no seat is to act in phase {}",
-                self.pos.phase
-            ),
-        ))
+        self.pos.acting(&self.ruleset, seat, ty, wanted)
     }
 
     fn check_deal(&self, hands: &[Vec<Card>]) -> Result<PerSeat<CardSet>, Error> {
@@ -847,105 +645,6 @@ impl Game {
         Ok(out)
     }
 
-    fn already_passed(&self, seat: usize) -> Result<(), Error> {
-        if self.pos.passed_mask & (1 << seat) != 0 {
-            return Err(err(
-                ErrorCode::AlreadyPassed,
-                format!("already passed: seat {seat} has passed this hand"),
-            ));
-        }
-        Ok(())
-    }
-
-    fn not_held(seat: usize, c: Card) -> Error {
-        err(
-            ErrorCode::CardNotHeld,
-            format!("card not held: seat {seat} does not hold '{c}'"),
-        )
-    }
-
-    fn check_pass(&self, seat: usize, cards: &[Card]) -> Result<CardSet, Error> {
-        self.already_passed(seat)?;
-        let size = self.ruleset.passing().map_or(0, |p| p.size);
-        if cards.len() != size {
-            return Err(err(
-                ErrorCode::WrongPassSize,
-                format!(
-                    "wrong pass size: seat {seat} passed {} cards, expected {size}",
-                    cards.len()
-                ),
-            ));
-        }
-        let mut set = CardSet::EMPTY;
-        for &c in cards {
-            if set.contains(c) {
-                return Err(err(
-                    ErrorCode::DuplicateCard,
-                    format!("duplicate card: '{c}' is passed twice by seat {seat}"),
-                ));
-            }
-            set.insert(c);
-        }
-        let hand = self.pos.hand.hand(seat);
-        if let Some(c) = cards.iter().find(|c| !hand.contains(**c)) {
-            return Err(Self::not_held(seat, *c));
-        }
-        Ok(set)
-    }
-
-    fn check_play(&self, seat: usize, card: Card) -> Result<(), Error> {
-        let to_move = self.pos.hand.to_move();
-        if seat != to_move {
-            return Err(err(
-                ErrorCode::WrongSeat,
-                format!("wrong seat: seat {seat} played '{card}' but seat {to_move} is to move"),
-            ));
-        }
-        self.pos
-            .hand
-            .check_play(&self.ruleset, card)
-            .map_err(|code| {
-                let msg = match code {
-                    ErrorCode::CardNotHeld => {
-                        format!("card not held: seat {seat} does not hold '{card}'")
-                    }
-                    ErrorCode::MustLeadOpeningCard => format!(
-                        "must lead opening card: the first trick opens with '{}', not '{card}'",
-                        self.ruleset
-                            .opening_card()
-                            .map_or_else(String::new, |c| c.to_string())
-                    ),
-                    ErrorCode::MustFollowSuit => format!(
-                        "must follow suit: seat {seat} holds {} and cannot play '{card}'",
-                        self.pos.hand.led_suit().map_or("the suit led", suit_name)
-                    ),
-                    ErrorCode::PointsOnFirstTrick => format!(
-                        "points on first trick: seat {seat} cannot discard the point card \
-                         '{card}' while it holds a card worth no points"
-                    ),
-                    _ => format!(
-                        "hearts not broken: seat {seat} cannot lead '{card}' while it holds a \
-                         card that is not a heart"
-                    ),
-                };
-                err(code, msg)
-            })
-    }
-
-    fn check_moon(&self, seat: usize) -> Result<(), Error> {
-        let taker = self.pos.hand.moon_taker(&self.ruleset);
-        if taker != Some(seat) {
-            return Err(err(
-                ErrorCode::NotMoonTaker,
-                format!(
-                    "not moon taker: seat {seat} cannot choose, the taker is seat {}",
-                    taker.map_or_else(|| "none".to_string(), |t| t.to_string())
-                ),
-            ));
-        }
-        Ok(())
-    }
-
     // ------------------------------------------------------------------ actions
 
     /// Applies an ACT-1 action (API-3 `apply`). A rejected action changes nothing (ERR-1).
@@ -970,7 +669,7 @@ impl Game {
     /// ```
     pub fn apply(&mut self, action: &Action) -> Result<(), Error> {
         if let Some(seat) = action.seat() {
-            self.seat_in_table(seat, action)?;
+            Position::seat_in_table(&self.ruleset, seat, action)?;
         }
         let wanted = match action {
             Action::Deal { .. } => Phase::Deal,
@@ -988,17 +687,17 @@ impl Game {
                 self.do_deal(hands);
             }
             Action::Pass { seat, cards } => {
-                let set = self.check_pass(*seat, cards)?;
+                let set = self.pos.check_pass(&self.ruleset, *seat, cards)?;
                 self.begin(self.action_input());
                 self.do_pass(*seat, set);
             }
             Action::Play { seat, card } => {
-                self.check_play(*seat, *card)?;
+                self.pos.check_play(&self.ruleset, *seat, *card)?;
                 self.begin(self.action_input());
                 self.do_play(*card);
             }
             Action::Moon { seat, choice } => {
-                self.check_moon(*seat)?;
+                self.pos.check_moon(&self.ruleset, *seat)?;
                 self.begin(self.action_input());
                 self.do_moon(*seat, *choice);
             }
@@ -1041,58 +740,24 @@ impl Game {
     /// assert_eq!(g.actions().len(), 2); // the deal and seat 0's pass
     /// ```
     pub fn apply_action(&mut self, id: u16, seat: Option<usize>) -> Result<(), Error> {
-        let decision = Decision::from_id(id)?;
-        if let Some(s) = seat {
-            self.seat_in_table(s, &format_args!("action id {id}"))?;
-        }
+        let (seat, decision) = self.pos.check_id(&self.ruleset, id, seat)?;
         match decision {
-            // The per-step case, straight to the checks `apply` would reach: in phase play no
-            // phase error applies to a play (ERR-4), and the seat is in the table.
-            Decision::Play(card) if self.pos.phase == Phase::Play => {
-                let seat = seat.unwrap_or_else(|| self.pos.hand.to_move());
-                self.check_play(seat, card)?;
+            Decision::Play(card) => {
                 self.begin(self.action_input());
                 self.do_play(card);
-                Ok(())
-            }
-            Decision::Play(card) => {
-                let seat = self.acting(seat, "play", Phase::Play)?;
-                self.apply(&Action::Play { seat, card })
             }
             Decision::Moon(choice) => {
-                let seat = self.acting(seat, "moon", Phase::Moon)?;
-                self.apply(&Action::Moon { seat, choice })
+                self.begin(self.action_input());
+                self.do_moon(seat, choice);
             }
             Decision::Select(card) => {
-                let seat = self.acting(seat, "pass", Phase::Pass)?;
-                self.select(seat, card)
+                self.begin(Input::Select {
+                    seat: seat as u8,
+                    card,
+                });
+                self.do_select(seat, card);
             }
         }
-    }
-
-    fn select(&mut self, seat: usize, card: Card) -> Result<(), Error> {
-        if let Some(e) = self.phase_error(
-            "pass",
-            Phase::Pass,
-            &format_args!("a selection of '{card}' by seat {seat}"),
-        ) {
-            return Err(e);
-        }
-        self.already_passed(seat)?;
-        if self.pos.selected[seat].set().contains(card) {
-            return Err(err(
-                ErrorCode::DuplicateCard,
-                format!("duplicate card: seat {seat} has selected '{card}' already"),
-            ));
-        }
-        if !self.pos.hand.hand(seat).contains(card) {
-            return Err(Self::not_held(seat, card));
-        }
-        self.begin(Input::Select {
-            seat: seat as u8,
-            card,
-        });
-        self.do_select(seat, card);
         Ok(())
     }
 
@@ -1128,6 +793,7 @@ impl Game {
         let log = self.actions.clone();
         let inputs = self.inputs.clone();
         self.pos = cp.pos;
+        self.seed_deals = cp.seed_deals;
         self.last_hand = cp.last_hand;
         self.actions.truncate(cp.actions);
         self.tricks.truncate(cp.tricks);
@@ -1138,6 +804,26 @@ impl Game {
         }
         self.events = 0;
         Ok(())
+    }
+
+    // Seat `seat`'s selection in the order selected. It only grows by the seat's selections
+    // and is emptied by its pass and at a deal, so it is the seat's latest selections, as many
+    // as it holds; the position keeps only the set.
+    fn selection_order(&self, seat: usize) -> Vec<Card> {
+        let mut left = self.pos.selection(seat).len();
+        let mut out = Vec::with_capacity(left);
+        let mut i = self.inputs.len();
+        while left > 0 && i > 0 {
+            i -= 1;
+            if let Input::Select { seat: s, card } = self.inputs[i] {
+                if usize::from(s) == seat {
+                    left -= 1;
+                    out.push(card);
+                }
+            }
+        }
+        out.reverse();
+        out
     }
 
     /// The number of undo units left ([`Game::undo`] succeeds that many times).
@@ -1153,7 +839,7 @@ impl Game {
         let n = self.players();
         let mut left = [0usize; MAX_PLAYERS];
         for (s, l) in left.iter_mut().enumerate().take(n) {
-            *l = self.pos.selected[s].len();
+            *l = self.pos.selection(s).len();
         }
         let mut total: usize = left.iter().sum();
         let mut out = Vec::with_capacity(total);
@@ -1240,7 +926,7 @@ impl Game {
 
     /// The number of deals made from the seed so far (API-9 `seed_deals`; 0 unseeded).
     pub fn seed_deals(&self) -> u64 {
-        self.pos.seed_deals
+        self.seed_deals
     }
 
     /// The hand number the game started at (REC-1 `start`).
@@ -1275,20 +961,13 @@ impl Game {
 
     /// The seat to play (phase `play`) or to choose (phase `moon`), else `None`.
     pub fn to_move(&self) -> Option<usize> {
-        match self.pos.phase {
-            Phase::Play => Some(self.pos.hand.to_move()),
-            Phase::Moon => self.pos.hand.moon_taker(&self.ruleset),
-            _ => None,
-        }
+        self.pos.seat_to_move(&self.ruleset)
     }
 
     /// The acting seat of ACT-3: the seat to move in phase `play`, the moon taker in phase
     /// `moon`, the lowest seat still awaiting its pass in phase `pass`, else `None`.
     pub fn to_act(&self) -> Option<usize> {
-        match self.pos.phase {
-            Phase::Pass => (0..self.players()).find(|&s| self.pos.passed_mask & (1 << s) == 0),
-            _ => self.to_move(),
-        }
+        self.pos.acting_seat(&self.ruleset)
     }
 
     /// The seats that must still pass this hand, sorted (empty outside phase `pass`).
@@ -1297,7 +976,7 @@ impl Game {
             return Vec::new();
         }
         (0..self.players())
-            .filter(|&s| self.pos.passed_mask & (1 << s) == 0)
+            .filter(|&s| !self.pos.has_passed(s))
             .collect()
     }
 
@@ -1318,20 +997,7 @@ impl Game {
                 None => return Ok(0),
             },
         };
-        let p = &self.pos;
-        Ok(match p.phase {
-            Phase::Play if p.hand.to_move() == seat => {
-                u128::from(p.hand.legal_plays(&self.ruleset).0)
-            }
-            Phase::Pass if p.passed_mask & (1 << seat) == 0 => {
-                let free = p.hand.hand(seat).0 & !p.selected[seat].set().0;
-                u128::from(free) << crate::action::PASS_BASE
-            }
-            Phase::Moon if p.hand.moon_taker(&self.ruleset) == Some(seat) => {
-                (1u128 << crate::action::MOON_ADD_ID) | (1u128 << crate::action::MOON_SUBTRACT_ID)
-            }
-            _ => 0,
-        })
+        Ok(self.pos.legal_mask(&self.ruleset, seat))
     }
 
     /// The legal action ids of `seat` (by default the acting seat), ascending (ACT-3).
@@ -1487,6 +1153,10 @@ impl Game {
         }
     }
 
+    pub(crate) fn position(&self) -> &Position {
+        &self.pos
+    }
+
     /// The per-hand state (for search: clone it and use [`HandState::play_unchecked`]).
     pub fn hand_state(&self) -> &HandState {
         &self.pos.hand
@@ -1525,7 +1195,7 @@ impl Game {
     /// `invalid-action` when the seat is out of range.
     pub fn selected(&self, seat: usize) -> Result<Vec<Card>, Error> {
         self.seat_ok(seat)?;
-        Ok(self.pos.selected[seat].cards().collect())
+        Ok(self.selection_order(seat))
     }
 
     /// The cards `seat` passed this hand, if it has passed.
@@ -1535,7 +1205,7 @@ impl Game {
     /// `invalid-action` when the seat is out of range.
     pub fn passed(&self, seat: usize) -> Result<Option<CardSet>, Error> {
         self.seat_ok(seat)?;
-        Ok((self.pos.passed_mask & (1 << seat) != 0).then_some(self.pos.passed[seat]))
+        Ok(self.pos.passed(seat))
     }
 
     /// The cards `seat` received this hand, once the exchange has happened (PASS-3).
@@ -1545,12 +1215,7 @@ impl Game {
     /// `invalid-action` when the seat is out of range.
     pub fn received(&self, seat: usize) -> Result<Option<CardSet>, Error> {
         self.seat_ok(seat)?;
-        if !self.pos.exchanged {
-            return Ok(None);
-        }
-        let n = self.players();
-        let dir = self.pass_direction().unwrap_or(PassDirection::Hold);
-        Ok(Some(self.pos.passed[dir.source(seat, n)]))
+        Ok(self.pos.received(&self.ruleset, seat))
     }
 
     /// The legal cards of the seat to move (PLAY-8); empty outside phase `play`.
@@ -1599,7 +1264,7 @@ impl Game {
             k.counts[s] = h.hand(s).len() as u8;
             k.voids[s] = h.voids(s);
         }
-        if let (Some(p), true) = (self.passed(seat)?, self.pos.exchanged) {
+        if let (Some(p), true) = (self.passed(seat)?, self.pos.exchanged()) {
             let to = self
                 .pass_direction()
                 .unwrap_or(PassDirection::Hold)
@@ -1676,7 +1341,10 @@ impl Game {
         o.insert("awaiting_pass".into(), Value::from(self.awaiting_pass()));
         o.insert("hand".into(), cards_value(self.pos.hand.hand(seat)));
         o.insert("passed".into(), opt_cards(self.passed(seat)?));
-        o.insert("selected".into(), selection_value(&self.pos.selected[seat]));
+        o.insert(
+            "selected".into(),
+            selection_value(&self.selection_order(seat)),
+        );
         o.insert("received".into(), opt_cards(self.received(seat)?));
         o.insert("tricks".into(), self.tricks_json());
         o.insert("trick".into(), self.trick_json());
@@ -1704,7 +1372,7 @@ impl Game {
         let mut o = Map::new();
         o.insert("ruleset".into(), self.ruleset.to_value());
         o.insert("seed".into(), self.seed.map_or(Value::Null, Value::from));
-        o.insert("seed_deals".into(), Value::from(self.pos.seed_deals));
+        o.insert("seed_deals".into(), Value::from(self.seed_deals));
         o.insert("phase".into(), Value::from(self.pos.phase.as_str()));
         o.insert("hand_number".into(), Value::from(self.pos.hand_number));
         o.insert("to_move".into(), opt_seat(self.to_move()));
@@ -1718,7 +1386,7 @@ impl Game {
             "selected".into(),
             Value::Array(
                 (0..n)
-                    .map(|s| selection_value(&self.pos.selected[s]))
+                    .map(|s| selection_value(&self.selection_order(s)))
                     .collect(),
             ),
         );
@@ -1790,14 +1458,13 @@ impl PartialEq for Game {
         let (a, b) = (&self.pos, &other.pos);
         (Arc::ptr_eq(&self.ruleset, &other.ruleset) || self.ruleset == other.ruleset)
             && self.seed == other.seed
-            && a.seed_deals == b.seed_deals
+            && self.seed_deals == other.seed_deals
             && a.phase == b.phase
             && a.hand_number == b.hand_number
             && a.hand == b.hand
-            && a.passed_mask == b.passed_mask
-            && a.exchanged == b.exchanged
-            && a.passed.first(n) == b.passed.first(n)
-            && a.selected.first(n) == b.selected.first(n)
+            && a.exchanged() == b.exchanged()
+            && (0..n).all(|s| a.passed(s) == b.passed(s))
+            && (0..n).all(|s| self.selection_order(s) == other.selection_order(s))
             && a.scores.first(n) == b.scores.first(n)
             && self.hand_tricks().eq(other.hand_tricks())
     }
@@ -1812,14 +1479,15 @@ impl Hash for Game {
         let p = &self.pos;
         self.ruleset.hash(state);
         self.seed.hash(state);
-        p.seed_deals.hash(state);
+        self.seed_deals.hash(state);
         p.phase.hash(state);
         p.hand_number.hash(state);
         p.hand.hash(state);
-        p.passed_mask.hash(state);
-        p.exchanged.hash(state);
-        p.passed.first(n).hash(state);
-        p.selected.first(n).hash(state);
+        p.exchanged().hash(state);
+        for s in 0..n {
+            p.passed(s).hash(state);
+            self.selection_order(s).hash(state);
+        }
         p.scores.first(n).hash(state);
         for t in self.hand_tricks() {
             t.hash(state);

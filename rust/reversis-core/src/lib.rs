@@ -30,6 +30,7 @@ mod error;
 mod event;
 mod game;
 mod hand;
+mod position;
 mod record;
 mod rng;
 mod ruleset;
@@ -48,7 +49,7 @@ pub use card::{
 };
 pub use error::{Error, ErrorCode};
 pub use event::{Event, Events, HandSummary};
-pub use game::{ActionLog, Game, Phase, Selection, MAX_HAND_SIZE};
+pub use game::{ActionLog, Game, Phase};
 pub use hand::{CompletedTrick, HandState};
 pub use record::{
     dump_record, load_record, msgpack_decode, msgpack_encode, parse_record, RecordFormat,

@@ -32,13 +32,13 @@
 
 use std::sync::Arc;
 
-use crate::action::NUM_ACTIONS;
+use crate::action::{Decision, NUM_ACTIONS};
 use crate::error::{Error, ErrorCode};
-use crate::event::Event;
 use crate::game::{Game, Phase};
+use crate::position::{Outcome, Position};
 use crate::rng::SplitMix64;
 use crate::ruleset::{PassDirection, Ruleset};
-use crate::seat::MAX_PLAYERS;
+use crate::seat::{PerSeat, MAX_PLAYERS};
 
 /// The number of integers of the OBS-3 encoding, whatever the ruleset.
 pub const ENCODING_LENGTH: usize = 1049;
@@ -132,53 +132,50 @@ pub fn encode_observation(game: &Game, seat: usize, out: &mut [i32]) -> Result<(
             ),
         ));
     }
-    let hand = game.hand(seat)?;
+    game.hand(seat)?;
+    encode(game.ruleset(), game.position(), seat, out);
+    Ok(())
+}
+
+// OBS-3 of `pos` for `seat`, a seat of the table, into `out` of ENCODING_LENGTH integers.
+fn encode(rules: &Ruleset, pos: &Position, seat: usize, out: &mut [i32]) {
     out.fill(0);
-    let n = game.ruleset().players();
+    let n = rules.players();
     let rel = |other: usize| (other + n - seat) % n;
-    set_cards(out, AT_HAND, hand.0);
-    for trick in game.tricks() {
-        for (s, c) in trick.plays() {
-            out[AT_PLAYED + rel(s) * CARDS + usize::from(c.id())] = 1;
-        }
+    let hand = &pos.hand;
+    set_cards(out, AT_HAND, hand.hand(seat).0);
+    for other in 0..n {
+        set_cards(out, AT_PLAYED + rel(other) * CARDS, pos.played_by(other).0);
     }
-    for (s, c) in game.hand_state().trick() {
-        let k = rel(s) * CARDS + usize::from(c.id());
-        out[AT_PLAYED + k] = 1;
-        out[AT_TRICK + k] = 1;
+    for (s, c) in hand.trick() {
+        out[AT_TRICK + rel(s) * CARDS + usize::from(c.id())] = 1;
     }
-    if let Some(p) = game.passed(seat)? {
+    if let Some(p) = pos.passed(seat) {
         set_cards(out, AT_PASSED, p.0);
     }
-    if let Some(r) = game.received(seat)? {
+    if let Some(r) = pos.received(rules, seat) {
         set_cards(out, AT_RECEIVED, r.0);
     }
-    let voids_of = game.hand_state();
-    let points = game.points();
-    let scores = game.scores();
-    for other in 0..n {
+    for (other, &points) in hand.points().iter().enumerate() {
         let k = rel(other);
-        let v = voids_of.voids(other);
+        let v = hand.voids(other);
         for suit in 0..4 {
             if v & (1 << suit) != 0 {
                 out[AT_VOIDS + k * 4 + suit] = 1;
             }
         }
-        out[AT_POINTS + k] = points[other];
+        out[AT_POINTS + k] = points;
         // The Python encoding stores an `int` in an `array('i')`: the totals fit.
-        out[AT_SCORES + k] = scores[other] as i32;
+        out[AT_SCORES + k] = pos.scores[other] as i32;
     }
-    out[AT_PHASE + phase_index(game.phase())] = 1;
-    out[AT_HEARTS] = i32::from(game.hearts_broken());
-    out[AT_TO_MOVE + game.to_move().map_or(SEATS, rel)] = 1;
-    out[AT_DIRECTION + direction_index(game.pass_direction())] = 1;
-    if game.phase() == Phase::Play && game.hand_state().to_move() == seat {
-        set_cards(out, AT_LEGAL, game.legal_plays().0);
+    out[AT_PHASE + phase_index(pos.phase)] = 1;
+    out[AT_HEARTS] = i32::from(hand.hearts_broken());
+    out[AT_TO_MOVE + pos.seat_to_move(rules).map_or(SEATS, rel)] = 1;
+    out[AT_DIRECTION + direction_index(rules.pass_direction(pos.hand_number))] = 1;
+    if pos.phase == Phase::Play && hand.to_move() == seat {
+        set_cards(out, AT_LEGAL, hand.legal_plays(rules).0);
     }
-    for card in game.selected(seat)? {
-        out[AT_SELECTED + usize::from(card.id())] = 1;
-    }
-    Ok(())
+    set_cards(out, AT_SELECTED, pos.selection(seat).0);
 }
 
 /// The seed of episode `episode` of game `index` of a [`VectorEnv`] seeded with `seed`:
@@ -238,10 +235,11 @@ pub enum Rewards {
     PerTrick,
 }
 
-// One game of the batch.
+// One game of the batch: a position without history, so that a game costs what its position
+// does (`Position` is 240 bytes).
 #[derive(Clone, Debug)]
 struct Slot {
-    game: Game,
+    pos: Position,
     // The episode the game is playing (0 for the first).
     episode: u64,
 }
@@ -257,15 +255,19 @@ struct Config {
 }
 
 impl Config {
-    fn start(&self, ruleset: &Arc<Ruleset>, index: usize, episode: u64) -> Game {
-        let hand_number = match self.episode {
+    fn hand_number(&self, episode: u64) -> u64 {
+        match self.episode {
             Episode::Hand => episode % self.period,
             Episode::Match => 0,
-        };
+        }
+    }
+
+    // Episode `episode` of game `index` at its start: as `Game::new` with its seed deals it.
+    fn start(&self, ruleset: &Ruleset, index: usize, episode: u64) -> Position {
         let seed = episode_seed(self.seed, index, episode);
-        // Seeded, with no totals given: `Game::new` cannot fail.
-        Game::new(Arc::clone(ruleset), Some(seed), hand_number, None)
-            .expect("a seeded game with default totals starts")
+        let mut pos = Position::new(ruleset, seed, self.hand_number(episode), PerSeat::splat(0));
+        pos.deal_from_rng(ruleset);
+        pos
     }
 }
 
@@ -277,6 +279,8 @@ struct Rows<'a> {
     rewards: &'a mut [f32],
     terminated: &'a mut [u8],
     episode_scores: &'a mut [i64],
+    // Each game's action ids this episode, where the environment keeps them.
+    logs: &'a mut [Vec<u8>],
 }
 
 impl<'a> Rows<'a> {
@@ -289,7 +293,9 @@ impl<'a> Rows<'a> {
             rewards,
             terminated,
             episode_scores,
+            logs,
         } = self;
+        let mut logs = logs.chunks_mut(size);
         current_player
             .chunks_mut(size)
             .zip(mask.chunks_mut(size * ACTIONS))
@@ -304,104 +310,116 @@ impl<'a> Rows<'a> {
                 rewards: r,
                 terminated: t,
                 episode_scores: e,
+                logs: logs.next().unwrap_or_default(),
             })
             .collect()
     }
 }
 
 // Writes game `j` of the run's acting seat, mask and observation.
-fn write_view(game: &Game, rows: &mut Rows<'_>, j: usize) {
-    // After an auto-reset every game has an acting seat (seeded games never wait for a deal).
-    let seat = game.to_act();
+fn write_view(rules: &Ruleset, pos: &Position, rows: &mut Rows<'_>, j: usize) {
+    // Every episode starts dealt, and one that ends is replaced: there is an acting seat.
+    let seat = pos.acting_seat(rules);
     rows.current_player[j] = seat.map_or(-1, |s| s as i32);
-    let mask = game.legal_mask(None).unwrap_or(0);
+    let mask = seat.map_or(0, |s| pos.legal_mask(rules, s));
     let row = &mut rows.mask[j * ACTIONS..(j + 1) * ACTIONS];
     for (i, b) in row.iter_mut().enumerate() {
         *b = (mask >> i & 1) as u8;
     }
     let obs = &mut rows.observation[j * ENCODING_LENGTH..(j + 1) * ENCODING_LENGTH];
     match seat {
-        Some(s) => encode_observation(game, s, obs).expect("the acting seat is a seat"),
+        Some(s) => encode(rules, pos, s, obs),
         None => obs.fill(0),
     }
 }
 
 // Starts every game of the run on its next episode and clears its rows.
-fn reset_run(
-    cfg: &Config,
-    ruleset: &Arc<Ruleset>,
-    base: usize,
-    slots: &mut [Slot],
-    mut rows: Rows<'_>,
-) {
+fn reset_run(cfg: &Config, ruleset: &Ruleset, base: usize, slots: &mut [Slot], mut rows: Rows<'_>) {
     for (j, slot) in slots.iter_mut().enumerate() {
         slot.episode += 1;
-        slot.game = cfg.start(ruleset, base + j, slot.episode);
-        write_view(&slot.game, &mut rows, j);
+        slot.pos = cfg.start(ruleset, base + j, slot.episode);
+        write_view(ruleset, &slot.pos, &mut rows, j);
+    }
+    for log in rows.logs.iter_mut() {
+        log.clear();
     }
     rows.rewards.fill(0.0);
     rows.terminated.fill(0);
     rows.episode_scores.fill(0);
 }
 
+// Applies a checked action id for the acting seat.
+fn apply_checked(rules: &Ruleset, pos: &mut Position, id: u16) -> Outcome {
+    let seat = pos
+        .acting_seat(rules)
+        .expect("a checked id has an acting seat");
+    match Decision::from_id(id).expect("a checked id is an id") {
+        Decision::Play(card) => pos.play(rules, card),
+        Decision::Select(card) => pos.select(rules, seat, card),
+        Decision::Moon(choice) => pos.moon(rules, choice),
+    }
+}
+
 // Applies one (checked) action to every game of the run, auto-resetting finished episodes.
 fn step_run(
     cfg: &Config,
-    ruleset: &Arc<Ruleset>,
+    ruleset: &Ruleset,
     base: usize,
     slots: &mut [Slot],
     actions: &[u16],
     mut rows: Rows<'_>,
-) -> Result<(), Error> {
+) {
     let n = cfg.players;
     for (j, (slot, &id)) in slots.iter_mut().zip(actions).enumerate() {
-        slot.game.apply_action(id, None)?;
+        let out = apply_checked(ruleset, &mut slot.pos, id);
+        if let Some(log) = rows.logs.get_mut(j) {
+            // Ids are below 106.
+            log.push(id as u8);
+        }
         let reward = &mut rows.rewards[j * n..(j + 1) * n];
         reward.fill(0.0);
-        let mut hand_scored = false;
-        for event in slot.game.events().iter() {
-            match (event, cfg.rewards) {
-                (Event::Trick(t), Rewards::PerTrick) => {
-                    reward[usize::from(t.winner)] -= t.points as f32
-                }
-                (Event::Hand(h), Rewards::PerTrick) => {
-                    hand_scored = true;
-                    for (s, r) in reward.iter_mut().enumerate() {
-                        *r -= (h.scores[s] - i64::from(h.points[s])) as f32;
-                    }
-                }
-                (Event::Hand(h), Rewards::HandEnd) => {
-                    hand_scored = true;
-                    for (r, &score) in reward.iter_mut().zip(h.scores.first(n)) {
-                        *r -= score as f32;
-                    }
-                }
-                _ => {}
+        if let (Some(t), Rewards::PerTrick) = (out.trick, cfg.rewards) {
+            reward[usize::from(t.winner)] -= t.points as f32;
+        }
+        if let Some(h) = out.hand {
+            for (s, r) in reward.iter_mut().enumerate() {
+                *r -= match cfg.rewards {
+                    // The moon adjustment: the trick paid the points as captured.
+                    Rewards::PerTrick => (h.scores[s] - i64::from(h.points[s])) as f32,
+                    Rewards::HandEnd => h.scores[s] as f32,
+                };
             }
         }
-        let ended = match cfg.episode {
-            Episode::Hand => hand_scored,
-            Episode::Match => slot.game.phase() == Phase::Over,
-        };
         let scores = &mut rows.episode_scores[j * n..(j + 1) * n];
+        let ended = match (cfg.episode, out.hand) {
+            (Episode::Hand, Some(h)) => {
+                scores.copy_from_slice(h.scores.first(n));
+                true
+            }
+            (Episode::Match, Some(_)) if slot.pos.phase == Phase::Over => {
+                scores.copy_from_slice(slot.pos.scores.first(n));
+                true
+            }
+            (Episode::Match, Some(_)) => {
+                // As a seeded game does: the next hand comes from the seed's generator.
+                slot.pos.deal_from_rng(ruleset);
+                false
+            }
+            _ => false,
+        };
         if ended {
             rows.terminated[j] = 1;
-            match cfg.episode {
-                Episode::Hand => {
-                    let last = slot.game.last_hand().expect("a hand was scored");
-                    scores.copy_from_slice(last.scores.first(n));
-                }
-                Episode::Match => scores.copy_from_slice(slot.game.scores()),
-            }
             slot.episode += 1;
-            slot.game = cfg.start(ruleset, base + j, slot.episode);
+            slot.pos = cfg.start(ruleset, base + j, slot.episode);
+            if let Some(log) = rows.logs.get_mut(j) {
+                log.clear();
+            }
         } else {
             rows.terminated[j] = 0;
             scores.fill(0);
         }
-        write_view(&slot.game, &mut rows, j);
+        write_view(ruleset, &slot.pos, &mut rows, j);
     }
-    Ok(())
 }
 
 /// `num_envs` games of one ruleset, stepped together, for learning code (like EnvPool's or
@@ -449,6 +467,8 @@ pub struct VectorEnv {
     rewards: Vec<f32>,
     terminated: Vec<u8>,
     episode_scores: Vec<i64>,
+    // Each game's action ids this episode, one byte each, with `with_history`; else empty.
+    logs: Vec<Vec<u8>>,
 }
 
 impl VectorEnv {
@@ -499,17 +519,55 @@ impl VectorEnv {
             rewards: vec![0.0; num_envs * players],
             terminated: vec![0; num_envs],
             episode_scores: vec![0; num_envs * players],
+            logs: Vec::new(),
         };
         let cfg = env.config();
         for i in 0..num_envs {
-            let game = cfg.start(&env.ruleset, i, 0);
-            env.slots.push(Slot { game, episode: 0 });
+            let pos = cfg.start(&env.ruleset, i, 0);
+            env.slots.push(Slot { pos, episode: 0 });
         }
+        let ruleset = Arc::clone(&env.ruleset);
         let (slots, mut rows) = env.parts();
         for (j, slot) in slots.iter().enumerate() {
-            write_view(&slot.game, &mut rows, j);
+            write_view(&ruleset, &slot.pos, &mut rows, j);
         }
         Ok(env)
+    }
+
+    /// Keeps each game's action ids of its episode (one byte an action), so that
+    /// [`VectorEnv::game`] can rebuild the game with its history; without it a game is its
+    /// position alone. A game under way starts its episode again from the deal.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversis_core::{preset, Episode, Rewards, VectorEnv};
+    /// let env = VectorEnv::new(preset("hearts-4").unwrap(), 2, 0, Episode::Hand, Rewards::HandEnd)
+    ///     .unwrap();
+    /// assert!(env.game(0).is_err());
+    /// let env = env.with_history();
+    /// assert_eq!(env.game(1).unwrap().to_act(), Some(0));
+    /// ```
+    pub fn with_history(mut self) -> VectorEnv {
+        if self.logs.is_empty() {
+            self.logs = vec![Vec::new(); self.slots.len()];
+            let cfg = self.config();
+            let ruleset = Arc::clone(&self.ruleset);
+            let (slots, mut rows) = self.parts();
+            for (j, slot) in slots.iter_mut().enumerate() {
+                slot.pos = cfg.start(&ruleset, j, slot.episode);
+                write_view(&ruleset, &slot.pos, &mut rows, j);
+            }
+            rows.rewards.fill(0.0);
+            rows.terminated.fill(0);
+            rows.episode_scores.fill(0);
+        }
+        self
+    }
+
+    /// Whether the environment keeps each game's history ([`VectorEnv::with_history`]).
+    pub fn has_history(&self) -> bool {
+        !self.logs.is_empty()
     }
 
     fn config(&self) -> Config {
@@ -532,6 +590,7 @@ impl VectorEnv {
                 rewards: &mut self.rewards,
                 terminated: &mut self.terminated,
                 episode_scores: &mut self.episode_scores,
+                logs: &mut self.logs,
             },
         )
     }
@@ -570,11 +629,10 @@ impl VectorEnv {
         for (i, &id) in actions.iter().enumerate() {
             let legal = usize::from(id) < ACTIONS && self.mask[i * ACTIONS + usize::from(id)] == 1;
             if !legal {
-                // The game's own error says why.
-                let mut probe = self.slots[i].game.clone();
-                let why = match probe.apply_action(id, None) {
+                // The game's own checks say why.
+                let why = match self.slots[i].pos.check_id(&self.ruleset, id, None) {
                     Err(e) => (e.code(), e.message().to_string()),
-                    Ok(()) => (ErrorCode::InvalidAction, "not a legal id".to_string()),
+                    Ok(_) => (ErrorCode::InvalidAction, "not a legal id".to_string()),
                 };
                 return Err(Error::new(
                     why.0,
@@ -643,7 +701,8 @@ impl VectorEnv {
         let threads = threads.clamp(1, num);
         let (slots, rows) = self.parts();
         if threads == 1 {
-            return step_run(&cfg, &ruleset, 0, slots, actions, rows);
+            step_run(&cfg, &ruleset, 0, slots, actions, rows);
+            return Ok(());
         }
         let size = num.div_ceil(threads);
         let runs = rows.chunks(size, cfg.players);
@@ -659,12 +718,11 @@ impl VectorEnv {
                     scope.spawn(move || step_run(cfg, ruleset, k * size, s, a, r))
                 })
                 .collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().expect("a step thread panicked"))
-                .collect::<Result<Vec<()>, Error>>()
-                .map(|_| ())
-        })
+            for h in handles {
+                h.join().expect("a step thread panicked");
+            }
+        });
+        Ok(())
     }
 
     /// The number of games.
@@ -701,22 +759,51 @@ impl VectorEnv {
         &self.ruleset
     }
 
-    /// Game `i` (for inspection: records, JSON observations).
+    /// Game `i` as a [`Game`] (for inspection: records, JSON observations), rebuilt from its
+    /// episode's seed and action ids: the game its episode is, history included.
     ///
-    /// # Panics
+    /// # Errors
     ///
-    /// When `i` is not below [`VectorEnv::num_envs`].
+    /// `invalid-setup` when the environment keeps no history ([`VectorEnv::with_history`]);
+    /// `invalid-action` when `i` is not below [`VectorEnv::num_envs`].
     ///
     /// # Examples
     ///
     /// ```
     /// use reversis_core::{preset, Episode, Rewards, VectorEnv};
     /// let env = VectorEnv::new(preset("hearts-4").unwrap(), 2, 0, Episode::Hand, Rewards::HandEnd)
-    ///     .unwrap();
-    /// assert_eq!(env.game(1).to_act(), Some(0));
+    ///     .unwrap()
+    ///     .with_history();
+    /// assert_eq!(env.game(1).unwrap().to_act(), Some(0));
+    /// assert!(env.game(2).is_err());
     /// ```
-    pub fn game(&self, i: usize) -> &Game {
-        &self.slots[i].game
+    pub fn game(&self, i: usize) -> Result<Game, Error> {
+        let n = self.slots.len();
+        let Some(slot) = self.slots.get(i) else {
+            return Err(Error::new(
+                ErrorCode::InvalidAction,
+                format!("invalid action: game index {i} is out of range 0-{}", n - 1),
+            ));
+        };
+        let Some(log) = self.logs.get(i) else {
+            return Err(Error::new(
+                ErrorCode::InvalidSetup,
+                "invalid setup: this environment keeps no history, so a game cannot be rebuilt \
+                 (create it with history)",
+            ));
+        };
+        let cfg = self.config();
+        let seed = episode_seed(self.seed, i, slot.episode);
+        let mut game = Game::new(
+            Arc::clone(&self.ruleset),
+            Some(seed),
+            cfg.hand_number(slot.episode),
+            None,
+        )?;
+        for &id in log {
+            game.apply_action(u16::from(id), None)?;
+        }
+        Ok(game)
     }
 
     /// The episode game `i` is playing, 0 for its first.

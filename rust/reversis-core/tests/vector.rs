@@ -4,8 +4,8 @@
 use std::sync::Arc;
 
 use reversis_core::{
-    encode_observation, episode_seed, preset, Episode, ErrorCode, Game, Phase, Rewards, Ruleset,
-    SplitMix64, VectorEnv, ENCODING_LENGTH, MAX_ENVS, NUM_ACTIONS,
+    encode_observation, episode_seed, preset, preset_names, Episode, ErrorCode, Game, Phase,
+    Rewards, Ruleset, SplitMix64, VectorEnv, ENCODING_LENGTH, MAX_ENVS, NUM_ACTIONS,
 };
 
 const A: usize = NUM_ACTIONS as usize;
@@ -76,7 +76,9 @@ fn setup_bounds() {
         let e = VectorEnv::new(hearts4(), n, 1, Episode::Hand, Rewards::HandEnd).unwrap_err();
         assert_eq!(e.code(), ErrorCode::InvalidSetup);
     }
-    let env = VectorEnv::new(hearts4(), 3, 1, Episode::Hand, Rewards::HandEnd).unwrap();
+    let env = VectorEnv::new(hearts4(), 3, 1, Episode::Hand, Rewards::HandEnd)
+        .unwrap()
+        .with_history();
     assert_eq!(env.current_player().len(), 3);
     assert_eq!(env.legal_action_mask().len(), 3 * A);
     assert_eq!(env.observation().len(), 3 * 1049);
@@ -87,10 +89,12 @@ fn setup_bounds() {
 
 #[test]
 fn games_start_from_their_episode_seed() {
-    let env = VectorEnv::new(hearts4(), 4, 77, Episode::Match, Rewards::HandEnd).unwrap();
+    let env = VectorEnv::new(hearts4(), 4, 77, Episode::Match, Rewards::HandEnd)
+        .unwrap()
+        .with_history();
     for i in 0..4 {
         let g = Game::new(hearts4(), Some(episode_seed(77, i, 0)), 0, None).unwrap();
-        assert_eq!(env.game(i), &g);
+        assert_eq!(env.game(i).unwrap(), g);
     }
 }
 
@@ -101,7 +105,9 @@ fn deterministic_replay() {
         (Episode::Match, Rewards::PerTrick),
     ] {
         let run = || {
-            let mut env = VectorEnv::new(hearts4(), 6, 2024, episode, rewards).unwrap();
+            let mut env = VectorEnv::new(hearts4(), 6, 2024, episode, rewards)
+                .unwrap()
+                .with_history();
             let mut r = rngs(6);
             let mut trace = vec![buffers(&env)];
             for _ in 0..400 {
@@ -118,8 +124,12 @@ fn deterministic_replay() {
 #[test]
 fn games_do_not_depend_on_the_batch_size() {
     for episode in [Episode::Hand, Episode::Match] {
-        let mut small = VectorEnv::new(hearts4(), 3, 5, episode, Rewards::PerTrick).unwrap();
-        let mut large = VectorEnv::new(hearts4(), 5, 5, episode, Rewards::PerTrick).unwrap();
+        let mut small = VectorEnv::new(hearts4(), 3, 5, episode, Rewards::PerTrick)
+            .unwrap()
+            .with_history();
+        let mut large = VectorEnv::new(hearts4(), 5, 5, episode, Rewards::PerTrick)
+            .unwrap()
+            .with_history();
         let (mut rs, mut rl) = (rngs(3), rngs(5));
         let mut ended = 0;
         for _ in 0..600 {
@@ -141,7 +151,9 @@ fn games_do_not_depend_on_the_batch_size() {
 #[test]
 fn threads_do_not_change_results() {
     for (num, threads) in [(4, 2), (7, 3), (5, 16)] {
-        let mut one = VectorEnv::new(hearts4(), num, 11, Episode::Hand, Rewards::PerTrick).unwrap();
+        let mut one = VectorEnv::new(hearts4(), num, 11, Episode::Hand, Rewards::PerTrick)
+            .unwrap()
+            .with_history();
         let mut many = one.clone();
         let mut r = rngs(num);
         for _ in 0..300 {
@@ -151,7 +163,7 @@ fn threads_do_not_change_results() {
             assert_eq!(buffers(&one), buffers(&many));
         }
         for i in 0..num {
-            assert_eq!(one.game(i), many.game(i));
+            assert_eq!(one.game(i).unwrap(), many.game(i).unwrap());
         }
     }
 }
@@ -166,11 +178,12 @@ fn mask_and_player_follow_the_games() {
             Episode::Match,
             Rewards::HandEnd,
         )
-        .unwrap();
+        .unwrap()
+        .with_history();
         let mut r = rngs(4);
         for _ in 0..300 {
             for i in 0..4 {
-                let g = env.game(i);
+                let g = env.game(i).unwrap();
                 let mask = g.legal_mask(None).unwrap();
                 let row = &env.legal_action_mask()[i * A..(i + 1) * A];
                 for (id, &b) in row.iter().enumerate() {
@@ -195,10 +208,12 @@ fn per_trick_rewards_sum_to_hand_end_rewards() {
         ("omnibus-4", Episode::Hand),
     ] {
         let n = 8;
-        let mut trick =
-            VectorEnv::new(preset(name).unwrap(), n, 9, episode, Rewards::PerTrick).unwrap();
-        let mut hand =
-            VectorEnv::new(preset(name).unwrap(), n, 9, episode, Rewards::HandEnd).unwrap();
+        let mut trick = VectorEnv::new(preset(name).unwrap(), n, 9, episode, Rewards::PerTrick)
+            .unwrap()
+            .with_history();
+        let mut hand = VectorEnv::new(preset(name).unwrap(), n, 9, episode, Rewards::HandEnd)
+            .unwrap()
+            .with_history();
         let mut r = rngs(n);
         let p = preset(name).unwrap().players();
         let mut sums = vec![0f32; n * p];
@@ -249,14 +264,16 @@ fn per_trick_rewards_sum_to_hand_end_rewards() {
 
 #[test]
 fn a_rejected_step_changes_nothing() {
-    let mut env = VectorEnv::new(hearts4(), 5, 21, Episode::Hand, Rewards::PerTrick).unwrap();
+    let mut env = VectorEnv::new(hearts4(), 5, 21, Episode::Hand, Rewards::PerTrick)
+        .unwrap()
+        .with_history();
     let mut r = rngs(5);
     for _ in 0..37 {
         let actions = policy(&env, &mut r);
         env.step(&actions).unwrap();
     }
     let before = buffers(&env);
-    let games: Vec<Game> = (0..5).map(|i| env.game(i).clone()).collect();
+    let games: Vec<Game> = (0..5).map(|i| env.game(i).unwrap()).collect();
     let good = policy(&env, &mut r);
     // An id out of range, then one in range but illegal.
     let illegal = (0..NUM_ACTIONS)
@@ -270,7 +287,7 @@ fn a_rejected_step_changes_nothing() {
             assert!(e.message().contains("game 3"), "{}", e.message());
             assert_eq!(buffers(&env), before);
             for (i, g) in games.iter().enumerate() {
-                assert_eq!(env.game(i), g);
+                assert_eq!(&env.game(i).unwrap(), g);
             }
         }
     }
@@ -284,7 +301,9 @@ fn a_rejected_step_changes_nothing() {
 fn episodes_auto_reset() {
     let rules = hearts4();
     let n = 3;
-    let mut env = VectorEnv::new(rules.clone(), n, 8, Episode::Hand, Rewards::HandEnd).unwrap();
+    let mut env = VectorEnv::new(rules.clone(), n, 8, Episode::Hand, Rewards::HandEnd)
+        .unwrap()
+        .with_history();
     let mut r = rngs(n);
     let mut seen = vec![0u64; n];
     for _ in 0..2000 {
@@ -298,7 +317,7 @@ fn episodes_auto_reset() {
                 // The new episode: a fresh game from its seed, hand number e mod 4·4.
                 let g =
                     Game::new(rules.clone(), Some(episode_seed(8, i, e)), e % 16, None).unwrap();
-                assert_eq!(env.game(i), &g);
+                assert_eq!(env.game(i).unwrap(), g);
                 let scores: i64 = env.episode_scores()[i * 4..i * 4 + 4].iter().sum();
                 assert!(
                     [26, 78, -26].contains(&scores),
@@ -315,24 +334,26 @@ fn episodes_auto_reset() {
     }
     assert!(seen.iter().all(|&k| k >= 4), "{seen:?}");
     // Hands cycle the passing: left, right, across, hold, ...
-    let g = env.game(0);
+    let g = env.game(0).unwrap();
     assert_eq!(g.hand_number(), env.episode_index(0) % 16);
 
     // Matches end in phase over: a low target makes them short.
     let short = rules
         .replace(serde_json::json!({"target": 30}).as_object().unwrap())
         .unwrap();
-    let mut env = VectorEnv::new(short, n, 8, Episode::Match, Rewards::HandEnd).unwrap();
+    let mut env = VectorEnv::new(short, n, 8, Episode::Match, Rewards::HandEnd)
+        .unwrap()
+        .with_history();
     let mut r = rngs(n);
     let mut matches = 0;
     for _ in 0..5000 {
         let actions = policy(&env, &mut r);
         env.step(&actions).unwrap();
         for i in 0..n {
-            assert_ne!(env.game(i).phase(), Phase::Over);
+            assert_ne!(env.game(i).unwrap().phase(), Phase::Over);
             if env.terminated()[i] == 1 {
                 matches += 1;
-                assert_eq!(env.game(i).hand_number(), 0);
+                assert_eq!(env.game(i).unwrap().hand_number(), 0);
                 let top = env.episode_scores()[i * 4..i * 4 + 4].iter().max().copied();
                 assert!(top.unwrap() >= 30);
             }
@@ -345,19 +366,19 @@ fn episodes_auto_reset() {
     assert!(env.terminated().iter().all(|&t| t == 0));
     assert!(env.rewards().iter().all(|&x| x == 0.0));
     for i in 0..n {
-        assert_eq!(env.game(i).hand_number(), 0);
-        assert_eq!(env.game(i).hands_scored(), 0);
+        assert_eq!(env.game(i).unwrap().hand_number(), 0);
+        assert_eq!(env.game(i).unwrap().hands_scored(), 0);
     }
 }
 
 /// Checks row `i` of the observation against the game's accessors.
 fn check_observation(env: &VectorEnv, i: usize) {
-    let g = env.game(i);
+    let g = env.game(i).unwrap();
     let n = g.ruleset().players();
     let seat = g.to_act().unwrap();
     let obs = &env.observation()[i * O..(i + 1) * O];
     let mut again = vec![0; O];
-    encode_observation(g, seat, &mut again).unwrap();
+    encode_observation(&g, seat, &mut again).unwrap();
     assert_eq!(obs, &again[..]);
     let hand = g.hand(seat).unwrap();
     for c in 0..52u8 {
@@ -432,7 +453,8 @@ fn observations_match_the_games() {
             Episode::Match,
             Rewards::HandEnd,
         )
-        .unwrap();
+        .unwrap()
+        .with_history();
         let mut r = rngs(4);
         for step in 0..400 {
             if step % 7 == 0 {
@@ -459,4 +481,42 @@ fn encode_observation_checks_its_arguments() {
         encode_observation(&g, 0, &mut short).unwrap_err().code(),
         ErrorCode::InvalidSetup
     );
+}
+
+#[test]
+fn the_history_changes_nothing_the_buffers_show() {
+    for name in preset_names() {
+        for episode in [Episode::Hand, Episode::Match] {
+            let rules = preset(name).unwrap();
+            let mut bare =
+                VectorEnv::new(rules.clone(), 3, 40, episode, Rewards::PerTrick).unwrap();
+            let mut kept = bare.clone().with_history();
+            assert!(!bare.has_history() && kept.has_history());
+            assert_eq!(bare.game(0).unwrap_err().code().as_str(), "invalid-setup");
+            let mut rng = SplitMix64::new(5);
+            for _ in 0..150 {
+                let actions: Vec<u16> = bare
+                    .legal_action_mask()
+                    .chunks(A)
+                    .map(|row| {
+                        let legal: Vec<u16> =
+                            (0..A as u16).filter(|&i| row[i as usize] == 1).collect();
+                        legal[rng.below_fast(legal.len() as u64) as usize]
+                    })
+                    .collect();
+                bare.step(&actions).unwrap();
+                kept.step(&actions).unwrap();
+                assert_eq!(bare.current_player(), kept.current_player());
+                assert_eq!(bare.legal_action_mask(), kept.legal_action_mask());
+                assert_eq!(bare.observation(), kept.observation());
+                assert_eq!(bare.rewards(), kept.rewards());
+                assert_eq!(bare.terminated(), kept.terminated());
+                assert_eq!(bare.episode_scores(), kept.episode_scores());
+            }
+            for i in 0..3 {
+                let g = kept.game(i).unwrap();
+                assert_eq!(g.to_act().map(|s| s as i32), Some(bare.current_player()[i]));
+            }
+        }
+    }
 }

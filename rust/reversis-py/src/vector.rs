@@ -8,7 +8,7 @@ use pyo3::buffer::PyBuffer;
 use pyo3::exceptions::PyBufferError;
 use pyo3::ffi;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyMemoryView, PyString};
+use pyo3::types::{PyBool, PyBytes, PyMemoryView, PyString};
 use reversis_core as core;
 use reversis_core::{Episode, ErrorCode, Rewards};
 
@@ -183,8 +183,8 @@ fn actions_arg(value: &Bound<'_, PyAny>) -> PyResult<StepIds> {
 impl PyVectorEnv {
     #[new]
     #[pyo3(
-        signature = (ruleset, num_envs, seed, *, threads=Given(None), episode=Given(None), rewards=Given(None)),
-        text_signature = "(ruleset, num_envs, seed, *, threads=1, episode='hand', rewards='hand')"
+        signature = (ruleset, num_envs, seed, *, threads=Given(None), episode=Given(None), rewards=Given(None), history=Given(None)),
+        text_signature = "(ruleset, num_envs, seed, *, threads=1, episode='hand', rewards='hand', history=False)"
     )]
     fn new(
         ruleset: &Bound<'_, PyAny>,
@@ -193,6 +193,7 @@ impl PyVectorEnv {
         threads: Given<'_>,
         episode: Given<'_>,
         rewards: Given<'_>,
+        history: Given<'_>,
     ) -> PyResult<Self> {
         let rules = ruleset_arg(ruleset)?;
         let num = count_arg(num_envs, "num_envs", 1, core::MAX_ENVS as u64)?;
@@ -207,7 +208,23 @@ impl PyVectorEnv {
             .0
             .as_ref()
             .map_or(Ok(Rewards::HandEnd), rewards_arg)?;
+        let history = match &history.0 {
+            Some(h) => match h.downcast::<PyBool>() {
+                Ok(b) => b.is_true(),
+                Err(_) => {
+                    return fail(
+                        ErrorCode::InvalidSetup,
+                        format!(
+                            "invalid setup: history must be True or False, not {}",
+                            describe(h)
+                        ),
+                    )
+                }
+            },
+            None => false,
+        };
         let env = core_result(core::VectorEnv::new(rules, num, seed, episode, rewards))?;
+        let env = if history { env.with_history() } else { env };
         Ok(PyVectorEnv { env, threads })
     }
 
@@ -238,8 +255,14 @@ impl PyVectorEnv {
     fn game(&self, index: &Bound<'_, PyAny>) -> PyResult<PyGame> {
         let i = index_arg(index, self.env.num_envs())?;
         Ok(PyGame {
-            inner: self.env.game(i).clone(),
+            inner: core_result(self.env.game(i))?,
         })
+    }
+
+    /// Whether each game's history is kept, so that `game(i)` works.
+    #[getter]
+    fn history(&self) -> bool {
+        self.env.has_history()
     }
 
     /// The episode game `i` is playing, 0 for its first.
@@ -308,13 +331,14 @@ impl PyVectorEnv {
 
     fn __repr__(&self) -> String {
         format!(
-            "VectorEnv({:?}, num_envs={}, seed={}, threads={}, episode={:?}, rewards={:?})",
+            "VectorEnv({:?}, num_envs={}, seed={}, threads={}, episode={:?}, rewards={:?}, history={})",
             self.env.ruleset().name(),
             self.env.num_envs(),
             self.env.seed(),
             self.threads,
             self.episode(),
-            self.rewards_mode()
+            self.rewards_mode(),
+            if self.env.has_history() { "True" } else { "False" }
         )
     }
 }

@@ -1,0 +1,622 @@
+//! The match state machine without its history (spec `game.md`): a position, its checks and its
+//! transitions. [`crate::Game`] records the history (actions, tricks, hand scores, undo) on top
+//! of it; [`crate::VectorEnv`] steps positions alone, which is why a position is small (it is
+//! `Copy` and holds no pointer) and every per-seat table of cards in it is three bit planes.
+
+use std::fmt;
+
+use crate::action::{Action, Decision, MOON_ADD_ID, MOON_SUBTRACT_ID, PASS_BASE};
+use crate::card::{Card, CardSet, Suit};
+use crate::error::{Error, ErrorCode};
+use crate::event::HandSummary;
+use crate::game::Phase;
+use crate::hand::{CompletedTrick, HandState};
+use crate::rng::SplitMix64;
+use crate::ruleset::{MoonChoice, MoonScoring, PassDirection, Ruleset};
+use crate::seat::{PerSeat, MAX_PLAYERS};
+
+fn err(code: ErrorCode, msg: impl Into<String>) -> Error {
+    Error::new(code, msg)
+}
+
+fn suit_name(s: Suit) -> &'static str {
+    match s {
+        Suit::Clubs => "clubs",
+        Suit::Diamonds => "diamonds",
+        Suit::Hearts => "hearts",
+        Suit::Spades => "spades",
+    }
+}
+
+// The seats fit in three bits with one value, 7, left for "no seat".
+const _: () = assert!(MAX_PLAYERS < 8);
+
+/// A seat per card, or none, as three bit planes: bit `c` of plane `k` is bit `k` of the seat
+/// of card `c`, all three set for no seat. 24 bytes, where a set per seat takes 56.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct SeatPlanes([u64; 3]);
+
+impl SeatPlanes {
+    pub(crate) const NONE: SeatPlanes = SeatPlanes([!0; 3]);
+
+    /// The cards of `seat`.
+    pub(crate) fn cards_of(&self, seat: usize) -> CardSet {
+        let mut m = !0u64;
+        for (k, plane) in self.0.iter().enumerate() {
+            m &= if seat >> k & 1 == 1 { *plane } else { !*plane };
+        }
+        CardSet(m & CardSet::FULL.0)
+    }
+
+    /// Gives `cards` to `seat`.
+    pub(crate) fn assign(&mut self, cards: CardSet, seat: usize) {
+        for (k, plane) in self.0.iter_mut().enumerate() {
+            if seat >> k & 1 == 1 {
+                *plane |= cards.0;
+            } else {
+                *plane &= !cards.0;
+            }
+        }
+    }
+}
+
+/// What one transition set off, for the history of a [`crate::Game`] and the rewards of a
+/// [`crate::VectorEnv`].
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Outcome {
+    /// A pass the transition completed: the seat and its cards.
+    pub(crate) pass: Option<(usize, CardSet)>,
+    /// Whether the cards were exchanged (PASS-3).
+    pub(crate) exchanged: bool,
+    /// The trick the transition completed.
+    pub(crate) trick: Option<CompletedTrick>,
+    /// The hand the transition scored; the match is then over or waits for the next deal.
+    pub(crate) hand: Option<HandSummary>,
+}
+
+/// Everything that is the position (API-9) but the ruleset, the seed, the number of deals made
+/// from it and the completed tricks (the history's).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Position {
+    pub(crate) rng: SplitMix64,
+    pub(crate) hand_number: u64,
+    pub(crate) hand: HandState,
+    // The seat that selected (ACT-2) or passed each card this hand: a seat's selection while it
+    // awaits its pass, its pass once `passed_mask` has it.
+    pass_seats: SeatPlanes,
+    // The seat that played each card this hand, the trick in progress included.
+    play_seats: SeatPlanes,
+    pub(crate) scores: PerSeat<i64>,
+    pub(crate) phase: Phase,
+    // Bit `s` once seat `s` has passed this hand.
+    passed_mask: u8,
+    exchanged: bool,
+}
+
+impl Position {
+    /// A match at hand `hand_number` with the totals `scores`, waiting for its deal.
+    pub(crate) fn new(
+        rules: &Ruleset,
+        seed: u64,
+        hand_number: u64,
+        scores: PerSeat<i64>,
+    ) -> Position {
+        Position {
+            rng: SplitMix64::new(seed),
+            hand_number,
+            hand: HandState::empty(rules),
+            pass_seats: SeatPlanes::NONE,
+            play_seats: SeatPlanes::NONE,
+            scores,
+            phase: Phase::Deal,
+            passed_mask: 0,
+            exchanged: false,
+        }
+    }
+
+    // ------------------------------------------------------------------ reading
+
+    pub(crate) fn dealer(&self, rules: &Ruleset) -> usize {
+        rules.dealer(self.hand_number)
+    }
+
+    pub(crate) fn has_passed(&self, seat: usize) -> bool {
+        self.passed_mask & (1 << seat) != 0
+    }
+
+    pub(crate) fn exchanged(&self) -> bool {
+        self.exchanged
+    }
+
+    /// The cards `seat` has selected toward its pass (ACT-2), as a set.
+    pub(crate) fn selection(&self, seat: usize) -> CardSet {
+        if self.has_passed(seat) {
+            CardSet::EMPTY
+        } else {
+            self.pass_seats.cards_of(seat)
+        }
+    }
+
+    /// The cards `seat` passed this hand, once it has.
+    pub(crate) fn passed(&self, seat: usize) -> Option<CardSet> {
+        self.has_passed(seat)
+            .then(|| self.pass_seats.cards_of(seat))
+    }
+
+    /// The cards `seat` received this hand, once the exchange has happened (PASS-3).
+    pub(crate) fn received(&self, rules: &Ruleset, seat: usize) -> Option<CardSet> {
+        if !self.exchanged {
+            return None;
+        }
+        let dir = rules
+            .pass_direction(self.hand_number)
+            .unwrap_or(PassDirection::Hold);
+        Some(self.pass_seats.cards_of(dir.source(seat, rules.players())))
+    }
+
+    /// The cards `seat` has played this hand, the trick in progress included.
+    pub(crate) fn played_by(&self, seat: usize) -> CardSet {
+        self.play_seats.cards_of(seat)
+    }
+
+    /// The seat to play (phase `play`) or to choose (phase `moon`).
+    pub(crate) fn seat_to_move(&self, rules: &Ruleset) -> Option<usize> {
+        match self.phase {
+            Phase::Play => Some(self.hand.to_move()),
+            Phase::Moon => self.hand.moon_taker(rules),
+            _ => None,
+        }
+    }
+
+    /// The acting seat of ACT-3.
+    pub(crate) fn acting_seat(&self, rules: &Ruleset) -> Option<usize> {
+        match self.phase {
+            Phase::Pass => (0..rules.players()).find(|&s| !self.has_passed(s)),
+            _ => self.seat_to_move(rules),
+        }
+    }
+
+    /// The legal action ids of `seat`, a seat of the table, as a mask (ACT-3).
+    pub(crate) fn legal_mask(&self, rules: &Ruleset, seat: usize) -> u128 {
+        match self.phase {
+            Phase::Play if self.hand.to_move() == seat => {
+                u128::from(self.hand.legal_plays(rules).0)
+            }
+            Phase::Pass if !self.has_passed(seat) => {
+                let free = self.hand.hand(seat).0 & !self.selection(seat).0;
+                u128::from(free) << PASS_BASE
+            }
+            Phase::Moon if self.hand.moon_taker(rules) == Some(seat) => {
+                (1u128 << MOON_ADD_ID) | (1u128 << MOON_SUBTRACT_ID)
+            }
+            _ => 0,
+        }
+    }
+
+    // ------------------------------------------------------------------ checks
+
+    /// The phase errors of ERR-4 for an action of type `ty` that belongs to phase `wanted`:
+    /// `match-over`, `moon-choice-pending`, `wrong-phase`.
+    pub(crate) fn phase_error(
+        &self,
+        ty: &str,
+        wanted: Phase,
+        shown: &dyn fmt::Display,
+    ) -> Option<Error> {
+        let phase = self.phase;
+        if phase == Phase::Over {
+            return Some(err(
+                ErrorCode::MatchOver,
+                format!("match over: no action is accepted, got {shown}"),
+            ));
+        }
+        if phase == Phase::Moon && wanted != Phase::Moon {
+            return Some(err(
+                ErrorCode::MoonChoicePending,
+                format!("moon choice pending: the moon taker must choose first, got {shown}"),
+            ));
+        }
+        if phase != wanted {
+            return Some(err(
+                ErrorCode::WrongPhase,
+                format!("wrong phase: a {ty} action in phase {phase}: {shown}"),
+            ));
+        }
+        None
+    }
+
+    pub(crate) fn seat_in_table(
+        rules: &Ruleset,
+        seat: usize,
+        shown: &dyn fmt::Display,
+    ) -> Result<(), Error> {
+        let n = rules.players();
+        if seat >= n {
+            return Err(err(
+                ErrorCode::InvalidAction,
+                format!(
+                    "invalid action: seat {seat} is out of range 0-{} in {shown}",
+                    n - 1
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The seat an API call acts for (ACT-3): the one given, else the acting seat; where there
+    /// is none, the phase's own error in phases `deal` and `over`, else `invalid-action`.
+    pub(crate) fn acting(
+        &self,
+        rules: &Ruleset,
+        seat: Option<usize>,
+        ty: &str,
+        wanted: Phase,
+    ) -> Result<usize, Error> {
+        if let Some(s) = seat {
+            return Ok(s);
+        }
+        if let Some(s) = self.acting_seat(rules) {
+            return Ok(s);
+        }
+        if let Some(e) = self.phase_error(ty, wanted, &format_args!("a {ty} for the acting seat")) {
+            return Err(e);
+        }
+        Err(err(
+            ErrorCode::InvalidAction,
+            format!("invalid action: no seat is to act in phase {}", self.phase),
+        ))
+    }
+
+    pub(crate) fn already_passed(&self, seat: usize) -> Result<(), Error> {
+        if self.has_passed(seat) {
+            return Err(err(
+                ErrorCode::AlreadyPassed,
+                format!("already passed: seat {seat} has passed this hand"),
+            ));
+        }
+        Ok(())
+    }
+
+    fn not_held(seat: usize, c: Card) -> Error {
+        err(
+            ErrorCode::CardNotHeld,
+            format!("card not held: seat {seat} does not hold '{c}'"),
+        )
+    }
+
+    pub(crate) fn check_pass(
+        &self,
+        rules: &Ruleset,
+        seat: usize,
+        cards: &[Card],
+    ) -> Result<CardSet, Error> {
+        self.already_passed(seat)?;
+        let size = rules.passing().map_or(0, |p| p.size);
+        if cards.len() != size {
+            return Err(err(
+                ErrorCode::WrongPassSize,
+                format!(
+                    "wrong pass size: seat {seat} passed {} cards, expected {size}",
+                    cards.len()
+                ),
+            ));
+        }
+        let mut set = CardSet::EMPTY;
+        for &c in cards {
+            if set.contains(c) {
+                return Err(err(
+                    ErrorCode::DuplicateCard,
+                    format!("duplicate card: '{c}' is passed twice by seat {seat}"),
+                ));
+            }
+            set.insert(c);
+        }
+        let hand = self.hand.hand(seat);
+        if let Some(c) = cards.iter().find(|c| !hand.contains(**c)) {
+            return Err(Self::not_held(seat, *c));
+        }
+        Ok(set)
+    }
+
+    pub(crate) fn check_play(&self, rules: &Ruleset, seat: usize, card: Card) -> Result<(), Error> {
+        let to_move = self.hand.to_move();
+        if seat != to_move {
+            return Err(err(
+                ErrorCode::WrongSeat,
+                format!("wrong seat: seat {seat} played '{card}' but seat {to_move} is to move"),
+            ));
+        }
+        self.hand.check_play(rules, card).map_err(|code| {
+            let msg = match code {
+                ErrorCode::CardNotHeld => {
+                    format!("card not held: seat {seat} does not hold '{card}'")
+                }
+                ErrorCode::MustLeadOpeningCard => format!(
+                    "must lead opening card: the first trick opens with '{}', not '{card}'",
+                    rules
+                        .opening_card()
+                        .map_or_else(String::new, |c| c.to_string())
+                ),
+                ErrorCode::MustFollowSuit => format!(
+                    "must follow suit: seat {seat} holds {} and cannot play '{card}'",
+                    self.hand.led_suit().map_or("the suit led", suit_name)
+                ),
+                ErrorCode::PointsOnFirstTrick => format!(
+                    "points on first trick: seat {seat} cannot discard the point card \
+                     '{card}' while it holds a card worth no points"
+                ),
+                _ => format!(
+                    "hearts not broken: seat {seat} cannot lead '{card}' while it holds a \
+                     card that is not a heart"
+                ),
+            };
+            err(code, msg)
+        })
+    }
+
+    pub(crate) fn check_moon(&self, rules: &Ruleset, seat: usize) -> Result<(), Error> {
+        let taker = self.hand.moon_taker(rules);
+        if taker != Some(seat) {
+            return Err(err(
+                ErrorCode::NotMoonTaker,
+                format!(
+                    "not moon taker: seat {seat} cannot choose, the taker is seat {}",
+                    taker.map_or_else(|| "none".to_string(), |t| t.to_string())
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    pub(crate) fn check_select(&self, seat: usize, card: Card) -> Result<(), Error> {
+        if let Some(e) = self.phase_error(
+            "pass",
+            Phase::Pass,
+            &format_args!("a selection of '{card}' by seat {seat}"),
+        ) {
+            return Err(e);
+        }
+        self.already_passed(seat)?;
+        if self.selection(seat).contains(card) {
+            return Err(err(
+                ErrorCode::DuplicateCard,
+                format!("duplicate card: seat {seat} has selected '{card}' already"),
+            ));
+        }
+        if !self.hand.hand(seat).contains(card) {
+            return Err(Self::not_held(seat, card));
+        }
+        Ok(())
+    }
+
+    /// The checks of action id `id` for `seat`, by default the acting seat (ACT-2, ACT-3,
+    /// ERR-4): the seat it is for and its decision, once accepted.
+    pub(crate) fn check_id(
+        &self,
+        rules: &Ruleset,
+        id: u16,
+        seat: Option<usize>,
+    ) -> Result<(usize, Decision), Error> {
+        let decision = Decision::from_id(id)?;
+        if let Some(s) = seat {
+            Self::seat_in_table(rules, s, &format_args!("action id {id}"))?;
+        }
+        let seat = match decision {
+            // The per-step case: in phase play no phase error applies to a play (ERR-4).
+            Decision::Play(card) if self.phase == Phase::Play => {
+                let seat = seat.unwrap_or_else(|| self.hand.to_move());
+                self.check_play(rules, seat, card)?;
+                seat
+            }
+            Decision::Play(card) => {
+                let seat = self.acting(rules, seat, "play", Phase::Play)?;
+                let action = Action::Play { seat, card };
+                Self::seat_in_table(rules, seat, &action)?;
+                // Outside phase play there always is a phase error.
+                return Err(self
+                    .phase_error("play", Phase::Play, &action)
+                    .unwrap_or_else(|| err(ErrorCode::WrongPhase, "wrong phase")));
+            }
+            Decision::Moon(choice) => {
+                let seat = self.acting(rules, seat, "moon", Phase::Moon)?;
+                let action = Action::Moon { seat, choice };
+                Self::seat_in_table(rules, seat, &action)?;
+                if let Some(e) = self.phase_error("moon", Phase::Moon, &action) {
+                    return Err(e);
+                }
+                self.check_moon(rules, seat)?;
+                seat
+            }
+            Decision::Select(card) => {
+                let seat = self.acting(rules, seat, "pass", Phase::Pass)?;
+                self.check_select(seat, card)?;
+                seat
+            }
+        };
+        Ok((seat, decision))
+    }
+
+    // ------------------------------------------------------------------ transitions
+
+    fn clear_hand(&mut self, rules: &Ruleset) {
+        self.hand = HandState::empty(rules);
+        self.pass_seats = SeatPlanes::NONE;
+        self.play_seats = SeatPlanes::NONE;
+        self.passed_mask = 0;
+        self.exchanged = false;
+    }
+
+    /// Deals `hands`, checked (DEAL-3), and opens the pass or the play.
+    pub(crate) fn deal(&mut self, rules: &Ruleset, hands: &PerSeat<CardSet>) {
+        self.clear_hand(rules);
+        for (s, h) in hands.first(rules.players()).iter().enumerate() {
+            self.hand.set_hand(s, *h);
+        }
+        if rules.passes_on(self.hand_number) {
+            self.phase = Phase::Pass;
+        } else {
+            self.hand.start_play(rules, self.dealer(rules));
+            self.phase = Phase::Play;
+        }
+    }
+
+    /// Deals the next hand from the seed's generator (SEED-5) and returns it.
+    pub(crate) fn deal_from_rng(&mut self, rules: &Ruleset) -> PerSeat<CardSet> {
+        let hands = self.rng.deal(rules, self.dealer(rules));
+        self.deal(rules, &hands);
+        hands
+    }
+
+    /// Selects `card` toward `seat`'s pass (ACT-2), checked; the selection that reaches the
+    /// pass size is the seat's pass.
+    pub(crate) fn select(&mut self, rules: &Ruleset, seat: usize, card: Card) -> Outcome {
+        self.pass_seats.assign(CardSet(card.bit()), seat);
+        let size = rules.passing().map_or(0, |p| p.size);
+        let selection = self.selection(seat);
+        if selection.len() >= size {
+            self.pass(rules, seat, selection)
+        } else {
+            Outcome::default()
+        }
+    }
+
+    /// Passes `set`, checked, for `seat` (PASS-2), replacing its selection; the last pass
+    /// exchanges the cards and opens the play (PASS-3).
+    pub(crate) fn pass(&mut self, rules: &Ruleset, seat: usize, set: CardSet) -> Outcome {
+        let n = rules.players();
+        let selection = self.selection(seat);
+        self.pass_seats.assign(selection, MAX_PLAYERS);
+        self.pass_seats.assign(set, seat);
+        self.passed_mask |= 1 << seat;
+        self.hand
+            .set_hand(seat, CardSet(self.hand.hand(seat).0 & !set.0));
+        let mut out = Outcome {
+            pass: Some((seat, set)),
+            ..Outcome::default()
+        };
+        if u32::from(self.passed_mask).count_ones() as usize == n {
+            let dir = rules
+                .pass_direction(self.hand_number)
+                .unwrap_or(PassDirection::Hold);
+            for s in 0..n {
+                let t = dir.target(s, n);
+                let got = self.pass_seats.cards_of(s);
+                self.hand.set_hand(t, self.hand.hand(t) | got);
+            }
+            self.exchanged = true;
+            out.exchanged = true;
+            self.hand.start_play(rules, self.dealer(rules));
+            self.phase = Phase::Play;
+        }
+        out
+    }
+
+    /// Plays `card`, checked, for the seat to move; a trick that completes the hand scores it
+    /// unless the moon taker must choose (SCORE-3).
+    pub(crate) fn play(&mut self, rules: &Ruleset, card: Card) -> Outcome {
+        let seat = self.hand.to_move();
+        self.play_seats.assign(CardSet(card.bit()), seat);
+        let mut out = Outcome {
+            trick: self.hand.play_unchecked(rules, card),
+            ..Outcome::default()
+        };
+        if out.trick.is_some() && self.hand.is_complete(rules) {
+            let taker_choice = matches!(
+                rules.moon(),
+                Some(m) if m.scoring == MoonScoring::TakerChoice
+            );
+            if taker_choice && self.hand.moon_taker(rules).is_some() {
+                self.phase = Phase::Moon;
+            } else {
+                out.hand = Some(self.score_hand(rules, None));
+            }
+        }
+        out
+    }
+
+    /// The moon taker's choice, checked: scores the hand.
+    pub(crate) fn moon(&mut self, rules: &Ruleset, choice: MoonChoice) -> Outcome {
+        Outcome {
+            hand: Some(self.score_hand(rules, Some(choice))),
+            ..Outcome::default()
+        }
+    }
+
+    // Scores the completed hand (SCORE-*): the match is then over (MATCH-2) or waits for the
+    // next hand's deal.
+    fn score_hand(&mut self, rules: &Ruleset, choice: Option<MoonChoice>) -> HandSummary {
+        let n = rules.players();
+        let hand = self.hand;
+        let s = hand.hand_scores(rules, choice);
+        let mut row = PerSeat::splat(0i64);
+        for seat in 0..n {
+            row[seat] = i64::from(s[seat]);
+            self.scores[seat] = self.scores[seat].saturating_add(row[seat]);
+        }
+        let moon_taker = hand.moon_taker(rules);
+        let moon_choice = match (moon_taker, rules.moon()) {
+            (Some(_), Some(m)) => Some(match m.scoring {
+                MoonScoring::AddToOthers => MoonChoice::AddToOthers,
+                MoonScoring::SubtractFromTaker => MoonChoice::SubtractFromTaker,
+                MoonScoring::TakerChoice => choice.unwrap_or(MoonChoice::AddToOthers),
+            }),
+            _ => None,
+        };
+        let mut points = PerSeat::splat(0i32);
+        points.first_mut(n).copy_from_slice(hand.points());
+        let summary = HandSummary {
+            hand_number: self.hand_number,
+            players: n as u8,
+            points,
+            moon_taker: moon_taker.map(|t| t as u8),
+            moon_choice,
+            scores: row,
+        };
+        let target = i128::from(rules.target());
+        if self
+            .scores
+            .first(n)
+            .iter()
+            .any(|&t| i128::from(t) >= target)
+        {
+            self.phase = Phase::Over;
+        } else {
+            self.hand_number = self.hand_number.wrapping_add(1);
+            self.clear_hand(rules);
+            self.phase = Phase::Deal;
+        }
+        summary
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Position, SeatPlanes};
+    use crate::card::CardSet;
+
+    #[test]
+    fn seat_planes_keep_one_seat_per_card() {
+        let mut p = SeatPlanes::NONE;
+        for seat in 0..7 {
+            assert!(p.cards_of(seat).is_empty());
+        }
+        p.assign(CardSet(0b1011), 5);
+        p.assign(CardSet(0b0010), 0);
+        assert_eq!(p.cards_of(5), CardSet(0b1001));
+        assert_eq!(p.cards_of(0), CardSet(0b0010));
+        p.assign(CardSet(0b1000), 7);
+        assert_eq!(p.cards_of(5), CardSet(0b0001));
+        assert_eq!(p, {
+            let mut q = SeatPlanes::NONE;
+            q.assign(CardSet(0b0001), 5);
+            q.assign(CardSet(0b0010), 0);
+            q
+        });
+    }
+
+    #[test]
+    fn a_position_is_small() {
+        // What a game of the vector environment costs (the issue's bound is 256 bytes).
+        assert!(std::mem::size_of::<Position>() <= 240);
+    }
+}
