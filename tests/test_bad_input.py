@@ -583,3 +583,35 @@ def test_driver_answers_garbage_with_invalid_request() -> None:
         assert answers[-1] == {"id": 99, "ok": True, "card": "2C"}
         got = [(answer["ok"], answer.get("error")) for answer in answers[:-1]]
         assert got == [(False, code) for _, code in requests], engine
+
+
+class _Meddling:
+    """A seat number whose ``__index__`` changes the game it is given to, then reads it."""
+
+    def __init__(self, game: Any, seat: int) -> None:
+        self.game, self.seat, self.outcome = game, seat, None
+
+    def __index__(self) -> int:
+        try:
+            self.game.apply_action(self.game.legal_actions()[0])
+            self.outcome = "changed"
+        except Exception as error:  # what the engine says of a change during a read
+            self.outcome = type(error).__name__
+        return self.seat
+
+
+def test_a_game_changed_from_inside_one_of_its_calls_is_not_a_crash(engine: ModuleType) -> None:
+    """Python code run while a call reads a game may change it: the change is refused or made whole."""
+    game = engine.Game(engine.preset("hearts-4"), seed=3)
+    first = game.legal_actions()[0]
+    seat = _Meddling(game, 1)
+    assert game.observation(seat)["seat"] == 1
+    expected = engine.Game(engine.preset("hearts-4"), seed=3)
+    if seat.outcome == "changed":
+        expected.apply_action(first)
+    else:
+        assert seat.outcome == "RuntimeError"
+    assert game.state() == expected.state()
+    game.apply_action(game.legal_actions()[0])
+    expected.apply_action(expected.legal_actions()[0])
+    assert game == expected

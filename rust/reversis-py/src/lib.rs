@@ -4,12 +4,13 @@
 //! done here is converting arguments and results, and turning core errors into the typed
 //! exceptions of `reversis.errors` (in exactly one place, [`to_py_err`]).
 
+use std::cell::{Ref, RefCell, RefMut};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
-use pyo3::exceptions::{PyIndexError, PyTypeError};
+use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyTypeError};
 use pyo3::prelude::*;
-use pyo3::sync::GILOnceCell;
+use pyo3::sync::{GILOnceCell, GILProtected};
 use pyo3::types::{
     PyBool, PyBytes, PyDict, PyFloat, PyInt, PyList, PySlice, PyString, PyTuple, PyType,
 };
@@ -639,10 +640,35 @@ fn blank(py: Python<'_>) -> PyResult<&Bound<'_, PyAny>> {
 }
 
 /// A match under one ruleset, from its first deal until the target ends it (API-3).
-#[pyclass(module = "reversis._core", name = "Game", subclass)]
-#[derive(Clone)]
+///
+/// Frozen, so that a call takes no atomic borrow flag (a tenth of a per-step loop's time): the
+/// GIL guards the game, which a `RefCell` lends out.
+#[pyclass(module = "reversis._core", name = "Game", subclass, frozen)]
 pub struct PyGame {
-    inner: core::Game,
+    cell: GILProtected<RefCell<core::Game>>,
+}
+
+impl PyGame {
+    pub(crate) fn from_game(game: core::Game) -> PyGame {
+        PyGame {
+            cell: GILProtected::new(RefCell::new(game)),
+        }
+    }
+
+    // The game, to read. It is only ever lent out to change inside a core call, which never
+    // calls back into Python, so this borrow cannot meet that one.
+    fn get<'a>(&'a self, py: Python<'a>) -> Ref<'a, core::Game> {
+        self.cell.get(py).borrow()
+    }
+
+    // The game, to change: refused while Python code run during a read of this same game (a
+    // conversion to Python objects) tries to change it.
+    fn get_mut<'a>(&'a self, py: Python<'a>) -> PyResult<RefMut<'a, core::Game>> {
+        self.cell
+            .get(py)
+            .try_borrow_mut()
+            .map_err(|_| PyRuntimeError::new_err("the game is being read and cannot change now"))
+    }
 }
 
 #[pymethods]
@@ -661,9 +687,7 @@ impl PyGame {
         if ruleset.is(blank(ruleset.py())?) {
             let placeholder =
                 core::Game::new(core_result(core::preset("hearts-4"))?, None, 0, None);
-            return Ok(PyGame {
-                inner: core_result(placeholder)?,
-            });
+            return Ok(PyGame::from_game(core_result(placeholder)?));
         }
         let Some(ruleset) = any_ruleset(ruleset)? else {
             return fail(
@@ -686,25 +710,23 @@ impl PyGame {
             _ => None,
         };
         let game = core::Game::new(ruleset, seed, hand_number, scores);
-        Ok(PyGame {
-            inner: core_result(game)?,
-        })
+        Ok(PyGame::from_game(core_result(game)?))
     }
 
     #[getter]
-    fn ruleset(&self) -> PyRuleset {
+    fn ruleset(&self, py: Python<'_>) -> PyRuleset {
         PyRuleset {
-            inner: self.inner.ruleset().clone(),
+            inner: self.get(py).ruleset().clone(),
         }
     }
     #[getter]
-    fn seed(&self) -> Option<u64> {
-        self.inner.seed()
+    fn seed(&self, py: Python<'_>) -> Option<u64> {
+        self.get(py).seed()
     }
     #[getter]
     fn phase<'py>(&self, py: Python<'py>) -> Bound<'py, PyString> {
         // The five names made once (`intern!` caches each), not a new string per call.
-        let name = match self.inner.phase() {
+        let name = match self.get(py).phase() {
             core::Phase::Deal => pyo3::intern!(py, "deal"),
             core::Phase::Pass => pyo3::intern!(py, "pass"),
             core::Phase::Play => pyo3::intern!(py, "play"),
@@ -714,82 +736,82 @@ impl PyGame {
         name.clone()
     }
     #[getter]
-    fn hand_number(&self) -> u64 {
-        self.inner.hand_number()
+    fn hand_number(&self, py: Python<'_>) -> u64 {
+        self.get(py).hand_number()
     }
     #[getter]
-    fn dealer(&self) -> usize {
-        self.inner.dealer()
+    fn dealer(&self, py: Python<'_>) -> usize {
+        self.get(py).dealer()
     }
     #[getter]
-    fn pass_direction(&self) -> Option<&'static str> {
-        self.inner
+    fn pass_direction(&self, py: Python<'_>) -> Option<&'static str> {
+        self.get(py)
             .pass_direction()
             .map(|direction| direction.as_str())
     }
     #[getter]
-    fn to_move(&self) -> Option<usize> {
-        self.inner.to_move()
+    fn to_move(&self, py: Python<'_>) -> Option<usize> {
+        self.get(py).to_move()
     }
     #[getter]
-    fn to_act(&self) -> Option<usize> {
-        self.inner.to_act()
+    fn to_act(&self, py: Python<'_>) -> Option<usize> {
+        self.get(py).to_act()
     }
     #[getter]
-    fn awaiting_pass(&self) -> Vec<usize> {
-        self.inner.awaiting_pass()
+    fn awaiting_pass(&self, py: Python<'_>) -> Vec<usize> {
+        self.get(py).awaiting_pass()
     }
     #[getter]
     fn trick<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        plays_list(py, self.inner.trick())
+        plays_list(py, self.get(py).trick())
     }
     #[getter]
     fn tricks_played(&self, py: Python<'_>) -> PyResult<PyObject> {
-        to_python(py, &self.inner.tricks_json())
+        to_python(py, &self.get(py).tricks_json())
     }
     #[getter]
-    fn hearts_broken(&self) -> bool {
-        self.inner.hearts_broken()
+    fn hearts_broken(&self, py: Python<'_>) -> bool {
+        self.get(py).hearts_broken()
     }
     #[getter]
-    fn points(&self) -> Vec<i32> {
-        self.inner.points().to_vec()
+    fn points(&self, py: Python<'_>) -> Vec<i32> {
+        self.get(py).points().to_vec()
     }
     #[getter]
-    fn scores(&self) -> Vec<i64> {
-        self.inner.scores().to_vec()
+    fn scores(&self, py: Python<'_>) -> Vec<i64> {
+        self.get(py).scores().to_vec()
     }
     #[getter]
-    fn hand_scores(&self) -> Vec<Vec<i64>> {
-        self.inner.hand_scores()
+    fn hand_scores(&self, py: Python<'_>) -> Vec<Vec<i64>> {
+        self.get(py).hand_scores()
     }
     #[getter]
-    fn moon_taker(&self) -> Option<usize> {
-        self.inner.moon_taker()
+    fn moon_taker(&self, py: Python<'_>) -> Option<usize> {
+        self.get(py).moon_taker()
     }
     #[getter]
-    fn winners(&self) -> Vec<usize> {
-        self.inner.winners()
+    fn winners(&self, py: Python<'_>) -> Vec<usize> {
+        self.get(py).winners()
     }
     #[getter]
-    fn actions(&self) -> PyActionsView {
+    fn actions(&self, py: Python<'_>) -> PyActionsView {
         PyActionsView {
-            log: self.inner.actions(),
+            log: self.get(py).actions(),
         }
     }
     #[getter]
     fn events(&self, py: Python<'_>) -> PyResult<PyObject> {
-        to_python(py, &self.inner.events_json())
+        to_python(py, &self.get(py).events_json())
     }
     #[getter]
     fn last_hand(&self, py: Python<'_>) -> PyResult<PyObject> {
-        to_python(py, &self.inner.last_hand_json())
+        to_python(py, &self.get(py).last_hand_json())
     }
 
     /// The cards `seat` holds, sorted.
     fn hand<'py>(&self, py: Python<'py>, seat: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
-        let seat = seat_index(seat, self.inner.ruleset().players())?;
-        card_list(py, core_result(self.inner.hand(seat))?)
+        let seat = seat_index(seat, self.get(py).ruleset().players())?;
+        card_list(py, core_result(self.get(py).hand(seat))?)
     }
 
     /// The cards `seat` has selected toward its pass, in the order selected (ACT-2).
@@ -798,13 +820,13 @@ impl PyGame {
         py: Python<'py>,
         seat: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyList>> {
-        let seat = seat_index(seat, self.inner.ruleset().players())?;
-        card_list(py, core_result(self.inner.selected(seat))?)
+        let seat = seat_index(seat, self.get(py).ruleset().players())?;
+        card_list(py, core_result(self.get(py).selected(seat))?)
     }
 
     /// The cards the seat to move may play, sorted (PLAY-8).
     fn legal_plays<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        card_list(py, self.inner.legal_plays())
+        card_list(py, self.get(py).legal_plays())
     }
 
     /// The legal action ids of `seat`, by default the acting seat, ascending (ACT-3).
@@ -815,7 +837,7 @@ impl PyGame {
         seat: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyList>> {
         // Straight from the mask into the list: this is called once per step of every loop.
-        let mut mask = core_result(self.inner.legal_mask(seat_opt(seat)?))?;
+        let mut mask = core_result(self.get(py).legal_mask(seat_opt(seat)?))?;
         let mut ids = [0u8; core::NUM_ACTIONS as usize];
         let mut count = 0;
         while mask != 0 {
@@ -828,31 +850,34 @@ impl PyGame {
 
     /// The legal action ids of `seat` as a bit mask: bit `i` for legal id `i`.
     #[pyo3(signature = (seat=None))]
-    fn legal_mask(&self, seat: Option<&Bound<'_, PyAny>>) -> PyResult<u128> {
-        core_result(self.inner.legal_mask(seat_opt(seat)?))
+    fn legal_mask(&self, py: Python<'_>, seat: Option<&Bound<'_, PyAny>>) -> PyResult<u128> {
+        core_result(self.get(py).legal_mask(seat_opt(seat)?))
     }
 
     /// Applies an action of ACT-1, or raises and changes nothing.
-    fn apply(&mut self, action: &Bound<'_, PyAny>) -> PyResult<()> {
+    fn apply(&self, py: Python<'_>, action: &Bound<'_, PyAny>) -> PyResult<()> {
         let action = action_arg(action)?;
-        core_result(self.inner.apply(&action))
+        let result = self.get_mut(py)?.apply(&action);
+        core_result(result)
     }
 
     /// Applies action id `action_id` (ACT-2) for `seat`, by default the acting seat (ACT-3).
     #[pyo3(signature = (action_id, seat=None))]
     fn apply_action(
-        &mut self,
+        &self,
+        py: Python<'_>,
         action_id: &Bound<'_, PyAny>,
         seat: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<()> {
         let id = action_id_arg(action_id)?;
         let seat = seat_opt(seat)?;
-        core_result(self.inner.apply_action(id, seat))
+        let result = self.get_mut(py)?.apply_action(id, seat);
+        core_result(result)
     }
 
     /// Deals `hands`; without them, a deal from the seed (`no-seed` in phase `deal`).
     #[pyo3(signature = (hands=None))]
-    fn deal(&mut self, hands: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+    fn deal(&self, py: Python<'_>, hands: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
         let hands = match hands {
             Some(hands) if !hands.is_none() => {
                 let value = json_arg(hands, ErrorCode::InvalidAction, "a deal's hands")?;
@@ -860,61 +885,73 @@ impl PyGame {
             }
             _ => None,
         };
-        core_result(self.inner.deal(hands))
+        let result = self.get_mut(py)?.deal(hands);
+        core_result(result)
     }
 
     /// Submits the pass of `seat`, by default the acting seat (PASS-2).
     #[pyo3(signature = (cards, seat=None))]
     fn pass_cards(
-        &mut self,
+        &self,
+        py: Python<'_>,
         cards: &Bound<'_, PyAny>,
         seat: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<()> {
         let seat = seat_opt(seat)?;
         let value = json_arg(cards, ErrorCode::InvalidAction, "a pass's cards")?;
         let cards = core_result(core::Action::cards_from_value(&value))?;
-        core_result(self.inner.pass_cards(cards, seat))
+        let result = self.get_mut(py)?.pass_cards(cards, seat);
+        core_result(result)
     }
 
     /// Plays `card` for `seat`, by default the seat to move.
     #[pyo3(signature = (card, seat=None))]
-    fn play(&mut self, card: &Bound<'_, PyAny>, seat: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+    fn play(
+        &self,
+        py: Python<'_>,
+        card: &Bound<'_, PyAny>,
+        seat: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
         let seat = seat_opt(seat)?;
         let card = card_arg(card)?;
-        core_result(self.inner.play(card, seat))
+        let result = self.get_mut(py)?.play(card, seat);
+        core_result(result)
     }
 
     /// Chooses how the moon scores for `seat`, by default the taker (SCORE-3).
     #[pyo3(signature = (choice, seat=None))]
     fn choose_moon(
-        &mut self,
+        &self,
+        py: Python<'_>,
         choice: &Bound<'_, PyAny>,
         seat: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<()> {
         let seat = seat_opt(seat)?;
         let choice = moon_choice_arg(choice)?;
-        core_result(self.inner.choose_moon(choice, seat))
+        let result = self.get_mut(py)?.choose_moon(choice, seat);
+        core_result(result)
     }
 
     /// Takes back the last accepted action with everything it set off (API-8).
-    fn undo(&mut self) -> PyResult<()> {
-        core_result(self.inner.undo())
+    fn undo(&self, py: Python<'_>) -> PyResult<()> {
+        let result = self.get_mut(py)?.undo();
+        core_result(result)
     }
 
     /// What `seat` may know, and nothing else (OBS-1).
     fn observation(&self, py: Python<'_>, seat: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-        let seat = seat_index(seat, self.inner.ruleset().players())?;
-        to_python(py, &core_result(self.inner.observation(seat))?)
+        let seat = seat_index(seat, self.get(py).ruleset().players())?;
+        to_python(py, &core_result(self.get(py).observation(seat))?)
     }
 
     /// The position as JSON data (API-9).
     fn state(&self, py: Python<'_>) -> PyResult<PyObject> {
-        to_python(py, &self.inner.state_json())
+        to_python(py, &self.get(py).state_json())
     }
 
     /// The game record of REC-1.
     fn to_record(&self, py: Python<'_>) -> PyResult<PyObject> {
-        to_python(py, &self.inner.to_record())
+        to_python(py, &self.get(py).to_record())
     }
 
     /// Rebuilds a game from its record by replaying it (REC-2), as an instance of `cls`.
@@ -926,7 +963,7 @@ impl PyGame {
 
     /// An independent copy of this game, undo history included.
     fn copy(slf: &Bound<'_, Self>) -> PyResult<PyObject> {
-        let game = slf.borrow().clone();
+        let game = slf.get().get(slf.py()).clone();
         instance_of(&slf.get_type(), game)
     }
 
@@ -942,7 +979,7 @@ impl PyGame {
     fn __eq__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         match other.downcast::<PyGame>() {
             Ok(other) => {
-                let same = self.inner == other.try_borrow()?.inner;
+                let same = *self.get(py) == *other.get().get(py);
                 Ok(PyBool::new(py, same).to_owned().into_any().unbind())
             }
             Err(_) => Ok(py.NotImplemented()),
@@ -950,21 +987,22 @@ impl PyGame {
     }
 
     /// Hashes the position, as equality compares it.
-    fn __hash__(&self) -> u64 {
+    fn __hash__(&self, py: Python<'_>) -> u64 {
         use std::hash::{Hash, Hasher};
         let mut hasher = std::collections::hash_map::DefaultHasher::new();
-        self.inner.hash(&mut hasher);
+        self.get(py).hash(&mut hasher);
         hasher.finish()
     }
 
     /// Pickles as the record and the pending selections, replayed on unpickling (API-3).
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
         let py = slf.py();
-        let game = slf.borrow();
-        let record = to_python(py, &game.inner.to_record())?;
-        let pending: Vec<(usize, String)> = game
-            .inner
-            .pending_selections()
+        let (record, pending) = {
+            let game = slf.get().get(py);
+            (game.to_record(), game.pending_selections())
+        };
+        let record = to_python(py, &record)?;
+        let pending: Vec<(usize, String)> = pending
             .into_iter()
             .map(|(s, c)| (s, c.to_string()))
             .collect();
@@ -980,14 +1018,14 @@ impl PyGame {
         PyTuple::new(py, [rebuild, args.into_any()])
     }
 
-    fn __repr__(&self) -> String {
+    fn __repr__(&self, py: Python<'_>) -> String {
         format!(
             "<Game {} hand {} phase {} scores {:?} seed {}>",
-            self.inner.ruleset().name(),
-            self.inner.hand_number(),
-            self.inner.phase().as_str(),
-            self.inner.scores(),
-            self.inner
+            self.get(py).ruleset().name(),
+            self.get(py).hand_number(),
+            self.get(py).phase().as_str(),
+            self.get(py).scores(),
+            self.get(py)
                 .seed()
                 .map_or_else(|| "None".to_owned(), |s| s.to_string())
         )
@@ -995,7 +1033,7 @@ impl PyGame {
 }
 
 /// Replays a record given from Python (REC-2), refusing an oversized one before converting it.
-fn replay_record(record: &Bound<'_, PyAny>) -> PyResult<PyGame> {
+fn replay_record(record: &Bound<'_, PyAny>) -> PyResult<core::Game> {
     if let Ok(map) = record.downcast::<PyDict>() {
         if let Ok(Some(actions)) = map.get_item("actions") {
             let len = if actions.is_instance_of::<PyList>() || actions.is_instance_of::<PyTuple>() {
@@ -1015,20 +1053,18 @@ fn replay_record(record: &Bound<'_, PyAny>) -> PyResult<PyGame> {
         }
     }
     let record = json_arg(record, ErrorCode::InvalidRecord, "a record")?;
-    Ok(PyGame {
-        inner: core_result(core::Game::from_record(&record))?,
-    })
+    core_result(core::Game::from_record(&record))
 }
 
 /// Builds an instance of `class` (the Python subclass, if any) holding `game`.
-fn instance_of(class: &Bound<'_, PyType>, game: PyGame) -> PyResult<PyObject> {
+fn instance_of(class: &Bound<'_, PyType>, game: core::Game) -> PyResult<PyObject> {
     let py = class.py();
     let base = py.get_type::<PyGame>();
     if class.is(&base) {
-        return Ok(Py::new(py, game)?.into_any());
+        return Ok(Py::new(py, PyGame::from_game(game))?.into_any());
     }
     let instance = class.call_method1("__new__", (class, blank(py)?))?;
-    *instance.downcast::<PyGame>()?.borrow_mut() = game;
+    *instance.downcast::<PyGame>()?.get().get_mut(py)? = game;
     Ok(instance.unbind())
 }
 
@@ -1043,7 +1079,7 @@ fn _unpickle_game(
     for (seat, card) in pending {
         let card = core_result(core::Card::parse(&card))?;
         let id = core::Decision::Select(card).id();
-        core_result(game.inner.apply_action(id, Some(seat)))?;
+        core_result(game.apply_action(id, Some(seat)))?;
     }
     instance_of(cls, game)
 }

@@ -254,9 +254,7 @@ impl PyVectorEnv {
     /// Game `i`, a copy.
     fn game(&self, index: &Bound<'_, PyAny>) -> PyResult<PyGame> {
         let i = index_arg(index, self.env.num_envs())?;
-        Ok(PyGame {
-            inner: core_result(self.env.game(i))?,
-        })
+        Ok(PyGame::from_game(core_result(self.env.game(i))?))
     }
 
     /// Whether each game's history is kept, so that `game(i)` works.
