@@ -10,7 +10,11 @@ use std::sync::Arc;
 
 use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyTypeError};
 use pyo3::prelude::*;
-use pyo3::sync::{GILOnceCell, GILProtected};
+// `GILProtected` is deprecated for the sake of free-threaded CPython, which this module does not
+// support (it declares that it uses the GIL); with the GIL it is sound and costs nothing.
+#[allow(deprecated)]
+use pyo3::sync::GILProtected;
+use pyo3::sync::PyOnceLock;
 use pyo3::types::{
     PyBool, PyBytes, PyDict, PyFloat, PyInt, PyList, PySlice, PyString, PyTuple, PyType,
 };
@@ -25,7 +29,7 @@ mod vector;
 /// Converts a core error into `reversis.errors.InvalidInputError` or `IllegalActionError`,
 /// carrying the spec's error code.
 fn to_py_err(error: core::Error) -> PyErr {
-    Python::with_gil(|py| {
+    Python::attach(|py| {
         let class = if error.code().is_input_error() {
             "InvalidInputError"
         } else {
@@ -71,7 +75,7 @@ fn py_to_value(value: &Bound<'_, PyAny>, depth: usize) -> Result<Value, String> 
     if value.is_none() {
         return Ok(Value::Null);
     }
-    if let Ok(flag) = value.downcast::<PyBool>() {
+    if let Ok(flag) = value.cast::<PyBool>() {
         return Ok(Value::Bool(flag.is_true()));
     }
     if value.is_instance_of::<PyInt>() {
@@ -83,35 +87,35 @@ fn py_to_value(value: &Bound<'_, PyAny>, depth: usize) -> Result<Value, String> 
         }
         return Err(format!("integer out of range: {}", describe(value)));
     }
-    if let Ok(number) = value.downcast::<PyFloat>() {
+    if let Ok(number) = value.cast::<PyFloat>() {
         return serde_json::Number::from_f64(number.value())
             .map(Value::Number)
             .ok_or_else(|| format!("not a finite number: {}", describe(value)));
     }
-    if let Ok(text) = value.downcast::<PyString>() {
+    if let Ok(text) = value.cast::<PyString>() {
         return text
             .to_cow()
             .map(|text| Value::String(text.into_owned()))
             .map_err(|_| format!("not valid text: {}", describe(value)));
     }
-    if let Ok(items) = value.downcast::<PyList>() {
+    if let Ok(items) = value.cast::<PyList>() {
         return items
             .iter()
             .map(|item| py_to_value(&item, depth + 1))
             .collect::<Result<Vec<_>, _>>()
             .map(Value::Array);
     }
-    if let Ok(items) = value.downcast::<PyTuple>() {
+    if let Ok(items) = value.cast::<PyTuple>() {
         return items
             .iter()
             .map(|item| py_to_value(&item, depth + 1))
             .collect::<Result<Vec<_>, _>>()
             .map(Value::Array);
     }
-    if let Ok(map) = value.downcast::<PyDict>() {
+    if let Ok(map) = value.cast::<PyDict>() {
         let mut object = serde_json::Map::new();
         for (key, item) in map.iter() {
-            let Ok(key) = key.downcast::<PyString>() else {
+            let Ok(key) = key.cast::<PyString>() else {
                 return Err(format!("a key is not a string: {}", describe(&key)));
             };
             let key = key
@@ -147,7 +151,7 @@ fn json_arg(value: &Bound<'_, PyAny>, code: ErrorCode, what: &str) -> PyResult<V
     })
 }
 
-fn to_python(py: Python<'_>, value: &Value) -> PyResult<PyObject> {
+fn to_python(py: Python<'_>, value: &Value) -> PyResult<Py<PyAny>> {
     pythonize(py, value)
         .map(Bound::unbind)
         .map_err(|error| PyTypeError::new_err(error.to_string()))
@@ -160,14 +164,14 @@ fn integer<'py>(value: &Bound<'py, PyAny>) -> Option<Bound<'py, PyInt>> {
     if value.is_instance_of::<PyBool>() {
         return None;
     }
-    if let Ok(int) = value.downcast::<PyInt>() {
+    if let Ok(int) = value.cast::<PyInt>() {
         return Some(int.clone());
     }
     if !value.hasattr("__index__").unwrap_or(false) {
         return None;
     }
     let index = value.call_method0("__index__").ok()?;
-    index.downcast_into::<PyInt>().ok()
+    index.cast_into::<PyInt>().ok()
 }
 
 fn unsigned_arg(value: &Bound<'_, PyAny>, code: ErrorCode, what: &str) -> PyResult<u64> {
@@ -186,7 +190,7 @@ fn unsigned_arg(value: &Bound<'_, PyAny>, code: ErrorCode, what: &str) -> PyResu
 }
 
 fn card_arg(value: &Bound<'_, PyAny>) -> PyResult<core::Card> {
-    match value.downcast::<PyString>() {
+    match value.cast::<PyString>() {
         Ok(text) => match text.to_cow() {
             Ok(text) => core_result(core::Card::parse(&text)),
             Err(_) => fail(
@@ -207,7 +211,7 @@ fn card_strings(cards: core::CardSet) -> Vec<String> {
 
 // The 52 card names as Python strings, made once: the per-step accessors hand out these shared
 // objects instead of building a new string for every card of every call.
-static CARD_NAMES: GILOnceCell<Vec<Py<PyString>>> = GILOnceCell::new();
+static CARD_NAMES: PyOnceLock<Vec<Py<PyString>>> = PyOnceLock::new();
 
 fn card_name<'py>(py: Python<'py>, card: core::Card) -> &'py Bound<'py, PyString> {
     let names = CARD_NAMES.get_or_init(py, || {
@@ -242,13 +246,27 @@ fn plays_list<'py>(
     Ok(list)
 }
 
+/// The Python ints of the action ids, `0..NUM_ACTIONS`, made once: a list of ids then costs a
+/// reference count per item, not a conversion.
+static ACTION_INTS: PyOnceLock<Vec<Py<PyInt>>> = PyOnceLock::new();
+
+fn action_ints(py: Python<'_>) -> &[Py<PyInt>] {
+    ACTION_INTS.get_or_init(py, || {
+        (0..core::NUM_ACTIONS)
+            .map(|id| PyInt::new(py, id).unbind())
+            .collect()
+    })
+}
+
 /// An argument whose default is told apart from an explicit `None` (API-3: `hand_number=None`
 /// is `invalid-setup`, the default is 0).
 struct Given<'py>(Option<Bound<'py, PyAny>>);
 
-impl<'py> FromPyObject<'py> for Given<'py> {
-    fn extract_bound(value: &Bound<'py, PyAny>) -> PyResult<Self> {
-        Ok(Given(Some(value.clone())))
+impl<'a, 'py> FromPyObject<'a, 'py> for Given<'py> {
+    type Error = PyErr;
+
+    fn extract(value: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        Ok(Given(Some(value.to_owned())))
     }
 }
 
@@ -267,7 +285,7 @@ fn seat_opt(seat: Option<&Bound<'_, PyAny>>) -> PyResult<Option<usize>> {
 
 fn moon_choice_arg(choice: &Bound<'_, PyAny>) -> PyResult<MoonChoice> {
     let parsed = choice
-        .downcast::<PyString>()
+        .cast::<PyString>()
         .ok()
         .and_then(|text| MoonChoice::from_name(&text.to_cow().ok()?));
     match parsed {
@@ -285,7 +303,7 @@ fn moon_choice_arg(choice: &Bound<'_, PyAny>) -> PyResult<MoonChoice> {
 /// An action id argument: an `int` (never a `bool`) in `0..NUM_ACTIONS`, else `invalid-action`.
 fn action_id_arg(value: &Bound<'_, PyAny>) -> PyResult<u16> {
     // An exact `int` first (the per-step case, and never a `bool`), any other integer after.
-    if value.downcast_exact::<PyInt>().is_ok() {
+    if value.cast_exact::<PyInt>().is_ok() {
         if let Ok(id) = value.extract::<u16>() {
             if id < core::NUM_ACTIONS {
                 return Ok(id);
@@ -313,7 +331,7 @@ fn action_arg(action: &Bound<'_, PyAny>) -> PyResult<core::Action> {
     core_result(core::Action::from_value(&value))
 }
 
-fn action_to_python(py: Python<'_>, action: &core::Action) -> PyResult<PyObject> {
+fn action_to_python(py: Python<'_>, action: &core::Action) -> PyResult<Py<PyAny>> {
     to_python(py, &action.to_value())
 }
 
@@ -332,7 +350,7 @@ fn is_reference_ruleset(value: &Bound<'_, PyAny>) -> bool {
 /// The ruleset of either engine (API-2: they are interchangeable); a reference ruleset is read
 /// through its `to_json()`. `None` for anything else.
 fn any_ruleset(value: &Bound<'_, PyAny>) -> PyResult<Option<Arc<core::Ruleset>>> {
-    if let Ok(ruleset) = value.downcast::<PyRuleset>() {
+    if let Ok(ruleset) = value.cast::<PyRuleset>() {
         return Ok(Some(ruleset.get().inner.clone()));
     }
     if is_reference_ruleset(value) {
@@ -356,7 +374,7 @@ impl PyRuleset {
     /// Builds a ruleset from its JSON object, or from JSON text.
     #[staticmethod]
     fn from_json(data: &Bound<'_, PyAny>) -> PyResult<Self> {
-        let parsed = if let Ok(text) = data.downcast::<PyString>() {
+        let parsed = if let Ok(text) = data.cast::<PyString>() {
             let Ok(text) = text.to_cow() else {
                 return fail(
                     ErrorCode::InvalidRuleset,
@@ -364,7 +382,7 @@ impl PyRuleset {
                 );
             };
             core::Ruleset::from_json_str(&text)
-        } else if let Ok(bytes) = data.downcast::<PyBytes>() {
+        } else if let Ok(bytes) = data.cast::<PyBytes>() {
             match std::str::from_utf8(bytes.as_bytes()) {
                 Ok(text) => core::Ruleset::from_json_str(text),
                 Err(error) => {
@@ -383,7 +401,7 @@ impl PyRuleset {
     }
 
     /// The ruleset as the JSON object of spec/ruleset.md.
-    fn to_json(&self, py: Python<'_>) -> PyResult<PyObject> {
+    fn to_json(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
         to_python(py, &self.inner.to_value())
     }
 
@@ -475,8 +493,8 @@ impl PyRuleset {
     }
 
     /// Equal to a ruleset of either engine with the same `to_json()` (API-2).
-    fn __eq__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-        if let Ok(other) = other.downcast::<PyRuleset>() {
+    fn __eq__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        if let Ok(other) = other.cast::<PyRuleset>() {
             return Ok(PyBool::new(py, *self.inner == *other.get().inner)
                 .to_owned()
                 .into_any()
@@ -524,9 +542,9 @@ impl PyActionsView {
         self.log.len()
     }
 
-    fn __getitem__(&self, py: Python<'_>, index: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    fn __getitem__(&self, py: Python<'_>, index: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         let len = self.log.len();
-        if let Ok(slice) = index.downcast::<PySlice>() {
+        if let Ok(slice) = index.cast::<PySlice>() {
             let ix = slice.indices(len as isize)?;
             let mut items = Vec::with_capacity(ix.slicelength);
             let mut i = ix.start;
@@ -560,8 +578,8 @@ impl PyActionsView {
     }
 
     /// Equal to a list, tuple or view of the same actions.
-    fn __eq__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-        let same = if let Ok(other) = other.downcast::<PyActionsView>() {
+    fn __eq__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        let same = if let Ok(other) = other.cast::<PyActionsView>() {
             self.log == other.get().log
         } else if is_sequence(other)? {
             if other.len()? != self.log.len() {
@@ -618,7 +636,7 @@ impl PyActionsIter {
         slf
     }
 
-    fn __next__(&self, py: Python<'_>) -> PyResult<Option<PyObject>> {
+    fn __next__(&self, py: Python<'_>) -> PyResult<Option<Py<PyAny>>> {
         let i = self.next.fetch_add(1, Ordering::Relaxed);
         match self.log.get(i) {
             Some(a) => Ok(Some(action_to_python(py, &a)?)),
@@ -629,7 +647,7 @@ impl PyActionsIter {
 
 /// The object `Game.__new__` is given to build a blank game, which a copy, a replay or an
 /// unpickling then fills in (so that subclasses get instances of their own class).
-static BLANK: GILOnceCell<PyObject> = GILOnceCell::new();
+static BLANK: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
 
 fn blank(py: Python<'_>) -> PyResult<&Bound<'_, PyAny>> {
     BLANK
@@ -644,11 +662,13 @@ fn blank(py: Python<'_>) -> PyResult<&Bound<'_, PyAny>> {
 /// Frozen, so that a call takes no atomic borrow flag (a tenth of a per-step loop's time): the
 /// GIL guards the game, which a `RefCell` lends out.
 #[pyclass(module = "reversis._core", name = "Game", subclass, frozen)]
+#[allow(deprecated)] // GILProtected: see its `use`
 pub struct PyGame {
     cell: GILProtected<RefCell<core::Game>>,
 }
 
 impl PyGame {
+    #[allow(deprecated)] // GILProtected: see its `use`
     pub(crate) fn from_game(game: core::Game) -> PyGame {
         PyGame {
             cell: GILProtected::new(RefCell::new(game)),
@@ -766,7 +786,7 @@ impl PyGame {
         plays_list(py, self.get(py).trick())
     }
     #[getter]
-    fn tricks_played(&self, py: Python<'_>) -> PyResult<PyObject> {
+    fn tricks_played(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
         to_python(py, &self.get(py).tricks_json())
     }
     #[getter]
@@ -800,11 +820,11 @@ impl PyGame {
         }
     }
     #[getter]
-    fn events(&self, py: Python<'_>) -> PyResult<PyObject> {
+    fn events(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
         to_python(py, &self.get(py).events_json())
     }
     #[getter]
-    fn last_hand(&self, py: Python<'_>) -> PyResult<PyObject> {
+    fn last_hand(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
         to_python(py, &self.get(py).last_hand_json())
     }
 
@@ -836,8 +856,10 @@ impl PyGame {
         py: Python<'py>,
         seat: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyList>> {
-        // Straight from the mask into the list: this is called once per step of every loop.
+        // Straight from the mask into the list, of ints made once: this is called once per step
+        // of every loop.
         let mut mask = core_result(self.get(py).legal_mask(seat_opt(seat)?))?;
+        let ints = action_ints(py);
         let mut ids = [0u8; core::NUM_ACTIONS as usize];
         let mut count = 0;
         while mask != 0 {
@@ -845,7 +867,12 @@ impl PyGame {
             mask &= mask - 1;
             count += 1;
         }
-        PyList::new(py, &ids[..count])
+        PyList::new(
+            py,
+            ids[..count]
+                .iter()
+                .map(|&id| ints[usize::from(id)].bind(py)),
+        )
     }
 
     /// The legal action ids of `seat` as a bit mask: bit `i` for legal id `i`.
@@ -939,45 +966,45 @@ impl PyGame {
     }
 
     /// What `seat` may know, and nothing else (OBS-1).
-    fn observation(&self, py: Python<'_>, seat: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    fn observation(&self, py: Python<'_>, seat: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         let seat = seat_index(seat, self.get(py).ruleset().players())?;
         to_python(py, &core_result(self.get(py).observation(seat))?)
     }
 
     /// The position as JSON data (API-9).
-    fn state(&self, py: Python<'_>) -> PyResult<PyObject> {
+    fn state(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
         to_python(py, &self.get(py).state_json())
     }
 
     /// The game record of REC-1.
-    fn to_record(&self, py: Python<'_>) -> PyResult<PyObject> {
+    fn to_record(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
         to_python(py, &self.get(py).to_record())
     }
 
     /// Rebuilds a game from its record by replaying it (REC-2), as an instance of `cls`.
     #[classmethod]
-    fn from_record(cls: &Bound<'_, PyType>, record: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    fn from_record(cls: &Bound<'_, PyType>, record: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         let game = replay_record(record)?;
         instance_of(cls, game)
     }
 
     /// An independent copy of this game, undo history included.
-    fn copy(slf: &Bound<'_, Self>) -> PyResult<PyObject> {
+    fn copy(slf: &Bound<'_, Self>) -> PyResult<Py<PyAny>> {
         let game = slf.get().get(slf.py()).clone();
         instance_of(&slf.get_type(), game)
     }
 
-    fn __copy__(slf: &Bound<'_, Self>) -> PyResult<PyObject> {
+    fn __copy__(slf: &Bound<'_, Self>) -> PyResult<Py<PyAny>> {
         Self::copy(slf)
     }
 
-    fn __deepcopy__(slf: &Bound<'_, Self>, _memo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    fn __deepcopy__(slf: &Bound<'_, Self>, _memo: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         Self::copy(slf)
     }
 
     /// Equal to another game exactly when their positions (`state()`) are (API-3).
-    fn __eq__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-        match other.downcast::<PyGame>() {
+    fn __eq__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        match other.cast::<PyGame>() {
             Ok(other) => {
                 let same = *self.get(py) == *other.get().get(py);
                 Ok(PyBool::new(py, same).to_owned().into_any().unbind())
@@ -1034,7 +1061,7 @@ impl PyGame {
 
 /// Replays a record given from Python (REC-2), refusing an oversized one before converting it.
 fn replay_record(record: &Bound<'_, PyAny>) -> PyResult<core::Game> {
-    if let Ok(map) = record.downcast::<PyDict>() {
+    if let Ok(map) = record.cast::<PyDict>() {
         if let Ok(Some(actions)) = map.get_item("actions") {
             let len = if actions.is_instance_of::<PyList>() || actions.is_instance_of::<PyTuple>() {
                 actions.len().unwrap_or(0)
@@ -1057,14 +1084,14 @@ fn replay_record(record: &Bound<'_, PyAny>) -> PyResult<core::Game> {
 }
 
 /// Builds an instance of `class` (the Python subclass, if any) holding `game`.
-fn instance_of(class: &Bound<'_, PyType>, game: core::Game) -> PyResult<PyObject> {
+fn instance_of(class: &Bound<'_, PyType>, game: core::Game) -> PyResult<Py<PyAny>> {
     let py = class.py();
     let base = py.get_type::<PyGame>();
     if class.is(&base) {
         return Ok(Py::new(py, PyGame::from_game(game))?.into_any());
     }
     let instance = class.call_method1("__new__", (class, blank(py)?))?;
-    *instance.downcast::<PyGame>()?.get().get_mut(py)? = game;
+    *instance.cast::<PyGame>()?.get().get_mut(py)? = game;
     Ok(instance.unbind())
 }
 
@@ -1074,7 +1101,7 @@ fn _unpickle_game(
     cls: &Bound<'_, PyType>,
     record: &Bound<'_, PyAny>,
     pending: Vec<(usize, String)>,
-) -> PyResult<PyObject> {
+) -> PyResult<Py<PyAny>> {
     let mut game = replay_record(record)?;
     for (seat, card) in pending {
         let card = core_result(core::Card::parse(&card))?;
@@ -1134,7 +1161,7 @@ fn action_from_ids(
     py: Python<'_>,
     ids: &Bound<'_, PyAny>,
     seat: &Bound<'_, PyAny>,
-) -> PyResult<PyObject> {
+) -> PyResult<Py<PyAny>> {
     let seat = unsigned_arg(seat, ErrorCode::InvalidAction, "a seat")?;
     let seat = usize::try_from(seat).unwrap_or(usize::MAX);
     let listed = ids.is_instance_of::<PyList>() || ids.is_instance_of::<PyTuple>();
@@ -1175,7 +1202,7 @@ fn card_id(card: &Bound<'_, PyAny>) -> PyResult<u8> {
 /// The built-in preset called `name` (API-2).
 #[pyfunction]
 fn preset(name: &Bound<'_, PyAny>) -> PyResult<PyRuleset> {
-    let Ok(text) = name.downcast::<PyString>() else {
+    let Ok(text) = name.cast::<PyString>() else {
         return fail(
             ErrorCode::UnknownPreset,
             format!("no preset named {}", describe(name)),
@@ -1294,7 +1321,7 @@ fn dump_record<'py>(
     let parsed = match &format {
         None => Some(core::RecordFormat::Json),
         Some(format) => format
-            .downcast::<PyString>()
+            .cast::<PyString>()
             .ok()
             .and_then(|text| core::RecordFormat::from_name(&text.to_cow().ok()?)),
     };
@@ -1315,7 +1342,7 @@ fn dump_record<'py>(
 /// Decodes a record from JSON or MessagePack bytes (API-4): `bytes`, `bytearray` or
 /// `memoryview`.
 #[pyfunction]
-fn load_record(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn load_record(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
     let is_bytes_like = data.is_instance_of::<PyBytes>()
         || data.is_instance_of::<pyo3::types::PyByteArray>()
         || data.is_instance_of::<pyo3::types::PyMemoryView>();
@@ -1341,12 +1368,12 @@ fn load_record(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<PyObject> {
             ),
         );
     }
-    let bytes: Vec<u8> = if let Ok(bytes) = data.downcast::<PyBytes>() {
+    let bytes: Vec<u8> = if let Ok(bytes) = data.cast::<PyBytes>() {
         bytes.as_bytes().to_vec()
     } else {
         py.get_type::<PyBytes>()
             .call1((data,))?
-            .downcast::<PyBytes>()?
+            .cast::<PyBytes>()?
             .as_bytes()
             .to_vec()
     };
@@ -1370,7 +1397,7 @@ fn simulate_scores<'py>(
     threads: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let (rules, hands, seed, threads) = simulate_args(ruleset, hands, seed, threads)?;
-    let scores = py.allow_threads(|| core::simulate(&rules, hands, seed, threads));
+    let scores = py.detach(|| core::simulate(&rules, hands, seed, threads));
     Ok(i32_bytes(py, &scores))
 }
 
@@ -1385,8 +1412,7 @@ fn simulate_scores_and_masks<'py>(
     threads: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyTuple>> {
     let (rules, hands, seed, threads) = simulate_args(ruleset, hands, seed, threads)?;
-    let (scores, masks) =
-        py.allow_threads(|| core::simulate_with_masks(&rules, hands, seed, threads));
+    let (scores, masks) = py.detach(|| core::simulate_with_masks(&rules, hands, seed, threads));
     let mask_bytes: Vec<u8> = masks.iter().flat_map(|m| m.to_ne_bytes()).collect();
     PyTuple::new(
         py,
@@ -1429,8 +1455,7 @@ fn sample_hidden(
     let samples = count_arg(samples, "a number of samples", 0, MAX_SAMPLES)?;
     let seed = unsigned_arg(seed, ErrorCode::InvalidSetup, "a seed")?;
     let obs = json_arg(observation, ErrorCode::InvalidAction, "an observation")?;
-    let layouts =
-        core_result(py.allow_threads(|| players::sample_layouts(&rules, &obs, samples, seed)))?;
+    let layouts = core_result(py.detach(|| players::sample_layouts(&rules, &obs, samples, seed)))?;
     let n = rules.players();
     Ok(layouts
         .into_iter()
@@ -1447,7 +1472,7 @@ fn count_layouts(
 ) -> PyResult<u128> {
     let rules = ruleset_arg(ruleset)?;
     let obs = json_arg(observation, ErrorCode::InvalidAction, "an observation")?;
-    core_result(py.allow_threads(|| players::count_observation_layouts(&rules, &obs)))
+    core_result(py.detach(|| players::count_observation_layouts(&rules, &obs)))
 }
 
 /// The Monte Carlo player's card for the observer, who must be to play.
@@ -1463,8 +1488,7 @@ fn monte_carlo_play(
     let rollouts = count_arg(rollouts, "a number of rollouts", 1, MAX_ROLLOUTS)?;
     let seed = unsigned_arg(seed, ErrorCode::InvalidSetup, "a seed")?;
     let obs = json_arg(observation, ErrorCode::InvalidAction, "an observation")?;
-    let card =
-        core_result(py.allow_threads(|| players::monte_carlo_play(&rules, &obs, rollouts, seed)))?;
+    let card = core_result(py.detach(|| players::monte_carlo_play(&rules, &obs, rollouts, seed)))?;
     Ok(card.to_string())
 }
 
@@ -1526,7 +1550,7 @@ fn search_play(
     }
     let budget = players::Budget { playouts, time };
     let obs = json_arg(observation, ErrorCode::InvalidAction, "an observation")?;
-    core_result(py.allow_threads(|| players::search_decision(&rules, &obs, budget, seed)))
+    core_result(py.detach(|| players::search_decision(&rules, &obs, budget, seed)))
 }
 
 /// The decision of the search's playout policy (the rule-based player) for the observer of
@@ -1546,7 +1570,7 @@ fn search_policy(
         None => None,
     };
     let obs = json_arg(observation, ErrorCode::InvalidAction, "an observation")?;
-    core_result(py.allow_threads(|| players::policy_decision(&rules, &obs, seed)))
+    core_result(py.detach(|| players::policy_decision(&rules, &obs, seed)))
 }
 
 #[pymodule]

@@ -74,7 +74,7 @@ impl PyVectorEnv {
 }
 
 fn episode_arg(value: &Bound<'_, PyAny>) -> PyResult<Episode> {
-    match value.downcast::<PyString>().ok().map(|s| s.to_string()) {
+    match value.cast::<PyString>().ok().map(|s| s.to_string()) {
         Some(s) if s == "hand" => Ok(Episode::Hand),
         Some(s) if s == "match" => Ok(Episode::Match),
         _ => fail(
@@ -88,7 +88,7 @@ fn episode_arg(value: &Bound<'_, PyAny>) -> PyResult<Episode> {
 }
 
 fn rewards_arg(value: &Bound<'_, PyAny>) -> PyResult<Rewards> {
-    match value.downcast::<PyString>().ok().map(|s| s.to_string()) {
+    match value.cast::<PyString>().ok().map(|s| s.to_string()) {
         Some(s) if s == "hand" => Ok(Rewards::HandEnd),
         Some(s) if s == "trick" => Ok(Rewards::PerTrick),
         _ => fail(
@@ -209,7 +209,7 @@ impl PyVectorEnv {
             .as_ref()
             .map_or(Ok(Rewards::HandEnd), rewards_arg)?;
         let history = match &history.0 {
-            Some(h) => match h.downcast::<PyBool>() {
+            Some(h) => match h.cast::<PyBool>() {
                 Ok(b) => b.is_true(),
                 Err(_) => {
                     return fail(
@@ -231,7 +231,7 @@ impl PyVectorEnv {
     /// Abandons every game's episode and starts its next one.
     fn reset(&mut self, py: Python<'_>) {
         let env = &mut self.env;
-        py.allow_threads(|| env.reset());
+        py.detach(|| env.reset());
     }
 
     /// Applies `actions[i]` to game `i` for its acting seat, without the GIL.
@@ -248,7 +248,7 @@ impl PyVectorEnv {
         }
         let threads = self.threads;
         let env = &mut self.env;
-        core_result(py.allow_threads(|| env.step_threads(&ids, threads)))
+        core_result(py.detach(|| env.step_threads(&ids, threads)))
     }
 
     /// Game `i`, a copy.
