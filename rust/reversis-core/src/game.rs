@@ -3,6 +3,7 @@
 
 use std::fmt;
 use std::hash::{Hash, Hasher};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use rpds::VectorSync;
@@ -382,6 +383,55 @@ pub struct Game {
     inputs: Log<Input>,
     // Newest first; the oldest is the game's start, so it is never empty once built.
     checkpoints: Option<Arc<Checkpoints>>,
+    // The acting seat's legal mask: a per-step loop asks for it, then plays one of its ids,
+    // which is then legal without the PLAY-8 checks again.
+    acting_mask: KnownMask,
+}
+
+// A legal mask and the number of inputs it was computed after; every input changes that
+// number, and undo, which takes one back, forgets the mask. Atomics rather than a `Cell` keep
+// `Game` `Sync`: readers sharing a game only ever store the mask of the position they all see,
+// and the count, stored last with `Release`, is loaded first with `Acquire`.
+#[derive(Debug, Default)]
+struct KnownMask {
+    // The number of inputs plus one; 0 while no mask is known.
+    key: AtomicU64,
+    low: AtomicU64,
+    high: AtomicU64,
+}
+
+impl KnownMask {
+    fn get(&self, inputs: usize) -> Option<u128> {
+        if self.key.load(Ordering::Acquire) != inputs as u64 + 1 {
+            return None;
+        }
+        let low = self.low.load(Ordering::Relaxed);
+        let high = self.high.load(Ordering::Relaxed);
+        Some(u128::from(high) << 64 | u128::from(low))
+    }
+
+    fn set(&self, inputs: usize, mask: u128) {
+        self.low.store(mask as u64, Ordering::Relaxed);
+        self.high.store((mask >> 64) as u64, Ordering::Relaxed);
+        self.key.store(inputs as u64 + 1, Ordering::Release);
+    }
+
+    fn forget(&self) {
+        self.key.store(0, Ordering::Release);
+    }
+}
+
+impl Clone for KnownMask {
+    fn clone(&self) -> KnownMask {
+        let copy = KnownMask::default();
+        let key = self.key.load(Ordering::Acquire);
+        copy.low
+            .store(self.low.load(Ordering::Relaxed), Ordering::Relaxed);
+        copy.high
+            .store(self.high.load(Ordering::Relaxed), Ordering::Relaxed);
+        copy.key.store(key, Ordering::Relaxed);
+        copy
+    }
 }
 
 fn err(code: ErrorCode, msg: impl Into<String>) -> Error {
@@ -457,6 +507,7 @@ impl Game {
             hand_scores: Log::new(),
             inputs: Log::new(),
             checkpoints: None,
+            acting_mask: KnownMask::default(),
         };
         if g.seed.is_some() {
             // The deal takes the start's checkpoint.
@@ -740,6 +791,11 @@ impl Game {
     /// assert_eq!(g.actions().len(), 2); // the deal and seat 0's pass
     /// ```
     pub fn apply_action(&mut self, id: u16, seat: Option<usize>) -> Result<(), Error> {
+        if let Some(card) = self.known_legal_play(id, seat) {
+            self.begin(self.action_input());
+            self.do_play(card);
+            return Ok(());
+        }
         let (seat, decision) = self.pos.check_id(&self.ruleset, id, seat)?;
         match decision {
             Decision::Play(card) => {
@@ -769,6 +825,7 @@ impl Game {
     ///
     /// `nothing-to-undo` at the game's start.
     pub fn undo(&mut self) -> Result<(), Error> {
+        self.acting_mask.forget();
         // Everything but the last input is made again from the latest checkpoint before it.
         let Some(keep) = self.inputs.len().checked_sub(1) else {
             return Err(err(
@@ -992,12 +1049,31 @@ impl Game {
                 self.seat_ok(s)?;
                 s
             }
-            None => match self.to_act() {
-                Some(s) => s,
-                None => return Ok(0),
-            },
+            None => {
+                let inputs = self.inputs.len();
+                if let Some(mask) = self.acting_mask.get(inputs) {
+                    return Ok(mask);
+                }
+                let mask = match self.to_act() {
+                    Some(s) => self.pos.legal_mask(&self.ruleset, s),
+                    None => 0,
+                };
+                self.acting_mask.set(inputs, mask);
+                return Ok(mask);
+            }
         };
         Ok(self.pos.legal_mask(&self.ruleset, seat))
+    }
+
+    // The card of play id `id` when the acting seat's mask, known since the last input, has it
+    // and `seat` is that seat or the default.
+    fn known_legal_play(&self, id: u16, seat: Option<usize>) -> Option<Card> {
+        let mask = self.acting_mask.get(self.inputs.len())?;
+        let legal = id < 52
+            && mask >> id & 1 == 1
+            && self.pos.phase == Phase::Play
+            && seat.map_or(true, |s| s == self.pos.hand.to_move());
+        legal.then(|| Card::new(id as u8))
     }
 
     /// The legal action ids of `seat` (by default the acting seat), ascending (ACT-3).
@@ -1500,7 +1576,56 @@ const _: () = assert!(MAX_PLAYERS <= 8);
 
 #[cfg(test)]
 mod tests {
-    use super::{Log, CHUNK};
+    use super::{Game, Log, CHUNK};
+    use crate::{preset, ErrorCode, Phase};
+
+    #[test]
+    fn a_game_can_be_shared_between_threads() {
+        fn shared<T: Send + Sync>() {}
+        shared::<Game>();
+    }
+
+    // The acting seat's mask, known after a `legal_mask()`, is never used for another position:
+    // not after a play, nor after an undo and a different play at the same number of inputs.
+    #[test]
+    fn the_known_mask_is_the_mask_of_the_position() {
+        let mut game = Game::new(preset("hearts-4").unwrap(), Some(5), 3, None).unwrap();
+        let fresh = |g: &Game| g.legal_mask(g.to_act()).unwrap();
+        let mut undone = 0;
+        while game.phase() == Phase::Play {
+            let mask = game.legal_mask(None).unwrap();
+            assert_eq!(mask, fresh(&game));
+            let ids: Vec<u16> = (0..52).filter(|&id| mask >> id & 1 == 1).collect();
+            if let [first, second, ..] = ids[..] {
+                game.apply_action(first, None).unwrap();
+                assert_eq!(game.legal_mask(None).unwrap(), fresh(&game));
+                game.undo().unwrap();
+                game.apply_action(second, None).unwrap();
+                assert_eq!(game.legal_mask(None).unwrap(), fresh(&game));
+                game.undo().unwrap();
+                assert_eq!(game.legal_mask(None).unwrap(), mask);
+                game.apply_action(second, None).unwrap();
+                undone += 1;
+                continue;
+            }
+            // A card held but not legal, and a legal card for the wrong seat, are refused with
+            // the codes of the checks and change nothing.
+            let to_move = game.to_move().unwrap();
+            let held = game.hand(to_move).unwrap();
+            let before = game.clone();
+            if let Some(card) = held.to_vec().into_iter().find(|c| mask >> c.id() & 1 == 0) {
+                let refused = game.apply_action(u16::from(card.id()), None).unwrap_err();
+                assert_ne!(refused.code(), ErrorCode::CardNotHeld);
+                assert_eq!(game, before);
+            }
+            let other = (to_move + 1) % 4;
+            let refused = game.apply_action(ids[0], Some(other)).unwrap_err();
+            assert_eq!(refused.code(), ErrorCode::WrongSeat);
+            assert_eq!(game, before);
+            game.apply_action(ids[0], None).unwrap();
+        }
+        assert!(undone > 10, "{undone} positions had two legal cards");
+    }
 
     // A log against a `Vec` through pushes, truncations across chunk boundaries and copies
     // that share its chunks and tail.
