@@ -55,20 +55,28 @@ impl fmt::Display for Phase {
     }
 }
 
-// An accepted action as the game keeps it: `Copy`, canonical by construction.
+// An accepted action as the game keeps it: `Copy`, canonical by construction, and 16 bytes: a
+// deal's hands are kept apart, in the game's log of deals, at the index it holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Recorded {
-    Deal(PerSeat<CardSet>),
+    Deal(u32),
     Pass { seat: u8, cards: CardSet },
     Play { seat: u8, card: Card },
     Moon { seat: u8, choice: MoonChoice },
 }
 
+// The size a log's chunk is counted in (`CHUNK_BYTES`).
+const _: () = assert!(std::mem::size_of::<Recorded>() == 16);
+
 impl Recorded {
-    fn to_action(self, players: usize) -> Action {
+    fn to_action(self, players: usize, deals: &Log<PerSeat<CardSet>>) -> Action {
         match self {
-            Recorded::Deal(hands) => Action::Deal {
-                hands: hands.first(players).iter().map(|h| h.to_vec()).collect(),
+            Recorded::Deal(i) => Action::Deal {
+                hands: deals[i as usize]
+                    .first(players)
+                    .iter()
+                    .map(|h| h.to_vec())
+                    .collect(),
             },
             Recorded::Pass { seat, cards } => Action::Pass {
                 seat: seat.into(),
@@ -91,6 +99,7 @@ impl Recorded {
 #[derive(Clone, Debug)]
 pub struct ActionLog {
     log: Log<Recorded>,
+    deals: Log<PerSeat<CardSet>>,
     players: usize,
 }
 
@@ -107,17 +116,23 @@ impl ActionLog {
 
     /// Action `index`, canonical (ACT-1), built on access.
     pub fn get(&self, index: usize) -> Option<Action> {
-        self.log.get(index).map(|r| r.to_action(self.players))
+        self.log
+            .get(index)
+            .map(|r| r.to_action(self.players, &self.deals))
     }
 
     /// The last action, if any.
     pub fn last(&self) -> Option<Action> {
-        self.log.last().map(|r| r.to_action(self.players))
+        self.log
+            .last()
+            .map(|r| r.to_action(self.players, &self.deals))
     }
 
     /// The actions in order.
     pub fn iter(&self) -> impl Iterator<Item = Action> + '_ {
-        self.log.iter().map(|r| r.to_action(self.players))
+        self.log
+            .iter()
+            .map(|r| r.to_action(self.players, &self.deals))
     }
 
     /// The actions as a vector.
@@ -128,7 +143,19 @@ impl ActionLog {
 
 impl PartialEq for ActionLog {
     fn eq(&self, other: &ActionLog) -> bool {
-        self.players == other.players && self.log == other.log
+        // A deal is told by its hands, not by where they are kept.
+        let hands = |log: &ActionLog, r: &Recorded| match *r {
+            Recorded::Deal(i) => Some(log.deals[i as usize]),
+            _ => None,
+        };
+        self.players == other.players
+            && self.log.len() == other.log.len()
+            && self.log.iter().zip(other.log.iter()).all(|(a, b)| {
+                match (hands(self, a), hands(other, b)) {
+                    (None, None) => a == b,
+                    (x, y) => x == y,
+                }
+            })
     }
 }
 
@@ -157,6 +184,7 @@ struct Checkpoint {
     seed_deals: u64,
     last_hand: Option<LastHand>,
     actions: usize,
+    deals: usize,
     tricks: usize,
     hand_scores: usize,
     inputs: usize,
@@ -204,8 +232,10 @@ impl Drop for Checkpoints {
     }
 }
 
-// The length of a log's chunks.
-const CHUNK: usize = 32;
+// The bytes of a log's chunk: a copy of a game copies its logs' tails, up to a chunk each, when
+// it first changes them; the longer a chunk, the rarer a log takes one (a chunk of 32 actions
+// was a tenth of a per-step loop's instructions in the core).
+const CHUNK_BYTES: usize = 2048;
 
 // A persistent, append-only log of `Copy` items (the actions, tricks, hand scores and inputs):
 // cloning it is O(1), the items being shared. The items after the last full chunk are one
@@ -223,6 +253,16 @@ struct Log<T> {
 }
 
 impl<T: Copy> Log<T> {
+    // The items of a chunk.
+    const CHUNK: usize = {
+        let items = CHUNK_BYTES / std::mem::size_of::<T>();
+        if items < 16 {
+            16
+        } else {
+            items
+        }
+    };
+
     fn new() -> Log<T> {
         Log {
             len: 0,
@@ -245,9 +285,9 @@ impl<T: Copy> Log<T> {
     fn tail_mut(&mut self) -> &mut Vec<T> {
         let t = self
             .tail
-            .get_or_insert_with(|| TArc::new(Vec::with_capacity(CHUNK)));
+            .get_or_insert_with(|| TArc::new(Vec::with_capacity(Self::CHUNK)));
         if !t.is_unique() {
-            let mut v = Vec::with_capacity(CHUNK);
+            let mut v = Vec::with_capacity(Self::CHUNK);
             v.extend_from_slice(t);
             *t = TArc::new(v);
         }
@@ -257,7 +297,7 @@ impl<T: Copy> Log<T> {
     fn push(&mut self, item: T) {
         let t = self.tail_mut();
         t.push(item);
-        let full = t.len() == CHUNK;
+        let full = t.len() == Self::CHUNK;
         self.len += 1;
         if full {
             if let Some(t) = self.tail.take() {
@@ -277,7 +317,10 @@ impl<T: Copy> Log<T> {
         if index >= base {
             self.tail.as_ref()?.get(index - base)
         } else {
-            self.chunks.as_ref()?.get(index / CHUNK)?.get(index % CHUNK)
+            self.chunks
+                .as_ref()?
+                .get(index / Self::CHUNK)?
+                .get(index % Self::CHUNK)
         }
     }
 
@@ -378,6 +421,8 @@ pub struct Game {
     events: u8,
     last_hand: Option<LastHand>,
     actions: Log<Recorded>,
+    // The hands of the deals among the actions.
+    deals: Log<PerSeat<CardSet>>,
     tricks: Log<CompletedTrick>,
     hand_scores: Log<PerSeat<i64>>,
     inputs: Log<Input>,
@@ -503,6 +548,7 @@ impl Game {
             events: 0,
             last_hand: None,
             actions: Log::new(),
+            deals: Log::new(),
             tricks: Log::new(),
             hand_scores: Log::new(),
             inputs: Log::new(),
@@ -543,6 +589,7 @@ impl Game {
             seed_deals: self.seed_deals,
             last_hand: self.last_hand,
             actions: self.actions.len(),
+            deals: self.deals.len(),
             tricks: self.tricks.len(),
             hand_scores: self.hand_scores.len(),
             inputs: self.inputs.len(),
@@ -564,7 +611,8 @@ impl Game {
 
     // Records a deal the position has made.
     fn dealt(&mut self, hands: PerSeat<CardSet>) {
-        self.actions.push(Recorded::Deal(hands));
+        self.actions.push(Recorded::Deal(self.deals.len() as u32));
+        self.deals.push(hands);
         self.events |= EV_DEAL;
         // A deal is the last thing an input does: the input is complete.
         self.checkpoint();
@@ -631,12 +679,12 @@ impl Game {
     }
 
     // Makes an input again (undo's replay): it was accepted, so it is not checked again.
-    fn redo(&mut self, input: Input, log: &Log<Recorded>) {
+    fn redo(&mut self, input: Input, log: &Log<Recorded>, deals: &Log<PerSeat<CardSet>>) {
         self.begin(input);
         match input {
             Input::Select { seat, card } => self.do_select(seat.into(), card),
             Input::Action(i) => match log[i as usize] {
-                Recorded::Deal(hands) => self.do_deal(hands),
+                Recorded::Deal(d) => self.do_deal(deals[d as usize]),
                 Recorded::Pass { seat, cards } => self.do_pass(seat.into(), cards),
                 Recorded::Play { card, .. } => self.do_play(card),
                 Recorded::Moon { seat, choice } => self.do_moon(seat.into(), choice),
@@ -848,16 +896,18 @@ impl Game {
             };
         };
         let log = self.actions.clone();
+        let deals = self.deals.clone();
         let inputs = self.inputs.clone();
         self.pos = cp.pos;
         self.seed_deals = cp.seed_deals;
         self.last_hand = cp.last_hand;
         self.actions.truncate(cp.actions);
+        self.deals.truncate(cp.deals);
         self.tricks.truncate(cp.tricks);
         self.hand_scores.truncate(cp.hand_scores);
         self.inputs.truncate(cp.inputs);
         for i in cp.inputs..keep {
-            self.redo(inputs[i], &log);
+            self.redo(inputs[i], &log, &deals);
         }
         self.events = 0;
         Ok(())
@@ -1165,6 +1215,7 @@ impl Game {
     pub fn actions(&self) -> ActionLog {
         ActionLog {
             log: self.actions.clone(),
+            deals: self.deals.clone(),
             players: self.players(),
         }
     }
@@ -1494,7 +1545,7 @@ impl Game {
                     let made = self.actions.get(matched).copied();
                     let expected = made.filter(|r| matches!(r, Recorded::Deal(_)));
                     let same = expected
-                        .map(|r| r.to_action(self.players()) == a.canonical())
+                        .map(|r| r.to_action(self.players(), &self.deals) == a.canonical())
                         .unwrap_or(false);
                     if !same {
                         return Err((
@@ -1576,7 +1627,7 @@ const _: () = assert!(MAX_PLAYERS <= 8);
 
 #[cfg(test)]
 mod tests {
-    use super::{Game, Log, CHUNK};
+    use super::{Game, Log};
     use crate::{preset, ErrorCode, Phase};
 
     #[test]
@@ -1640,7 +1691,7 @@ mod tests {
             if (x >> 16) % 40 == 0 {
                 let len = want
                     .len()
-                    .saturating_sub((x as usize >> 20) % (2 * CHUNK + 5));
+                    .saturating_sub((x as usize >> 20) % (2 * Log::<u32>::CHUNK + 5));
                 log.truncate(len);
                 want.truncate(len);
             } else {
