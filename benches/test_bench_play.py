@@ -244,7 +244,7 @@ def test_per_step_side_by_side(benchmark: Any) -> None:
             timed(("per-step ids", "openspiel"), _openspiel_play, _openspiel_dealt(game, STEP_HANDS))
         timed(("per-step cards", "rust"), _play_by_cards, _dealt_games(reversis, STEP_HANDS))
 
-    benchmark.pedantic(one_round, rounds=40)
+    benchmark.pedantic(one_round, rounds=300)
     benchmark.extra_info.update(
         kind="side-by-side",
         per_hand={f"{kind}|{engine}": statistics.median(times) for (kind, engine), times in series.items()},

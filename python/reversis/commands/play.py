@@ -700,7 +700,7 @@ class PlaySession:
         self._show_board()
         words = self._ask(
             "moon",
-            f"You shot the moon! Type 'add' to add {bonus} to every opponent, or 'subtract' to take {bonus} off yours:",
+            f"You shot the moon! Type 'add' (opponents +{bonus}) or 'subtract' (you -{bonus}):",
         )
         if not words:
             self.dirty = True

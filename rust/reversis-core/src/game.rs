@@ -235,7 +235,7 @@ impl Drop for Checkpoints {
 // The bytes of a log's chunk: a copy of a game copies its logs' tails, up to a chunk each, when
 // it first changes them; the longer a chunk, the rarer a log takes one (a chunk of 32 actions
 // was a tenth of a per-step loop's instructions in the core).
-const CHUNK_BYTES: usize = 2048;
+const CHUNK_BYTES: usize = 1024;
 
 // A persistent, append-only log of `Copy` items (the actions, tricks, hand scores and inputs):
 // cloning it is O(1), the items being shared. The items after the last full chunk are one
@@ -1104,9 +1104,12 @@ impl Game {
                 if let Some(mask) = self.acting_mask.get(inputs) {
                     return Ok(mask);
                 }
-                let mask = match self.to_act() {
-                    Some(s) => self.pos.legal_mask(&self.ruleset, s),
-                    None => 0,
+                let mask = if self.pos.phase == Phase::Play {
+                    // The per-step case, straight to the cascade of the seat to move.
+                    u128::from(self.pos.hand.legal_plays(&self.ruleset).0)
+                } else {
+                    self.to_act()
+                        .map_or(0, |s| self.pos.legal_mask(&self.ruleset, s))
                 };
                 self.acting_mask.set(inputs, mask);
                 return Ok(mask);

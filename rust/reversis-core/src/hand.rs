@@ -179,7 +179,15 @@ impl HandState {
     /// The seat to play.
     #[inline]
     pub fn to_move(&self) -> usize {
-        (self.leader as usize + self.trick_len as usize) % self.players as usize
+        // The leader and the cards of a trick are each fewer than the players, so one
+        // subtraction wraps the sum: no division on the per-step path.
+        let seat = self.leader as usize + self.trick_len as usize;
+        let players = self.players as usize;
+        if seat >= players {
+            seat - players
+        } else {
+            seat
+        }
     }
 
     /// The seat that led the trick in progress (or will lead the next one).
@@ -363,7 +371,8 @@ impl HandState {
             pts += table[c as usize];
             mask |= 1u64 << c;
         }
-        let winner = (self.leader as usize + best) % n;
+        let winner = self.leader as usize + best;
+        let winner = if winner >= n { winner - n } else { winner };
         self.points[winner] += pts;
         if mask & rules.point_cards().0 != 0 {
             if self.moon_cand == MOON_NOBODY {
