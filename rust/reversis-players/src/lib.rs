@@ -22,7 +22,9 @@
 mod policy;
 mod search;
 
-pub use search::{policy_decision, search_decision, Budget};
+pub use search::{
+    monotonic, policy_decision, search_decision, search_decision_timed, Budget, Clock,
+};
 
 use reversis_core::{
     Card, CardSet, Error, ErrorCode, HandState, HeartsBreaking, Knowledge, Layout, MoonChoice,

@@ -15,6 +15,7 @@
 //! same generator stream, and keeping the better half, so that the comparisons are paired and
 //! most playouts go to the close calls. The moon choice is evaluated exactly.
 
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use reversis_core::{
@@ -97,8 +98,37 @@ pub fn search_decision(
     budget: Budget,
     seed: u64,
 ) -> Result<Vec<u16>, Error> {
+    search_decision_timed(rules, obs, budget, seed, &monotonic)
+}
+
+/// A reading of a monotonic clock: the time since a fixed instant of the process.
+pub type Clock = dyn Fn() -> Duration;
+
+/// The process's monotonic clock, [`Instant`]'s, as a [`Clock`].
+pub fn monotonic() -> Duration {
+    static EPOCH: OnceLock<Instant> = OnceLock::new();
+    EPOCH.get_or_init(Instant::now).elapsed()
+}
+
+/// [`search_decision`] with the time budget read from `clock`: for targets whose standard
+/// library has no clock (`wasm32-unknown-unknown`, where [`Instant::now`] panics), the host
+/// gives its own.
+///
+/// # Errors
+///
+/// As [`search_decision`].
+pub fn search_decision_timed(
+    rules: &Ruleset,
+    obs: &Value,
+    budget: Budget,
+    seed: u64,
+    clock: &Clock,
+) -> Result<Vec<u16>, Error> {
     budget.check()?;
-    let start = Instant::now();
+    let start = Stopwatch {
+        clock,
+        start: clock(),
+    };
     match field(obs, "phase")?.as_str() {
         Some("play") => Ok(vec![u16::from(
             search_card(rules, obs, budget, seed, start)?.id(),
@@ -139,6 +169,19 @@ pub fn policy_decision(rules: &Ruleset, obs: &Value, seed: Option<u64>) -> Resul
     }
 }
 
+// The time spent since `start` by `clock`; a clock that goes back reads as no time spent.
+#[derive(Clone, Copy)]
+struct Stopwatch<'a> {
+    clock: &'a Clock,
+    start: Duration,
+}
+
+impl Stopwatch<'_> {
+    fn elapsed(&self) -> Duration {
+        (self.clock)().saturating_sub(self.start)
+    }
+}
+
 fn pass_ids(cards: u64) -> Vec<u16> {
     CardSet(cards)
         .into_iter()
@@ -172,7 +215,7 @@ fn playout(rules: &Ruleset, policy: &Policy, mut sim: Sim, seed: u64, seat: usiz
 fn halving<W>(
     arms: usize,
     budget: Budget,
-    start: Instant,
+    start: Stopwatch<'_>,
     rng: &mut SplitMix64,
     mut world: impl FnMut(&mut SplitMix64) -> W,
     mut eval: impl FnMut(&W, usize, u64) -> i64,
@@ -423,7 +466,7 @@ fn search_card(
     obs: &Value,
     budget: Budget,
     seed: u64,
-    start: Instant,
+    start: Stopwatch<'_>,
 ) -> Result<Card, Error> {
     let root = Root::of(rules, obs)?;
     let legal = root.probe.h.legal_plays(rules).0;
@@ -549,7 +592,7 @@ fn search_pass(
     obs: &Value,
     budget: Budget,
     seed: u64,
-    start: Instant,
+    start: Stopwatch<'_>,
 ) -> Result<u64, Error> {
     let n = rules.players();
     let (hand, size, direction) = pass_setup(rules, obs)?;

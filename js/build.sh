@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Builds the WebAssembly module of the package into js/wasm/: reversis-core and reversis-players
+# through the binding crate rust/reversis-wasm, for wasm32-unknown-unknown.
+#
+# Needs Debian's rustc-web and rust-web-src (a rustc whose standard library can be built for
+# wasm32-unknown-unknown with -Z build-std), wasm-ld (Debian's lld) and, for a smaller module,
+# wasm-opt (Debian's binaryen); installs wasm-bindgen-cli, at the version the binding crate pins,
+# into $REVERSIS_TOOLS (default: target/wasm-tools) if it is not there.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+rustc_web=${REVERSIS_WASM_RUSTC:-/usr/bin/rustc}
+if [ ! -x "$rustc_web" ] || [ ! -d /usr/lib/rustlib/src/rust/library ]; then
+  echo "js/build.sh: needs Debian's rustc-web and rust-web-src (apt-get install rustc-web rust-web-src lld binaryen)" >&2
+  exit 2
+fi
+if ! command -v wasm-ld >/dev/null; then
+  echo "js/build.sh: needs wasm-ld (apt-get install lld)" >&2
+  exit 2
+fi
+
+# The wasm-bindgen the binding crate pins, e.g. "=0.2.130" -> 0.2.130.
+bindgen_version=$(sed -n 's/^wasm-bindgen = "=\([0-9.]*\)".*/\1/p' rust/reversis-wasm/Cargo.toml)
+tools=${REVERSIS_TOOLS:-$PWD/target/wasm-tools}
+bindgen="$tools/bin/wasm-bindgen"
+if ! { [ -x "$bindgen" ] && "$bindgen" --version | grep -qx "wasm-bindgen $bindgen_version"; }; then
+  echo "js/build.sh: installing wasm-bindgen-cli $bindgen_version into $tools" >&2
+  # Without --locked: the registry these machines use lacks one of the versions its lock names.
+  cargo install --quiet --root "$tools" --version "=$bindgen_version" wasm-bindgen-cli
+fi
+
+RUSTC_BOOTSTRAP=1 RUSTC="$rustc_web" CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER=wasm-ld \
+  cargo build --locked --quiet -Z build-std=std,panic_abort --target wasm32-unknown-unknown \
+  --profile wasm -p reversis-wasm
+
+out=js/wasm
+rm -rf "$out.tmp"
+"$bindgen" --target web --out-dir "$out.tmp" --out-name reversis_wasm \
+  target/wasm32-unknown-unknown/wasm/reversis_wasm.wasm
+if command -v wasm-opt >/dev/null; then
+  wasm-opt -O3 --enable-bulk-memory --enable-sign-ext --enable-nontrapping-float-to-int \
+    --enable-mutable-globals "$out.tmp/reversis_wasm_bg.wasm" -o "$out.tmp/reversis_wasm_bg.wasm"
+fi
+rm -rf "$out"
+mv "$out.tmp" "$out"
+ls -l "$out"/reversis_wasm_bg.wasm
