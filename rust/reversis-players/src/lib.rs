@@ -22,9 +22,7 @@
 mod policy;
 mod search;
 
-pub use search::{
-    monotonic, policy_decision, search_decision, search_decision_timed, Budget, Clock,
-};
+pub use search::{monotonic, policy_decision, search_decision, search_decision_timed, Budget};
 
 use reversis_core::{
     Card, CardSet, Error, ErrorCode, HandState, HeartsBreaking, Knowledge, Layout, MoonChoice,

@@ -101,16 +101,14 @@ pub fn search_decision(
     search_decision_timed(rules, obs, budget, seed, &monotonic)
 }
 
-/// A reading of a monotonic clock: the time since a fixed instant of the process.
-pub type Clock = dyn Fn() -> Duration;
-
-/// The process's monotonic clock, [`Instant`]'s, as a [`Clock`].
+/// The process's monotonic clock, [`Instant`]'s: the time since a fixed instant of the process.
 pub fn monotonic() -> Duration {
     static EPOCH: OnceLock<Instant> = OnceLock::new();
     EPOCH.get_or_init(Instant::now).elapsed()
 }
 
-/// [`search_decision`] with the time budget read from `clock`: for targets whose standard
+/// [`search_decision`] with the time budget read from `clock` (a monotonic clock: the time
+/// since any fixed instant): for targets whose standard
 /// library has no clock (`wasm32-unknown-unknown`, where [`Instant::now`] panics), the host
 /// gives its own.
 ///
@@ -122,7 +120,7 @@ pub fn search_decision_timed(
     obs: &Value,
     budget: Budget,
     seed: u64,
-    clock: &Clock,
+    clock: &dyn Fn() -> Duration,
 ) -> Result<Vec<u16>, Error> {
     budget.check()?;
     let start = Stopwatch {
@@ -172,7 +170,7 @@ pub fn policy_decision(rules: &Ruleset, obs: &Value, seed: Option<u64>) -> Resul
 // The time spent since `start` by `clock`; a clock that goes back reads as no time spent.
 #[derive(Clone, Copy)]
 struct Stopwatch<'a> {
-    clock: &'a Clock,
+    clock: &'a dyn Fn() -> Duration,
     start: Duration,
 }
 

@@ -13,7 +13,8 @@ use reversis_core::{
 };
 use reversis_players::{
     count_consistent_layouts, count_observation_layouts, knowledge_from_observation,
-    play_exclusions, policy_decision, sample_consistent_layouts, search_decision, Budget,
+    play_exclusions, policy_decision, sample_consistent_layouts, search_decision,
+    search_decision_timed, Budget,
 };
 use serde_json::Value;
 
@@ -550,4 +551,27 @@ fn a_time_budget_is_kept() {
     // A pass gets four times a card's budget, 80 ms; the clock is read between layouts (a
     // loaded machine may stretch them).
     assert!(start.elapsed() < std::time::Duration::from_millis(2000));
+}
+
+#[test]
+fn a_time_budget_is_read_from_the_clock_given() {
+    use std::cell::Cell;
+    use std::time::Duration;
+    let r = rules("hearts-computer");
+    let g = Game::new(r.clone(), Some(3), 0, None).unwrap();
+    let o = g.observation(1).unwrap();
+    let budget = Budget::time(Duration::from_millis(50));
+    // Each reading advances a millisecond: the decision must stop after about 4 x 50 readings
+    // of this clock (a pass gets four times the budget), whatever the wall clock does.
+    let readings = Cell::new(0u64);
+    let clock = || {
+        readings.set(readings.get() + 1);
+        Duration::from_millis(readings.get())
+    };
+    let ids = search_decision_timed(&r, &o, budget, 1, &clock).unwrap();
+    assert_eq!(ids.len(), r.passing().unwrap().size);
+    let legal = g.legal_actions(Some(1)).unwrap();
+    assert!(ids.iter().all(|id| legal.contains(id)));
+    let read = readings.get();
+    assert!((200..=260).contains(&read), "{read} readings");
 }
