@@ -52,6 +52,18 @@ def _usage_error(capsys: pytest.CaptureFixture[str], argv: list[str]) -> str:
         ["soak", "--hands", "5", "--sample", "6"],
         ["soak", "--chunk", "0"],
         ["conformance", "--engine", "rust", "--driver", "python -m reversis driver"],
+        # A driver that is empty, blank, unreadable or not there tests nothing: never a pass.
+        ["conformance", "--driver", ""],
+        ["conformance", "--driver", "   "],
+        ["conformance", "--driver", "'unclosed"],
+        ["conformance", "--driver", "/no/such/driver"],
+        ["bench", "--driver", ""],
+        ["bench", "--driver", "   "],
+        ["bench", "--driver", "/no/such"],
+        ["tournament", "--preset", "nosuch"],
+        ["soak", "--preset", "nosuch"],
+        ["play", "--preset", "nosuch"],
+        ["play", "--save", "/nonexistent/dir/save.json"],
     ],
     ids=lambda argv: " ".join(argv),
 )
@@ -168,3 +180,24 @@ def test_the_progress_bar_is_not_drawn_into_a_pipe(tmp_path: Path) -> None:
     )
     assert proc.returncode == 0
     assert proc.stderr == "" and "\r" not in proc.stdout
+
+
+def test_a_save_in_a_missing_directory_creates_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    missing = tmp_path / "no" / "such"
+    error = _usage_error(capsys, ["play", "--save", str(missing / "save.json")])
+    assert "there is no directory" in error
+    assert not (tmp_path / "no").exists()
+
+
+def test_a_driver_that_cannot_answer_fails_the_bench(capsys: pytest.CaptureFixture[str]) -> None:
+    # `false` starts and exits at once: the benchmark cannot time it, so it must not pass.
+    assert main(["bench", "--driver", "false", "--repeats", "1"]) == 1
+    captured = capsys.readouterr()
+    assert "false: no answer to hello" in captured.err
+    assert "not timed: false" in captured.err
+
+
+@pytest.mark.parametrize("players", ["rules,,random", "rules,random,", ",rules"])
+def test_an_empty_player_entry_is_a_usage_error(capsys: pytest.CaptureFixture[str], players: str) -> None:
+    assert main(["tournament", "--players", players, "--hands", "1"]) == 2
+    assert "--players has an empty entry" in capsys.readouterr().err

@@ -331,15 +331,20 @@ def test_the_lock_is_advisory_and_released(tmp_path: Path) -> None:
 # 5. Say the truth about saving ---------------------------------------------------------------------------
 
 
-def test_an_unwritable_save_is_reported_at_once_and_on_quit(tmp_path: Path) -> None:
+def test_a_save_under_a_file_is_refused_before_the_game(tmp_path: Path) -> None:
+    # Where the save's directory should be there is a file: a usage error, and the file untouched
+    # (a save that fails during the game is reported at once and on quit: the full-disk test).
     blocker = tmp_path / "not-a-directory"
     blocker.write_text("a file where the save's directory should be")
-    play = Play(blocker / "save.json", "--seed", "2")
-    screen = play.screen()
-    assert values(screen, "save-failed"), screen  # at once, before the first prompt
-    status, out, _ = play.finish()
-    assert status == 1
-    assert "unsaved: " in out and "saved: " not in out.replace("unsaved: ", "")
+    done = subprocess.run(
+        [sys.executable, "-m", "reversis", "play", "--save", str(blocker / "save.json"), "--seed", "2"],
+        input="quit\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2, done.stderr
+    assert "there is no directory" in done.stderr
     assert blocker.read_text() == "a file where the save's directory should be"
 
 
@@ -422,7 +427,12 @@ def test_stale_temp_files_of_a_killed_writer_are_removed(tmp_path: Path) -> None
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP], ids=["TERM", "HUP"])
 def test_a_signal_at_the_prompt_saves_and_leaves_no_temp_file(tmp_path: Path, signum: int) -> None:
     save = tmp_path / "save.json"
-    play = Play(save, "--seed", "6")
+
+    def default_disposition() -> None:
+        # Under nohup the child would inherit SIGHUP as ignored, which the command rightly keeps.
+        signal.signal(signum, signal.SIG_DFL)
+
+    play = Play(save, "--seed", "6", preexec_fn=default_disposition)
     _act_once(play, play.screen())
     play.proc.send_signal(signum)
     status, _, err = play.finish(None)

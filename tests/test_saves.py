@@ -130,6 +130,11 @@ def test_new_match_draws_fresh_seed() -> None:
 def test_save_is_atomic_and_leaves_no_temp_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "deep" / "dir" / "save.json"
     game = _mid_trick(reversis)
+    # A directory is the person's to make: a save into a missing one fails and makes none.
+    with pytest.raises(FileNotFoundError):
+        save_game(game, path)
+    assert not (tmp_path / "deep").exists()
+    path.parent.mkdir(parents=True)
     save_game(game, path)
     before = path.read_bytes()
 

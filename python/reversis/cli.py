@@ -17,7 +17,14 @@ import os
 import sys
 from collections.abc import Sequence
 
-from .commands.common import Terminated, finite_float, install_signal_handlers, positive, writable_file
+from .commands.common import (
+    Terminated,
+    driver_command,
+    finite_float,
+    install_signal_handlers,
+    positive,
+    writable_file,
+)
 
 ENGINES = ("rust", "reference")
 #: ``--timeout``: a finite number of seconds, more than 0 and at most a day.
@@ -40,7 +47,7 @@ def _conformance(args: argparse.Namespace) -> int:
             print(f"no cases in area(s) {', '.join(args.area)}", file=sys.stderr)
             return 2
     targets: list[tuple[str, ModuleEngine | DriverEngine]] = []
-    if args.driver:
+    if args.driver is not None:
         targets.append((args.driver, DriverEngine(args.driver, timeout=args.timeout)))
     else:
         for name in args.engine or ENGINES:
@@ -92,14 +99,17 @@ def _bench(args: argparse.Namespace) -> int:
     from .conformance.bench import builtin_driver_command, format_results, run_bench
 
     commands = {}
-    if args.driver:
+    if args.driver is not None:
         commands[args.driver] = args.driver
     for name in ENGINES:
         commands[f"{name} (driver)"] = builtin_driver_command(name)
-    results = run_bench(commands, repeats=args.repeats, timeout=args.timeout)
+    results, failed = run_bench(commands, repeats=args.repeats, timeout=args.timeout)
     print(f"median of {args.repeats} runs of each benchmark hand, every action through the driver protocol")
     print(format_results(results))
-    return 0 if results else 1
+    if failed:
+        print(f"not timed: {', '.join(failed)}", file=sys.stderr)
+    # A benchmark that could not time an engine it was asked to is a failure, not a partial pass.
+    return 1 if failed or not results else 0
 
 
 def _driver(args: argparse.Namespace) -> int:
@@ -124,7 +134,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     which = conformance.add_mutually_exclusive_group()
     which.add_argument("--engine", action="append", choices=ENGINES, help="a built-in engine (repeatable)")
-    which.add_argument("--driver", metavar="CMD", help="run an implementation through the driver protocol")
+    which.add_argument(
+        "--driver", metavar="CMD", type=driver_command, help="run an implementation through the driver protocol"
+    )
     conformance.add_argument("--area", action="append", metavar="AREA", help="only the cases of this area (repeatable)")
     conformance.add_argument("--json", metavar="FILE", type=writable_file, help="also write a JSON report to FILE")
     conformance.add_argument("--timeout", type=TIMEOUT, default=10.0, help="seconds a driver may take per request")
@@ -143,7 +155,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="Time the suite's benchmark hands (actions per second through the driver protocol), "
         "for an implementation and beside the built-in engines.",
     )
-    bench.add_argument("--driver", metavar="CMD", help="an implementation to time through the driver protocol")
+    bench.add_argument(
+        "--driver", metavar="CMD", type=driver_command, help="an implementation to time through the driver protocol"
+    )
     bench.add_argument("--repeats", type=positive, default=5, help="runs of each hand; the median is reported")
     bench.add_argument("--timeout", type=TIMEOUT, default=10.0, help="seconds a driver may take per request")
     bench.set_defaults(run=_bench)

@@ -175,7 +175,6 @@ def replace_atomically(path: str | os.PathLike[str], *, special: str = "refuse")
         with open(given, "wb") as direct:
             yield direct
         return
-    target.parent.mkdir(parents=True, exist_ok=True)
     try:
         mode: int | None = stat.S_IMODE(os.stat(target).st_mode)
     except FileNotFoundError:
@@ -331,7 +330,6 @@ class SaveLock:
             import fcntl
         except ImportError:  # not on POSIX: no locking
             return
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)

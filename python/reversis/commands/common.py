@@ -15,6 +15,8 @@ import argparse
 import contextlib
 import math
 import os
+import shlex
+import shutil
 import signal
 import stat
 from pathlib import Path
@@ -24,10 +26,13 @@ __all__ = [
     "MAX_SEED",
     "Terminated",
     "count",
+    "driver_command",
     "finite_float",
     "install_signal_handlers",
     "non_negative",
     "positive",
+    "preset_name",
+    "save_file",
     "seed",
     "writable_file",
 ]
@@ -51,6 +56,28 @@ class Terminated(BaseException):
 
 def _raise_terminated(signum: int, frame: Any) -> None:
     raise Terminated(signum)
+
+
+def driver_command(text: str) -> str:
+    """``--driver CMD``: a command line, split as a shell would, whose program can be run.
+
+    An empty or blank command, an unclosed quote and a program that is not there are usage
+    errors, never a run that tests something else or nothing.
+    """
+    try:
+        argv = shlex.split(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(f"cannot read the command {text!r}: {error}") from None
+    if not argv:
+        raise argparse.ArgumentTypeError("the command is empty")
+    program = argv[0]
+    if os.sep in program or (os.altsep and os.altsep in program):
+        runnable = os.path.isfile(program) and os.access(program, os.X_OK)
+    else:
+        runnable = shutil.which(program) is not None
+    if not runnable:
+        raise argparse.ArgumentTypeError(f"no program {program!r} to run")
+    return text
 
 
 def install_signal_handlers() -> Callable[[], None]:
@@ -134,6 +161,32 @@ def finite_float(low: float = 0.0, *, strict: bool = False, high: float | None =
 
     parse.__name__ = "number"
     return parse
+
+
+def preset_name(text: str) -> str:
+    """``--preset NAME``: the name of a built-in preset, else a usage error listing them."""
+    import reversis
+
+    names = reversis.preset_names()
+    if text not in names:
+        raise argparse.ArgumentTypeError(f"no preset named {text!r}; the presets are {', '.join(names)}")
+    return text
+
+
+def save_file(text: str) -> str:
+    """``--save PATH``: a save in a directory that exists.
+
+    Only the default save's directory is ever created: a directory named on the command line is
+    the person's, and a typing mistake must not make one (as root, anywhere on the disk).
+    """
+    if not text:
+        raise argparse.ArgumentTypeError("the file name is empty")
+    parent = Path(text).expanduser().resolve().parent
+    if not parent.is_dir():
+        raise argparse.ArgumentTypeError(
+            f"cannot save to {text}: there is no directory {parent} (create it, or choose another file)"
+        )
+    return text
 
 
 def writable_file(text: str) -> str:

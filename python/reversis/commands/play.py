@@ -49,7 +49,7 @@ from ..table import (
     save_game,
     start_match,
 )
-from .common import Terminated, count, finite_float, seed
+from .common import Terminated, count, finite_float, preset_name, save_file, seed
 
 __all__ = ["PlaySession", "explain", "register", "run"]
 
@@ -933,17 +933,20 @@ def _prepare_streams() -> None:
 def run(args: argparse.Namespace) -> int:
     """Run ``reversis play`` with parsed arguments; the exit status."""
     engine: ModuleType = importlib.import_module("reversis" if args.engine == "rust" else "reversis.reference")
-    if args.preset is not None:
-        try:
-            engine.preset(args.preset)
-        except engine.ReversisError as error:
-            print(f"reversis play: {error}", file=sys.stderr)
-            return 2
     _prepare_streams()
     out = sys.stdout
     unicode = _can_encode(out)
     style = Style(color=_use_color(args, out), symbols=not args.plain, unicode=unicode)
-    save_path = Path(args.save).expanduser() if args.save else default_save_path()
+    if args.save is not None:
+        save_path = Path(args.save).expanduser()
+    else:
+        save_path = default_save_path()
+        # The one directory ever created: the default save's, which is ours.
+        try:
+            save_path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            print(f"reversis play: cannot create {save_path.parent}: {error.strerror or error}", file=sys.stderr)
+            return 1
     hint = "reversis play" + (f" --save {shlex.quote(args.save)}" if args.save else "")
     session = PlaySession(
         engine=engine,
@@ -973,10 +976,10 @@ def register(commands: Any) -> None:
         "card and resumed the next time, with the same computer players; --seed replays a deal, --new "
         "deals a fresh one (both ask before abandoning a match in progress).",
     )
-    play.add_argument("--preset", default=None, help=f"the ruleset (default {DEFAULT_PRESET}, or the saved match's)")
+    play.add_argument("--preset", type=preset_name, default=None, help=f"the ruleset (default {DEFAULT_PRESET}, or the saved match's)")
     play.add_argument("--seed", type=seed, default=None, help="deal from this seed, 0 to 2**64-1 (replays that deal)")
     play.add_argument("--new", action="store_true", help="deal a new match with a fresh seed instead of resuming")
-    play.add_argument("--save", metavar="PATH", default=None, help="the save file (.json, or .msgpack for binary)")
+    play.add_argument("--save", metavar="PATH", type=save_file, default=None, help="the save file (.json, or .msgpack for binary)")
     play.add_argument(
         "--opponents",
         choices=OPPONENTS,

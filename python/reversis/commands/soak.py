@@ -16,7 +16,7 @@ import sys
 import time
 from typing import Any
 
-from .common import count, non_negative, positive, seed
+from .common import count, non_negative, positive, preset_name, seed
 
 #: The largest chunk one simulate call plays (the binding's limit, ERR-6).
 MAX_CHUNK = 1_000_000
@@ -181,7 +181,7 @@ def register(commands: Any) -> None:
         "report hands/s and peak memory at checkpoints.",
     )
     parser.add_argument("--hands", type=positive, default=1_000_000, help="hands per preset (default 1,000,000)")
-    parser.add_argument("--preset", action="append", help="a preset (repeatable; default all)")
+    parser.add_argument("--preset", action="append", type=preset_name, help="a preset (repeatable; default all)")
     parser.add_argument("--chunk", type=count(1, MAX_CHUNK, "--chunk"), default=100_000, help="hands per simulate call")
     parser.add_argument(
         "--threads", type=count(0, 1024, "--threads"), default=0, help="threads per simulate call (default: cores, ≤ 8)"

@@ -51,7 +51,7 @@ from collections.abc import Generator, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import IO, Any, TextIO
 
-from .common import count, positive, seed, writable_file
+from .common import count, positive, preset_name, seed, writable_file
 
 __all__ = [
     "COMMAND_PREFIX",
@@ -139,7 +139,10 @@ def split_players(text: str) -> list[str]:
     if quote or escaped:
         raise TournamentError(f"--players has an unclosed quote or a trailing backslash: {text!r}")
     names.append("".join(current))
-    return [name.strip() for name in names if name.strip()]
+    names = [name.strip() for name in names]
+    if not all(names):
+        raise TournamentError(f"--players has an empty entry: {text!r} (a name between every two commas)")
+    return names
 
 
 def player_options(name: str) -> tuple[str, dict[str, int | float]]:
@@ -1234,7 +1237,9 @@ def register(commands: Any) -> None:
         "spec/player.md (quote a command's commas); a built-in player takes options after its name, "
         "search:playouts=8000 or search:time_ms=50",
     )
-    parser.add_argument("--preset", default="hearts-computer", help="the ruleset preset (default hearts-computer)")
+    parser.add_argument(
+        "--preset", type=preset_name, default="hearts-computer", help="the ruleset preset (default hearts-computer)"
+    )
     parser.add_argument(
         "--hands", type=positive, default=100, help="number of deals (hands); each is played once per seat rotation"
     )

@@ -52,10 +52,17 @@ def time_case(engine: DriverEngine, case: Case, repeats: int, warmups: int = 1) 
     return statistics.median(play() for _ in range(repeats))
 
 
-def run_bench(commands: dict[str, str], repeats: int = 5, timeout: float = 10.0) -> list[BenchResult]:
-    """Time every benchmark case on every engine command; a failing engine is reported and skipped."""
+def run_bench(
+    commands: dict[str, str], repeats: int = 5, timeout: float = 10.0
+) -> tuple[list[BenchResult], list[str]]:
+    """Time every benchmark case on every engine command.
+
+    Returns the results and the names of the engines that failed (no answer to ``hello``, or a
+    hand that failed), each reported on standard error and skipped.
+    """
     cases = load_cases(("bench",))
     results = []
+    failed: list[str] = []
     for name, command in commands.items():
         engine = DriverEngine(command, timeout=timeout)
         try:
@@ -68,8 +75,11 @@ def run_bench(commands: dict[str, str], repeats: int = 5, timeout: float = 10.0)
                     results.append(BenchResult(name, case, actions, time_case(engine, case, repeats)))
                 except (EngineError, EngineFault) as problem:
                     print(f"{name}: {case.id} failed: {problem}", file=sys.stderr)
+                    if name not in failed:
+                        failed.append(name)
         except (EngineError, EngineFault) as problem:
             print(f"{name}: no answer to hello: {problem}", file=sys.stderr)
+            failed.append(name)
             for line in engine.stderr_tail().splitlines()[-STDERR_LINES:]:
                 print(f"  | {line}", file=sys.stderr)
         except BaseException:
@@ -78,7 +88,7 @@ def run_bench(commands: dict[str, str], repeats: int = 5, timeout: float = 10.0)
             raise
         finally:
             engine.close()
-    return results
+    return results, failed
 
 
 def format_results(results: list[BenchResult]) -> str:
