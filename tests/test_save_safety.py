@@ -339,6 +339,7 @@ def test_a_save_under_a_file_is_refused_before_the_game(tmp_path: Path) -> None:
     done = subprocess.run(
         [sys.executable, "-m", "reversis", "play", "--save", str(blocker / "save.json"), "--seed", "2"],
         input="quit\n",
+        check=False,
         capture_output=True,
         text=True,
         timeout=60,

@@ -976,10 +976,14 @@ def register(commands: Any) -> None:
         "card and resumed the next time, with the same computer players; --seed replays a deal, --new "
         "deals a fresh one (both ask before abandoning a match in progress).",
     )
-    play.add_argument("--preset", type=preset_name, default=None, help=f"the ruleset (default {DEFAULT_PRESET}, or the saved match's)")
+    play.add_argument(
+        "--preset", type=preset_name, default=None, help=f"the ruleset (default {DEFAULT_PRESET}, or the saved match's)"
+    )
     play.add_argument("--seed", type=seed, default=None, help="deal from this seed, 0 to 2**64-1 (replays that deal)")
     play.add_argument("--new", action="store_true", help="deal a new match with a fresh seed instead of resuming")
-    play.add_argument("--save", metavar="PATH", type=save_file, default=None, help="the save file (.json, or .msgpack for binary)")
+    play.add_argument(
+        "--save", metavar="PATH", type=save_file, default=None, help="the save file (.json, or .msgpack for binary)"
+    )
     play.add_argument(
         "--opponents",
         choices=OPPONENTS,

@@ -52,9 +52,7 @@ def time_case(engine: DriverEngine, case: Case, repeats: int, warmups: int = 1) 
     return statistics.median(play() for _ in range(repeats))
 
 
-def run_bench(
-    commands: dict[str, str], repeats: int = 5, timeout: float = 10.0
-) -> tuple[list[BenchResult], list[str]]:
+def run_bench(commands: dict[str, str], repeats: int = 5, timeout: float = 10.0) -> tuple[list[BenchResult], list[str]]:
     """Time every benchmark case on every engine command.
 
     Returns the results and the names of the engines that failed (no answer to ``hello``, or a
