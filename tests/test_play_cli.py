@@ -119,6 +119,21 @@ def test_whole_hand_typed_in(tmp_path: Path) -> None:
     hand_scores = [int(x) for x in screen.values("hand-over")[0].split()]
     assert sum(hand_scores) in (26, 78)
     assert screen.kind == "pass" and (screen.last("board") or "").startswith("hand 1 ")
+    # The new hand's first screen has no trick yet: not the last hand's.
+    board = max(i for i, line in enumerate(screen.lines) if line.startswith("board:"))
+    assert not [line for line in screen.lines[board:] if line.startswith("last-trick:")]
+    status, _ = play.finish()
+    assert status == 0
+
+
+@pytest.mark.parametrize("word", ["undo", "back", "UNDO"])
+def test_a_take_back_is_answered_that_there_is_none(tmp_path: Path, word: str) -> None:
+    play = Play(tmp_path / "save.json", "--seed", "1")
+    screen = _pass_first(play.screen(), play)
+    screen = play.send(screen.cards("legal")[0])
+    screen = play.send(word)
+    assert any("no take-back" in value for value in screen.values("rejected")), screen.lines
+    assert not any("not a card" in value for value in screen.values("rejected"))
     status, _ = play.finish()
     assert status == 0
 

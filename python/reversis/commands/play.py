@@ -65,6 +65,8 @@ SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 NAMES_4 = ["You", "West", "North", "East"]
 NAMES = ["You", "Ada", "Bram", "Cleo", "Dirk", "Eva", "Floor"]
 QUIT_WORDS = ("quit", "exit")
+#: Words for a take-back, which the table does not have (001: no take-back once a card is shown).
+TAKE_BACK_WORDS = ("undo", "back", "takeback", "take-back")
 MOON_CHOICES = {
     "add": "add-to-others",
     "add-to-others": "add-to-others",
@@ -235,11 +237,8 @@ def _in_progress(game: Any) -> bool:
 
 
 def _last_trick(game: Any) -> tuple[int, list[tuple[int, str]], int] | None:
-    """The last completed trick as the game keeps it (``tricks_played``, else ``last_hand``)."""
+    """The hand's last completed trick, or ``None`` before its first (never the previous hand's)."""
     tricks = list(game.tricks_played)
-    if not tricks:
-        last = getattr(game, "last_hand", None)
-        tricks = list(last["tricks"]) if last else []
     if not tricks:
         return None
     trick = tricks[-1]
@@ -610,6 +609,9 @@ class PlaySession:
             return True
         if word in QUIT_WORDS:
             self._quit()
+        if word in TAKE_BACK_WORDS:
+            self._reject("no-take-back", "there is no take-back: a card once shown stays played")
+            return True
         if word == "new":
             if self._replace_match("deal a new match"):
                 self._begin(start_match(self.game.ruleset, engine=self.engine), "new")
@@ -746,6 +748,8 @@ class PlaySession:
                 self._pending.append(functools.partial(self._exchange, event["direction"]))
             elif event["type"] == "hand":
                 self._pending.append(functools.partial(self._hand_done, event))
+            elif event["type"] == "deal":
+                self.last_trick = None  # a new hand: the last hand's trick is not on the table
 
     def _flush(self) -> None:
         """Report what the last action finished, in order."""
