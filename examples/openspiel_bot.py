@@ -11,12 +11,14 @@ Usage: ``python examples/openspiel_bot.py [HANDS] [PRESET] [SIMULATIONS]``, by d
 
 from __future__ import annotations
 
+import argparse
 import sys
 
 import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
+import reversis
 from reversis.adapters.openspiel_game import game_name
 
 
@@ -32,11 +34,21 @@ def play_hand(game: pyspiel.Game, bots: list[pyspiel.Bot], rng: np.random.Random
     return list(state.returns())
 
 
+def _positive(text: str) -> int:
+    """A whole number of at least 1, else a usage error."""
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of at least 1")
+    return int(text)
+
+
 def main(argv: list[str]) -> int:
     """Play the hands and print the mean returns."""
-    hands = int(argv[0]) if argv else 5
-    preset = argv[1] if len(argv) > 1 else "hearts-4"
-    simulations = int(argv[2]) if len(argv) > 2 else 20
+    parser = argparse.ArgumentParser(description="OpenSpiel's ISMCTS at seat 0 against uniform random bots.")
+    parser.add_argument("hands", nargs="?", type=_positive, default=5, help="hands to play (default 5)")
+    parser.add_argument("preset", nargs="?", choices=reversis.preset_names(), default="hearts-4", help="the ruleset")
+    parser.add_argument("simulations", nargs="?", type=_positive, default=20, help="simulations a decision")
+    args = parser.parse_args(argv)
+    hands, preset, simulations = args.hands, args.preset, args.simulations
     game = pyspiel.load_game(game_name(preset))
     players = game.num_players()
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(1))

@@ -7,6 +7,7 @@ default); it prints each agent's mean reward per hand, which is minus its mean s
 
 from __future__ import annotations
 
+import argparse
 import sys
 
 import numpy as np
@@ -21,14 +22,20 @@ def choose(observation: dict[str, np.ndarray], rng: np.random.Generator) -> int:
     return int(rng.choice(legal))
 
 
+def _positive(text: str) -> int:
+    """A whole number of at least 1, else a usage error."""
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of at least 1")
+    return int(text)
+
+
 def main(argv: list[str]) -> int:
     """Play the hands and print the mean rewards."""
-    hands_text = argv[1] if len(argv) > 1 else "10"
-    ruleset = argv[2] if len(argv) > 2 else "hearts-4"
-    hands = int(hands_text) if hands_text.isdigit() else 0
-    if hands < 1 or ruleset not in reversis.preset_names():
-        print(f"usage: pettingzoo_loop.py [HANDS >= 1] [{'|'.join(reversis.preset_names())}]", file=sys.stderr)
-        return 2
+    parser = argparse.ArgumentParser(description="Hands of Hearts through the PettingZoo AEC interface.")
+    parser.add_argument("hands", nargs="?", type=_positive, default=10, help="hands to play (default 10)")
+    parser.add_argument("ruleset", nargs="?", choices=reversis.preset_names(), default="hearts-4", help="a preset")
+    args = parser.parse_args(argv)
+    hands, ruleset = args.hands, args.ruleset
     env = make_env(ruleset, seed=0)
     rng = np.random.default_rng(0)
     totals = dict.fromkeys(env.possible_agents, 0.0)
@@ -47,4 +54,4 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(main(sys.argv[1:]))

@@ -1,6 +1,6 @@
 """Step 1,024 games of Hearts at once with a NumPy policy, the way learning code would.
 
-    python examples/vector_numpy.py [STEPS]
+    python examples/vector_numpy.py [STEPS]     (2,000 by default)
 
 Every game's acting seat picks uniformly among its legal actions, read from the mask buffer;
 after each hand (an episode) the hand's scores are collected from the finished games.
@@ -8,12 +8,19 @@ after each hand (an episode) the hand's scores are collected from the finished g
 
 from __future__ import annotations
 
-import sys
+import argparse
 import time
 
 import numpy as np
 
 import reversis
+
+
+def _positive(text: str) -> int:
+    """A whole number of at least 1, else a usage error."""
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of at least 1")
+    return int(text)
 
 
 def main(steps: int = 2_000) -> None:
@@ -41,4 +48,6 @@ def main(steps: int = 2_000) -> None:
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 2_000)
+    parser = argparse.ArgumentParser(description="Step 1,024 games of Hearts at once with a NumPy policy.")
+    parser.add_argument("steps", nargs="?", type=_positive, default=2_000, help="steps of the batch (default 2000)")
+    main(parser.parse_args().steps)
