@@ -44,8 +44,13 @@ def _random_action(game: reference.Game, rng: random.Random) -> dict[str, Any]:
     return {"type": "play", "seat": game.to_move, "card": rng.choice(game.legal_plays())}
 
 
-def recorded_match(name: str, seed: int, hands: int | None = None) -> dict[str, Any]:
-    """A whole match (or its first ``hands`` hands) of ``name`` as a game case with expectations."""
+def recorded_match(name: str, seed: int, hands: int | None = None, by_ids: bool = False) -> dict[str, Any]:
+    """A whole match (or its first ``hands`` hands) of ``name`` as a game case with expectations.
+
+    With ``by_ids`` every decision is applied as its action ids (ACT-2; a pass one selection at a
+    time), each preceded by the acting seat and its legal ids, so that ``legal_actions`` is
+    checked at every step as ``legal`` is at every play.
+    """
     ruleset = reference.preset(name)
     deals = iter(reference.deal_from_seed(ruleset, seed, deals=200))
     game = reference.Game(ruleset)
@@ -71,12 +76,21 @@ def recorded_match(name: str, seed: int, hands: int | None = None) -> dict[str, 
             )
             continue
         action = _random_action(game, rng)
-        if game.phase == "play":
-            steps.append({"expect": {"to_move": game.to_move, "legal": game.legal_plays()}})
         tricks_before = len(game.tricks_played)
         hand_before = game.hand_number
-        game.apply(action)
-        steps.append({"action": action})
+        if by_ids:
+            for action_id in reference.action_ids(action):
+                expect: dict[str, Any] = {"to_act": game.to_act, "legal_actions": game.legal_actions()}
+                if game.phase == "play":
+                    expect["legal"] = game.legal_plays()
+                steps.append({"expect": expect})
+                game.apply_action(action_id)
+                steps.append({"action_id": action_id})
+        else:
+            if game.phase == "play":
+                steps.append({"expect": {"to_move": game.to_move, "legal": game.legal_plays()}})
+            game.apply(action)
+            steps.append({"action": action})
         if game.phase == "play" and len(game.tricks_played) > tricks_before:
             steps.append({"expect": {"last_trick": game.tricks_played[-1], "points": game.points}})
         if game.phase == "play" and game.trick == [] and not game.tricks_played and game.actions[-1]["type"] == "pass":
@@ -102,6 +116,7 @@ def generated_files() -> dict[str, dict[str, Any]]:
     files = {}
     for name in reference.preset_names():
         case = recorded_match(name, MATCH_SEED)
+        by_ids = recorded_match(name, MATCH_SEED + 2, by_ids=True)
         files[f"generated/{name}.json"] = {
             "area": "generated",
             "description": f"a recorded whole {name} match, every step checked",
@@ -112,7 +127,14 @@ def generated_files() -> dict[str, dict[str, Any]]:
                     "source": ["D-7", "REC-2", "PLAY-8", "SCORE-1", "MATCH-2"],
                     "kind": "game",
                     **case,
-                }
+                },
+                {
+                    "description": f"{name}: a whole random match from seed {MATCH_SEED + 2} by action ids, "
+                    "the legal ids checked at every step",
+                    "source": ["D-7", "ACT-2", "ACT-3", "PLAY-8", "REC-2"],
+                    "kind": "game",
+                    **by_ids,
+                },
             ],
         }
     return files

@@ -79,6 +79,23 @@ def test_a_pit_that_pays_the_taker_fails_exactly_the_add_to_others_moon_cases() 
     assert "pit" in descriptions
 
 
+class DropsTheLastLegalId(reference.Game):
+    """A broken game: the highest of the acting seat's legal ids is missing from ``legal_actions``."""
+
+    def legal_actions(self, seat: int | None = None) -> list[int]:
+        ids = super().legal_actions(seat)
+        return ids[:-1] if len(ids) > 1 else ids
+
+
+def test_a_missing_legal_id_fails_every_match_played_by_ids() -> None:
+    broken = ModuleEngine(_broken_module(Game=DropsTheLastLegalId), "broken")
+    generated = [case for case in CASES if case.area == "generated"]
+    failed = {outcome.case.id for outcome in run_cases(broken, generated).failed}
+    by_ids = {case.id for case in generated if "by action ids" in case.description}
+    assert len(by_ids) == len(reference.preset_names())
+    assert by_ids <= failed
+
+
 FAKES = {
     "crashes": "import sys; sys.stdin.readline(); sys.exit(3)",
     "hangs": "import sys, time; sys.stdin.readline(); time.sleep(600)",
