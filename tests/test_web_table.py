@@ -1,0 +1,505 @@
+"""The web table (web/, document 001) in a real browser: headless Chromium driven by Selenium.
+
+The site is web/dist, built by web/build.sh when it is missing or older than its sources, and
+served from a thread on 127.0.0.1. Positions are checked against the Python engine: the page's
+save holds the game record (REC-1), which ``reversis.Game.from_record`` replays.
+
+Skipped when the WebAssembly module (js/wasm), Selenium or Chromium is missing, unless
+``REVERSIS_REQUIRE_BROWSER=1`` is set: then any of those is a failure.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import json
+import os
+import shutil
+import subprocess
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import reversis
+
+ROOT = Path(__file__).resolve().parent.parent
+WEB = ROOT / "web"
+DIST = WEB / "dist"
+WASM = ROOT / "js" / "wasm"
+SAVE_KEY = "reversis.save"
+ASIDE_PREFIX = "reversis.save.unreadable."
+REQUIRED = os.environ.get("REVERSIS_REQUIRE_BROWSER") == "1"
+SUITS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+RANK_NAMES = {"T": "10", "J": "jack", "Q": "queen", "K": "king", "A": "ace"}
+
+
+def _unavailable(why: str) -> None:
+    if REQUIRED:
+        pytest.fail(f"{why} (REVERSIS_REQUIRE_BROWSER=1)")
+    pytest.skip(why)
+
+
+def _sources() -> list[Path]:
+    files = [p for p in WEB.iterdir() if p.is_file()]
+    for folder in (ROOT / "js" / "src", WASM):
+        if folder.is_dir():
+            files += [p for p in folder.rglob("*") if p.is_file()]
+    return files
+
+
+def _dist_is_fresh() -> bool:
+    if not (DIST / "index.html").is_file():
+        return False
+    built = min(p.stat().st_mtime for p in DIST.rglob("*") if p.is_file())
+    return all(p.stat().st_mtime <= built for p in _sources())
+
+
+@pytest.fixture(scope="module")
+def site() -> Path:
+    """web/dist, built first when it is missing or older than web/, js/src or js/wasm."""
+    if not (WASM / "reversis_wasm_bg.wasm").is_file():
+        _unavailable("the WebAssembly module is not built (bash js/build.sh builds js/wasm)")
+    if not _dist_is_fresh():
+        subprocess.run(["bash", str(WEB / "build.sh")], check=True, cwd=ROOT, capture_output=True)
+    return DIST
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    extensions_map = {
+        **http.server.SimpleHTTPRequestHandler.extensions_map,
+        ".js": "text/javascript",
+        ".wasm": "application/wasm",
+    }
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture(scope="module")
+def base_url(site: Path) -> Iterator[str]:
+    handler = functools.partial(_Quiet, directory=str(site))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    try:
+        from selenium import webdriver
+    except ImportError:
+        _unavailable("selenium is not installed (pip install 'reversis[web]')")
+    chromium = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+    driver_path = os.environ.get("CHROMEDRIVER") or shutil.which("chromedriver")
+    if not chromium or not driver_path:
+        _unavailable("Chromium and chromedriver are not installed (apt-get install chromium chromium-driver)")
+    options = webdriver.ChromeOptions()
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--window-size=1000,1200"):
+        options.add_argument(argument)
+    options.binary_location = chromium
+    driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(driver_path))
+    driver.set_script_timeout(30)
+    yield driver
+    driver.quit()
+
+
+class Table:
+    """The page in one tab, with the helpers the tests share."""
+
+    def __init__(self, driver: Any, url: str) -> None:
+        self.driver = driver
+        self.url = url + "?pace=0"
+
+    def open(self, *, fresh: bool = True) -> Table:
+        self.driver.get(self.url)
+        if fresh:
+            self.driver.execute_script("localStorage.clear()")
+            self.driver.get(self.url)
+        self.wait_idle()
+        return self
+
+    def wait(self, condition: Any, timeout: float = 20, message: str = "") -> Any:
+        from selenium.webdriver.support.ui import WebDriverWait
+
+        return WebDriverWait(self.driver, timeout, poll_frequency=0.05).until(condition, message)
+
+    def wait_idle(self) -> None:
+        """Until the table is drawn and no computer player is deciding."""
+
+        def idle(driver: Any) -> bool:
+            error = driver.execute_script("return document.getElementById('status').classList.contains('error')")
+            if error:
+                raise AssertionError(driver.find_element("id", "status").text)
+            return driver.execute_script(
+                "return document.body.dataset.phase !== undefined && document.body.dataset.busy === 'false'"
+            )
+
+        self.wait(idle, message="the table did not settle")
+
+    def data(self, name: str) -> str:
+        return self.driver.execute_script(f"return document.body.dataset.{name}")
+
+    def save_text(self) -> str | None:
+        return self.driver.execute_script(f"return localStorage.getItem('{SAVE_KEY}')")
+
+    def save(self) -> dict[str, Any]:
+        text = self.save_text()
+        assert text is not None, "nothing is saved"
+        return json.loads(text)  # Python's json keeps the 64-bit seeds exact
+
+    def game(self) -> Any:
+        """The saved match, replayed by the Python engine."""
+        record = reversis.load_record(self.save()["record"].encode())
+        return reversis.Game.from_record(record)
+
+    def hand_buttons(self) -> list[Any]:
+        return self.driver.find_elements("css selector", "#hand button.card")
+
+    def hand(self) -> list[str]:
+        return [b.get_attribute("data-card") for b in self.hand_buttons()]
+
+    def enabled(self) -> list[str]:
+        return [b.get_attribute("data-card") for b in self.hand_buttons() if b.is_enabled()]
+
+    def my_turn(self) -> bool:
+        game = self.game()
+        return game.phase == "play" and game.to_move == 0
+
+    def pass_first(self) -> list[str]:
+        """Choose the first cards of the hand and pass them (by clicking)."""
+        size = self.game().ruleset.passing["size"]
+        cards = self.enabled()[:size]
+        for card in cards:
+            self.driver.find_element("css selector", f'#hand button[data-card="{card}"]').click()
+        self.driver.find_element("id", "pass-confirm").click()
+        self.wait_idle()
+        return cards
+
+    def play_first_legal(self) -> str:
+        card = self.enabled()[0]
+        self.driver.find_element("css selector", f'#hand button[data-card="{card}"]').click()
+        self.wait_idle()
+        return card
+
+    def deal(self, seed: int | str = "", preset: str | None = None) -> None:
+        from selenium.webdriver.support.ui import Select
+
+        if preset is not None:
+            Select(self.driver.find_element("id", "preset")).select_by_value(preset)
+        field = self.driver.find_element("id", "seed")
+        field.clear()
+        field.send_keys(str(seed))
+        self.driver.find_element("id", "deal").click()
+        self.confirm_if_asked()
+        self.wait_idle()
+
+    def confirm_if_asked(self) -> None:
+        if self.driver.find_element("id", "confirm").is_displayed():
+            self.driver.find_element("id", "confirm-yes").click()
+
+
+@pytest.fixture
+def table(browser: Any, base_url: str) -> Table:
+    while len(browser.window_handles) > 1:
+        browser.switch_to.window(browser.window_handles[-1])
+        browser.close()
+    browser.switch_to.window(browser.window_handles[0])
+    return Table(browser, base_url).open()
+
+
+def card_name(card: str) -> str:
+    return f"{RANK_NAMES.get(card[0], card[0])} of {SUIT_NAMES[card[1]]}"
+
+
+def card_face(card: str) -> str:
+    return ("10" if card[0] == "T" else card[0]) + SUITS[card[1]]
+
+
+def assert_no_hidden_cards(table: Table) -> None:
+    """No card another seat holds unseen by seat 0 is anywhere in the page (001 ¶9)."""
+    game = table.game()
+    known = set(game.observation(0)["passed"] or [])  # seat 0 knows what it passed
+    hidden = {c for seat in range(1, game.ruleset.players) for c in game.hand(seat)} - known
+    assert hidden or game.phase in ("moon", "over")
+    source = table.driver.page_source
+    text = table.driver.execute_script("return document.body.textContent")
+    labels = " ".join(table.driver.execute_script(
+        "return Array.from(document.querySelectorAll('[aria-label],[title]'), e => (e.getAttribute('aria-label') || '') + ' ' + (e.title || ''))"
+    ))
+    for card in hidden:
+        assert f'data-card="{card}"' not in source, card
+        assert card_face(card) not in text, card
+        assert card_name(card) not in text and card_name(card) not in labels, card
+
+
+def test_default_preset_and_every_preset_listed(table: Table) -> None:
+    from selenium.webdriver.support.ui import Select
+
+    select = Select(table.driver.find_element("id", "preset"))
+    assert select.first_selected_option.get_attribute("value") == "hearts-computer"
+    assert [o.get_attribute("value") for o in select.options] == reversis.preset_names()
+    assert table.game().ruleset.name == "hearts-computer"
+    assert "Computer-table Hearts" in table.driver.find_element("id", "status").text
+    opponents = Select(table.driver.find_element("id", "opponents"))
+    assert opponents.first_selected_option.get_attribute("value") == "rules"  # as `reversis play`
+    assert [o.get_attribute("value") for o in opponents.options] == ["rules", "random", "montecarlo", "search"]
+
+
+def test_pass_and_play_with_the_keyboard_alone(table: Table) -> None:
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+
+    driver = table.driver
+    table.deal(seed=2024)
+    driver.execute_script("document.activeElement.blur()")
+
+    def press(*keys: str) -> None:
+        ActionChains(driver).send_keys(*keys).perform()
+
+    def active(attribute: str) -> str | None:
+        return driver.switch_to.active_element.get_attribute(attribute)
+
+    def tab_until(test: Any, backwards: bool = False, limit: int = 80) -> None:
+        for _ in range(limit):
+            if test():
+                return
+            press(Keys.SHIFT + Keys.TAB if backwards else Keys.TAB)
+        raise AssertionError("the keyboard never reached the control")
+
+    tab_until(lambda: active("data-card") is not None)
+    chosen = []
+    for key in (Keys.SPACE, Keys.ENTER, Keys.SPACE):
+        if chosen:
+            press(Keys.TAB)
+        chosen.append(active("data-card"))
+        press(key)
+        assert active("aria-pressed") == "true"
+    assert len(set(chosen)) == 3
+    assert not driver.find_element("id", "pass-confirm").get_attribute("disabled")
+    tab_until(lambda: active("id") == "pass-confirm")
+    press(Keys.ENTER)
+    table.wait_idle()
+    game = table.game()
+    assert sorted(game.observation(0)["passed"]) == sorted(chosen)
+    assert game.phase == "play" and game.to_move == 0 or not table.my_turn()
+    table.wait(lambda d: table.my_turn(), message="it never became seat 0's turn")
+    table.wait_idle()
+    before = len(game.actions)
+    legal = set(table.game().legal_plays())
+    tab_until(lambda: active("data-card") in legal)
+    played = active("data-card")
+    press(Keys.ENTER)
+    table.wait_idle()
+    after = table.game()
+    assert {"type": "play", "seat": 0, "card": played} in after.actions[before:]
+    assert played not in table.hand()
+
+
+def test_focus_is_visible_on_cards(table: Table) -> None:
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+
+    driver = table.driver
+    driver.execute_script("document.activeElement.blur()")
+    for _ in range(80):
+        if driver.switch_to.active_element.get_attribute("data-card"):
+            break
+        ActionChains(driver).send_keys(Keys.TAB).perform()
+    button = driver.switch_to.active_element
+    assert button.get_attribute("data-card")
+    style = driver.execute_script("const s = getComputedStyle(arguments[0]); return [s.outlineStyle, s.outlineWidth]", button)
+    assert style[0] != "none" and style[1] != "0px", style
+
+
+def test_illegal_cards_cannot_be_activated(table: Table) -> None:
+    table.deal(seed=77)
+    chosen = table.hand()[-3:]
+    for card in chosen:
+        table.driver.find_element("css selector", f'#hand button[data-card="{card}"]').click()
+    # Once the pass has its cards, the rest of the hand cannot be chosen.
+    assert table.enabled() == chosen
+    table.driver.find_element("id", "pass-confirm").click()
+    table.wait_idle()
+    for _ in range(13):
+        table.wait(lambda d: table.my_turn(), message="it never became seat 0's turn")
+        table.wait_idle()
+        game = table.game()
+        legal = set(game.legal_plays())
+        assert set(table.enabled()) == legal
+        illegal = [b for b in table.hand_buttons() if b.get_attribute("data-card") not in legal]
+        if illegal:
+            before = len(game.actions)
+            for button in illegal:
+                assert button.get_attribute("disabled") is not None
+                table.driver.execute_script("arguments[0].click()", button)
+            time.sleep(0.1)
+            assert len(table.game().actions) == before
+            return
+        table.play_first_legal()
+    pytest.fail("seed 77 never gave seat 0 an illegal card to try")
+
+
+def test_a_whole_hand_to_the_score_decided_in_the_worker(table: Table) -> None:
+    table.deal(seed=31337)
+    while True:
+        table.wait_idle()
+        game = table.game()
+        if game.hand_scores:
+            break
+        if game.phase == "pass" and 0 in game.awaiting_pass:
+            table.pass_first()
+        elif game.phase == "play" and game.to_move == 0:
+            assert_no_hidden_cards(table)
+            table.play_first_legal()
+        elif game.phase == "moon" and game.moon_taker == 0:
+            table.driver.find_element("css selector", "#prompt-actions button").click()
+        else:
+            time.sleep(0.05)
+    game = table.game()
+    scores = game.hand_scores[0]
+    assert sum(scores) in (26, 78)
+    rows = table.driver.find_elements("css selector", "#scores tbody tr")
+    assert [int(td.text) for td in rows[0].find_elements("css selector", "td")] == list(scores)
+    # Every computer decision came back from the worker: none was made on the page.
+    computer = [a for a in game.actions if a.get("seat") not in (None, 0)]
+    assert int(table.data("workerDecisions")) == len(computer)
+    assert "Hand 1 is over" in table.driver.find_element("id", "log").text
+
+
+def test_reload_resumes_the_exact_position(table: Table) -> None:
+    table.deal(seed=99)
+    table.pass_first()
+    table.wait(lambda d: table.my_turn())
+    table.wait_idle()
+    table.play_first_legal()
+    table.wait(lambda d: table.my_turn())
+    table.wait_idle()
+    record = table.save()["record"]
+    hand, status = table.hand(), table.driver.find_element("id", "status").text
+    trick = table.driver.find_element("id", "trick").get_attribute("textContent")
+    table.open(fresh=False)
+    assert table.save()["record"] == record
+    assert table.hand() == hand
+    assert table.driver.find_element("id", "status").text == status
+    assert table.driver.find_element("id", "trick").get_attribute("textContent") == trick
+    assert set(table.enabled()) == set(table.game().legal_plays())
+    assert "Resumed match" in table.driver.find_element("id", "log").text
+
+
+def test_same_seed_same_deal_and_new_match_new_seed(table: Table) -> None:
+    seed = 2**64 - 1  # the largest: exact through BigInt, the save and back
+    table.deal(seed=seed)
+    expected = reversis.Game(reversis.preset("hearts-computer"), seed=seed).hand(0)
+    assert table.hand() == list(expected) or sorted(table.hand()) == sorted(expected)
+    assert table.data("seed") == str(seed) and table.game().seed == seed
+    first = table.hand()
+    table.pass_first()
+    table.driver.find_element("id", "replay").click()
+    assert table.driver.find_element("id", "confirm").is_displayed()  # a match in progress: asked first
+    table.driver.find_element("id", "confirm-yes").click()
+    table.wait_idle()
+    assert table.hand() == first and table.game().seed == seed
+    assert len(table.game().actions) < 5
+    table.deal()
+    assert table.game().seed != seed
+    assert table.data("seed") == str(table.game().seed)
+    assert str(table.game().seed) in table.driver.find_element("id", "status").text
+
+
+def test_bad_seed_is_explained(table: Table) -> None:
+    before = table.save_text()
+    table.deal(seed="18446744073709551616")
+    error = table.driver.find_element("id", "seed-error")
+    assert error.is_displayed() and "0 to 18446744073709551615" in error.text
+    assert table.save_text() == before
+
+
+@pytest.mark.parametrize(
+    "corrupt",
+    [
+        '{"format": "reversis-web-save", "version": 1, "record": ',
+        json.dumps({"format": "reversis-web-save", "version": 1, "record": '{"format": "reversis-record"}'}),
+    ],
+    ids=["bad-json", "bad-record"],
+)
+def test_an_unreadable_save_is_moved_aside_and_reported(table: Table, corrupt: str) -> None:
+    driver = table.driver
+    driver.execute_script("localStorage.clear(); localStorage.setItem(arguments[0], arguments[1])", SAVE_KEY, corrupt)
+    table.open(fresh=False)
+    aside = driver.execute_script(
+        "return Object.keys(localStorage).filter(k => k.startsWith(arguments[0]))", ASIDE_PREFIX
+    )
+    assert len(aside) == 1
+    assert driver.execute_script("return localStorage.getItem(arguments[0])", aside[0]) == corrupt
+    banner = driver.find_element("id", "banner")
+    assert banner.is_displayed() and aside[0] in banner.text and "could not be read" in banner.text
+    assert table.save()["format"] == "reversis-web-save"  # a new match, saved under the usual key
+
+
+def test_a_second_tab_is_read_only(table: Table) -> None:
+    driver = table.driver
+    first = driver.current_window_handle
+    table.deal(seed=5)
+    driver.switch_to.new_window("tab")
+    second = Table(driver, table.url.split("?")[0]).open(fresh=False)
+    try:
+        assert second.data("readOnly") == "true"
+        banner = driver.find_element("id", "banner").text
+        assert "another tab" in banner and "read-only" in banner
+        assert second.hand() == table.hand() or second.hand()
+        assert not second.enabled()
+        assert not driver.find_element("id", "deal").is_enabled()
+        # Asking to play here while the first tab is open changes nothing.
+        saved = second.save_text()
+        driver.find_element("xpath", "//div[@id='banner']//button[contains(., 'Play here instead')]").click()
+        time.sleep(0.2)
+        assert second.data("readOnly") == "true" and second.save_text() == saved
+    finally:
+        driver.close()
+        driver.switch_to.window(first)
+    assert table.data("readOnly") == "false"
+    table.pass_first()  # the first tab plays on
+    assert table.game().observation(0)["passed"]
+
+
+def test_a_save_written_elsewhere_stops_this_tab_saving(table: Table) -> None:
+    """The guard behind the lock: a save this tab did not write is never overwritten by it."""
+    driver = table.driver
+    first = driver.current_window_handle
+    table.deal(seed=6)
+    driver.switch_to.new_window("tab")
+    driver.get(table.url)
+    foreign = json.dumps({**json.loads(table.save_text()), "counter": 1000})
+    driver.execute_script("localStorage.setItem(arguments[0], arguments[1])", SAVE_KEY, foreign)
+    driver.close()
+    driver.switch_to.window(first)
+    table.wait(lambda d: table.data("readOnly") == "true", message="the first tab did not notice the other writer")
+    assert not table.enabled()
+    assert json.loads(table.save_text())["counter"] == 1000
+
+
+def test_no_horizontal_scroll_on_a_phone(table: Table) -> None:
+    driver = table.driver
+    driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride", {"width": 375, "height": 667, "deviceScaleFactor": 2, "mobile": True}
+    )
+    try:
+        for preset in ("hearts-computer", "hearts-3"):  # 13 and 17 cards
+            table.deal(seed=8, preset=preset)
+            width = driver.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
+            assert width[0] <= width[1] == 375, width
+        table.pass_first()
+        table.wait(lambda d: table.my_turn())
+        table.wait_idle()
+        width = driver.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
+        assert width[0] <= width[1], width
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})

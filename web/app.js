@@ -1,0 +1,990 @@
+// The table of document 001 in a browser: you at seat 0, computer players in the other seats.
+//
+// The page keeps the whole game only to apply actions and to save it; everything it draws comes
+// from seat 0's observation (OBS-1) and the public state of the match, so no hidden card ever
+// reaches the page's text. The computer players run in worker.js and get one seat's observation.
+import * as engine from "./engine.js";
+
+const SAVE_KEY = "reversis.save";
+const ASIDE_PREFIX = "reversis.save.unreadable.";
+const LOCK_NAME = "reversis.save";
+const SAVE_FORMAT = "reversis-web-save";
+const SAVE_VERSION = 1;
+const DEFAULT_PRESET = "hearts-computer";
+const OPPONENTS = { rules: "rule-based", random: "random", montecarlo: "Monte Carlo", search: "search" };
+const DEFAULT_OPPONENTS = "rules";
+// As `reversis play`: playouts per legal card of the Monte Carlo player.
+const DEFAULT_ROLLOUTS = 100;
+// The search player's budget per decision (a pass gets four times as much).
+const SEARCH_TIME_MS = 400;
+const MAX_SEED = (1n << 64n) - 1n;
+const NAMES_4 = ["You", "West", "North", "East"];
+const NAMES = ["You", "Ada", "Bram", "Cleo", "Dirk", "Eva", "Floor"];
+const SUIT_ORDER = "CDSH";
+const SUIT_SYMBOLS = { C: "♣", D: "♦", H: "♥", S: "♠" };
+const SUIT_NAMES = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
+const RANK_NAMES = { T: "10", J: "jack", Q: "queen", K: "king", A: "ace" };
+const RANKS = "23456789TJQKA";
+const STEP = { left: 1, right: -1, across: 2 };
+
+// Milliseconds between computer cards, so that a person can follow them (`?pace=0` for none).
+const PACE_MS = (() => {
+  const asked = Number(new URLSearchParams(location.search).get("pace"));
+  return Number.isFinite(asked) && asked >= 0 ? Math.min(asked, 5000) : 600;
+})();
+
+const $ = (id) => document.getElementById(id);
+
+const table = {
+  game: null,
+  rules: null, // the ruleset's JSON object: public, and what the worker gets
+  settings: { opponents: DEFAULT_OPPONENTS, rollouts: DEFAULT_ROLLOUTS },
+  opponentSeeds: [],
+  counter: 0, // the save's version: one more on every write
+  savedText: null, // what this tab last wrote or read, to notice another writer
+  holdsLock: false,
+  readOnly: null, // why this tab may not play or save, or null
+  saveError: null,
+  generation: 0, // one more per match started, so a late answer for an old match is dropped
+  running: false,
+  thinking: null, // the computer seat deciding now
+  selection: [],
+  pendingConfirm: null,
+  keepHandFocus: false,
+  workerDecisions: 0,
+};
+
+// Cards ---------------------------------------------------------------------------------------
+
+function cardName(card) {
+  return `${RANK_NAMES[card[0]] ?? card[0]} of ${SUIT_NAMES[card[1]]}`;
+}
+
+function cardFace(card) {
+  return `${card[0] === "T" ? "10" : card[0]}${SUIT_SYMBOLS[card[1]]}`;
+}
+
+function cardNames(cards) {
+  const names = cards.map(cardName);
+  return names.length <= 1 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
+}
+
+function sortCards(cards) {
+  const key = (c) => SUIT_ORDER.indexOf(c[1]) * 13 + RANKS.indexOf(c[0]);
+  return [...cards].sort((a, b) => key(a) - key(b));
+}
+
+function cardElement(card, tag = "span") {
+  const element = document.createElement(tag);
+  element.className = `card suit-${card[1]}`;
+  element.dataset.card = card;
+  const face = document.createElement("span");
+  face.className = "face";
+  face.setAttribute("aria-hidden", "true");
+  face.textContent = cardFace(card);
+  const name = document.createElement("span");
+  name.className = "visually-hidden";
+  name.textContent = cardName(card);
+  element.append(face, name);
+  return element;
+}
+
+// Seats ---------------------------------------------------------------------------------------
+
+function names() {
+  const count = table.rules.players;
+  const list = count === 4 ? NAMES_4 : NAMES;
+  return Array.from({ length: count }, (_, s) => list[s] ?? `Seat ${s}`);
+}
+
+const seatName = (seat) => names()[seat];
+
+/** The seats seat 0 passes to and receives from in `direction`. */
+function passPartners(direction) {
+  const n = table.rules.players;
+  const step = STEP[direction] ?? 0;
+  return [(((step % n) + n) % n), (((-step % n) + n) % n)];
+}
+
+function handSize(rules) {
+  const deck = 4 * (RANKS.length - RANKS.indexOf(rules.deck.lowest_rank)) - rules.deck.removed.length;
+  return deck / rules.players;
+}
+
+// Seeds ---------------------------------------------------------------------------------------
+
+function randomSeed() {
+  return crypto.getRandomValues(new BigUint64Array(1))[0];
+}
+
+/** A computer seat's decision seed: its own seed and the decision's place in the match, so a
+ *  resumed match decides exactly as it would have, and never from the shuffle seed. */
+function decisionSeed(seat) {
+  const base = BigInt(table.opponentSeeds[seat]);
+  const index = BigInt(table.game.actions.length);
+  return (base + index * 0x9e3779b97f4a7c15n) & MAX_SEED;
+}
+
+function parseSeed(text) {
+  const trimmed = text.trim();
+  if (!/^\d+$/.test(trimmed) || BigInt(trimmed) > MAX_SEED) return null;
+  return BigInt(trimmed);
+}
+
+// Saving --------------------------------------------------------------------------------------
+
+function storage() {
+  try {
+    return window.localStorage;
+  } catch {
+    return null; // storage switched off for this site
+  }
+}
+
+function timestamp() {
+  return new Date().toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
+}
+
+function saveText() {
+  const record = new TextDecoder().decode(engine.dumpRecord(table.game.toRecord()));
+  return engine.stringifyJson({
+    format: SAVE_FORMAT,
+    version: SAVE_VERSION,
+    counter: table.counter + 1,
+    settings: table.settings,
+    opponent_seeds: table.opponentSeeds,
+    record,
+  });
+}
+
+/** Save the match; a failure is reported at once. Whether it was saved. */
+function save() {
+  if (table.readOnly) return false;
+  const store = storage();
+  if (!store) return reportSaveError("this browser does not allow this page to store anything");
+  // The second guard after the lock: if the stored save is not what this tab last wrote or
+  // read, another tab wrote it, and writing now would throw its match away.
+  let current;
+  try {
+    current = store.getItem(SAVE_KEY);
+  } catch (error) {
+    return reportSaveError(error.message);
+  }
+  if (current !== null && current !== table.savedText) {
+    becomeReadOnly("The saved match was changed in another tab, so this tab stopped saving to keep that match.");
+    return false;
+  }
+  const text = saveText();
+  try {
+    store.setItem(SAVE_KEY, text);
+  } catch (error) {
+    return reportSaveError(error.message);
+  }
+  table.savedText = text;
+  table.counter += 1;
+  if (table.saveError) notice("Saved again.");
+  table.saveError = null;
+  return true;
+}
+
+function reportSaveError(message) {
+  if (!table.saveError) showBanner(`The match cannot be saved in this browser: ${message}. Seed ${table.game.seed} deals it again.`);
+  table.saveError = message;
+  return false;
+}
+
+/** The saved match as {game, settings, opponentSeeds}, or throws with why it is not one. */
+function readSave(text) {
+  let data;
+  try {
+    data = engine.parseJson(text);
+  } catch (error) {
+    throw new Error(`it is not JSON (${error.message})`);
+  }
+  if (!data || typeof data !== "object" || data.format !== SAVE_FORMAT) throw new Error("it is not a saved match of this table");
+  if (data.version !== SAVE_VERSION) throw new Error(`it is from another version of the table (version ${data.version})`);
+  if (typeof data.record !== "string") throw new Error("it holds no game record");
+  let game;
+  try {
+    game = engine.gameFromRecord(engine.loadRecord(new TextEncoder().encode(data.record)));
+  } catch (error) {
+    throw new Error(`its game record cannot be read (${error.message})`);
+  }
+  if (game.phase === "deal") throw new Error("its game record has no seed to deal from");
+  const players = game.ruleset.toJson().players;
+  const settings = {
+    opponents: OPPONENTS[data.settings?.opponents] ? data.settings.opponents : DEFAULT_OPPONENTS,
+    rollouts: Number.isInteger(data.settings?.rollouts) && data.settings.rollouts > 0 ? data.settings.rollouts : DEFAULT_ROLLOUTS,
+  };
+  const seeds = Array.isArray(data.opponent_seeds) && data.opponent_seeds.length === players
+    ? data.opponent_seeds.map((s, seat) => (seat === 0 ? null : BigInt(s)))
+    : Array.from({ length: players }, (_, seat) => (seat === 0 ? null : randomSeed()));
+  return { game, settings, opponentSeeds: seeds, counter: Number.isInteger(data.counter) ? data.counter : 0 };
+}
+
+/** Keep an unreadable save under a key of its own, never overwriting it; the key, or null. */
+function moveAside(text) {
+  const store = storage();
+  let key = ASIDE_PREFIX + timestamp();
+  for (let n = 2; store.getItem(key) !== null; n++) key = `${ASIDE_PREFIX}${timestamp()}-${n}`;
+  try {
+    store.setItem(key, text);
+    store.removeItem(SAVE_KEY);
+  } catch {
+    return null;
+  }
+  return key;
+}
+
+/** Hold the save's lock for as long as this tab lives: true, false (another tab has it), or
+ *  null where the browser has no Web Locks (then only the version check guards the save). */
+function acquireLock() {
+  if (!navigator.locks) return Promise.resolve(null);
+  return new Promise((resolve) => {
+    navigator.locks
+      .request(LOCK_NAME, { ifAvailable: true }, (lock) => {
+        resolve(lock !== null);
+        return lock === null ? undefined : new Promise(() => {});
+      })
+      .catch(() => resolve(null));
+  });
+}
+
+function becomeReadOnly(why) {
+  table.readOnly = why;
+  table.generation += 1; // an answer on its way must not be applied
+  showBanner(why, true);
+  render();
+}
+
+// Matches -------------------------------------------------------------------------------------
+
+function begin(game, settings, opponentSeeds, how) {
+  table.game = game;
+  table.rules = game.ruleset.toJson();
+  table.settings = settings;
+  table.opponentSeeds = opponentSeeds;
+  table.generation += 1;
+  table.selection = [];
+  table.thinking = null;
+  table.workerDecisions = 0;
+  const opponents = OPPONENTS[settings.opponents];
+  announce(`${how} match: ${table.rules.title}, seed ${game.seed}, ${opponents} computer players.`);
+  if (game.phase !== "over") announce(dealText());
+}
+
+function newMatch(presetName, opponents, seed, how) {
+  const game = engine.newGame(engine.preset(presetName), seed);
+  const players = game.ruleset.toJson().players;
+  // Fresh entropy for the computer players, never the shuffle seed (001: they know only their seat).
+  const seeds = Array.from({ length: players }, (_, seat) => (seat === 0 ? null : randomSeed()));
+  begin(game, { opponents, rollouts: DEFAULT_ROLLOUTS }, seeds, how);
+  save();
+  render();
+  advance();
+}
+
+/** Whether dropping the match loses the person's play: it is not over and seat 0 has acted. */
+function inProgress() {
+  const game = table.game;
+  return game && game.phase !== "over" && game.actions.some((action) => action.seat === 0);
+}
+
+function requestNewMatch(presetName, opponents, seed, how) {
+  if (!inProgress()) {
+    newMatch(presetName, opponents, seed, how);
+    return;
+  }
+  const game = table.game;
+  $("confirm-text").textContent =
+    `This abandons the match in progress (seed ${game.seed}, hand ${Number(game.handNumber) + 1}, ` +
+    `scores ${Array.from(game.scores).join(" ")}). It cannot be resumed afterwards, though its seed deals it again.`;
+  table.pendingConfirm = () => newMatch(presetName, opponents, seed, how);
+  $("confirm").hidden = false;
+  $("confirm-yes").focus();
+}
+
+function closeConfirm(focus) {
+  $("confirm").hidden = true;
+  table.pendingConfirm = null;
+  if (focus) focus.focus();
+}
+
+// Acting --------------------------------------------------------------------------------------
+
+/** Apply `action`, say what it did and set off, save, and draw the table again. */
+function apply(action) {
+  const game = table.game;
+  const leading = game.trick.length === 0;
+  game.apply(action);
+  const seat = action.seat;
+  const who = seatName(seat);
+  if (action.type === "play") {
+    const verb = seat === 0 ? (leading ? "lead" : "play") : leading ? "leads" : "plays";
+    announce(`${who} ${verb} the ${cardName(action.card)}.`);
+  } else if (action.type === "pass") {
+    const [to] = passPartners(game.passDirection);
+    if (seat === 0) announce(`You pass the ${cardNames(sortCards(action.cards))} ${game.passDirection} to ${seatName(to)}.`);
+    else announce(`${who} has chosen ${action.cards.length} cards to pass.`);
+  } else if (action.type === "moon") {
+    const bonus = table.rules.moon.bonus;
+    const what = action.choice === "add-to-others" ? `add ${bonus} to every opponent` : `subtract ${bonus} from their own score`;
+    announce(`${who} ${seat === 0 ? "choose" : "chooses"} to ${what}.`);
+  }
+  for (const event of Array.from(game.events)) announceEvent(event);
+  save();
+  render();
+}
+
+function announceEvent(event) {
+  if (event.type === "trick") {
+    const points = event.points ? ` (${event.points > 0 ? "+" : ""}${event.points})` : "";
+    announce(`${event.winner === 0 ? "You take" : `${seatName(event.winner)} takes`} the trick${points}.`);
+  } else if (event.type === "exchange") {
+    const received = table.game.observation(0).received ?? [];
+    const [, from] = passPartners(event.direction);
+    announce(`Cards exchanged: you receive the ${cardNames(sortCards(received))} from ${seatName(from)}.`);
+  } else if (event.type === "hand") {
+    const scores = Array.from(event.scores);
+    let text = `Hand ${Number(event.hand_number) + 1} is over. This hand: ${scoreList(scores)}.`;
+    if (event.moon_taker !== null && event.moon_taker !== undefined) {
+      text += ` ${event.moon_taker === 0 ? "You" : seatName(event.moon_taker)} took every point card and shot the moon!`;
+    }
+    announce(`${text} Totals: ${scoreList(Array.from(table.game.scores))}.`);
+  } else if (event.type === "over") {
+    announce(`The match is over. ${verdict(Array.from(event.winners))}`);
+  } else if (event.type === "deal") {
+    announce(dealText());
+  }
+}
+
+function scoreList(values) {
+  return values.map((v, seat) => `${seatName(seat)} ${v}`).join(", ");
+}
+
+function verdict(winners) {
+  if (winners.length === 1 && winners[0] === 0) return "You win!";
+  if (winners.includes(0)) return `You share the win with ${joinNames(winners.filter((s) => s !== 0))}!`;
+  return `${joinNames(winners)} ${winners.length === 1 ? "wins" : "share the win"}.`;
+}
+
+function joinNames(seats) {
+  const list = seats.map(seatName);
+  return list.length <= 1 ? list.join("") : `${list.slice(0, -1).join(", ")} and ${list.at(-1)}`;
+}
+
+function dealText() {
+  const game = table.game;
+  return `Hand ${Number(game.handNumber) + 1} is dealt: ${passText(game.passDirection, true)}.`;
+}
+
+function passText(direction, coming) {
+  if (direction === null || direction === undefined) return "no passing in this game";
+  if (direction === "hold") return "no passing this hand";
+  const [to, from] = passPartners(direction);
+  const size = table.rules.passing.size;
+  return coming
+    ? `pass ${size} cards ${direction} to ${seatName(to)}`
+    : `passed ${direction}: to ${seatName(to)}, from ${seatName(from)}`;
+}
+
+function humanAct(action) {
+  if (table.readOnly || table.thinking === 0) return;
+  // The pressed button goes away with the move: bring the keyboard back to the hand when it is
+  // the person's turn again.
+  table.keepHandFocus = true;
+  try {
+    apply(action);
+  } catch (error) {
+    // The page offers only legal actions, so this is a fault worth showing as it is.
+    showBanner(`That was refused: ${error.message}`);
+    return;
+  }
+  table.selection = [];
+  render();
+  advance();
+}
+
+// The computer players --------------------------------------------------------------------------
+
+let worker = null;
+let workerReady = null;
+let workerFailed = null;
+const waiting = new Map();
+let nextRequest = 1;
+
+function startWorker() {
+  worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
+  workerReady = new Promise((resolve, reject) => {
+    worker.addEventListener("message", (event) => {
+      const data = event.data;
+      if (data.type === "ready") resolve();
+      else if (data.type === "failed") reject(new Error(data.message));
+      else {
+        const request = waiting.get(data.id);
+        waiting.delete(data.id);
+        if (!request) return;
+        if (data.type === "action") request.resolve(data.action);
+        else request.reject(new Error(data.message));
+      }
+    });
+    worker.addEventListener("error", (event) => reject(new Error(event.message || "the worker could not start")));
+  });
+  workerReady.catch((error) => {
+    workerFailed = error.message;
+  });
+}
+
+async function workerDecide(seat) {
+  await workerReady;
+  const id = nextRequest++;
+  const { opponents, rollouts } = table.settings;
+  const player = { name: opponents, seed: decisionSeed(seat), rollouts, timeMs: SEARCH_TIME_MS };
+  // The observation is seat `seat`'s alone: the worker never sees the game.
+  const observation = table.game.observation(seat);
+  return new Promise((resolve, reject) => {
+    waiting.set(id, { resolve, reject });
+    worker.postMessage({ id, ruleset: table.rules, observation, player });
+  });
+}
+
+function nextComputerSeat() {
+  const game = table.game;
+  if (!game) return null;
+  if (game.phase === "pass") {
+    const others = Array.from(game.awaitingPass).filter((seat) => seat !== 0);
+    return others.length ? others[0] : null;
+  }
+  if (game.phase === "play" || game.phase === "moon") {
+    const seat = game.toAct;
+    return seat !== 0 && seat !== null && seat !== undefined ? seat : null;
+  }
+  return null;
+}
+
+const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Let the computer seats act until it is the person's turn (or the match is over). */
+async function advance() {
+  if (table.running) return;
+  table.running = true;
+  try {
+    while (!table.readOnly) {
+      const generation = table.generation;
+      const seat = nextComputerSeat();
+      if (seat === null) break;
+      table.thinking = seat;
+      render();
+      const started = performance.now();
+      let action;
+      try {
+        action = await workerDecide(seat);
+      } catch (error) {
+        if (generation !== table.generation) continue;
+        showBanner(`${seatName(seat)}'s computer player failed: ${error.message}. Reload the page to try again.`);
+        break;
+      }
+      if (generation !== table.generation) continue;
+      // Cards come one at a time at a readable pace; passes, chosen face down, need none.
+      if (table.game.phase === "play") await pause(Math.max(0, PACE_MS - (performance.now() - started)));
+      if (generation !== table.generation || table.readOnly) continue;
+      table.workerDecisions += 1;
+      try {
+        apply(action);
+      } catch (error) {
+        showBanner(`${seatName(seat)}'s computer player chose something the rules refuse: ${error.message}.`);
+        break;
+      }
+    }
+  } finally {
+    table.thinking = null;
+    table.running = false;
+    render();
+  }
+}
+
+// Drawing ---------------------------------------------------------------------------------------
+
+function announce(text) {
+  const item = document.createElement("li");
+  item.textContent = text;
+  const log = $("log");
+  log.append(item);
+  while (log.children.length > 40) log.firstElementChild.remove();
+  log.scrollTop = log.scrollHeight;
+}
+
+function notice(text) {
+  announce(text);
+}
+
+function showBanner(text, readOnly = false) {
+  const banner = $("banner");
+  banner.replaceChildren();
+  const message = document.createElement("p");
+  message.textContent = text;
+  banner.append(message);
+  if (readOnly) {
+    const retry = document.createElement("button");
+    retry.type = "button";
+    retry.textContent = "Play here instead";
+    retry.addEventListener("click", takeOver);
+    banner.append(retry);
+  }
+  const dismiss = document.createElement("button");
+  dismiss.type = "button";
+  dismiss.textContent = "Dismiss";
+  dismiss.addEventListener("click", () => {
+    banner.hidden = true;
+  });
+  if (!readOnly) banner.append(dismiss);
+  banner.hidden = false;
+}
+
+function render() {
+  const game = table.game;
+  if (!game) return;
+  const obs = game.observation(0);
+  const rules = table.rules;
+  const list = names();
+  const root = document.body;
+  root.dataset.phase = obs.phase;
+  root.dataset.handNumber = String(obs.hand_number);
+  root.dataset.actions = String(game.actions.length);
+  root.dataset.busy = table.running ? "true" : "false";
+  root.dataset.readOnly = table.readOnly ? "true" : "false";
+  root.dataset.workerDecisions = String(table.workerDecisions);
+  root.dataset.seed = String(game.seed);
+
+  $("status").textContent =
+    `${rules.title} · seed ${game.seed} · hand ${Number(obs.hand_number) + 1} · ` +
+    `${passText(obs.pass_direction, obs.phase === "pass")} · the match ends at ${rules.target} points · ` +
+    `${OPPONENTS[table.settings.opponents]} computer players`;
+  $("status").classList.remove("error");
+  $("table").hidden = false;
+
+  renderSeats(obs, list, rules);
+  renderTrick(obs, list);
+  renderPrompt(obs, rules);
+  renderHand(obs, rules);
+  renderScores(obs, list, rules);
+  renderControls();
+}
+
+function renderSeats(obs, list, rules) {
+  const size = handSize(rules);
+  const lastWinner = lastTrick(obs)?.winner;
+  const seats = $("seats");
+  seats.replaceChildren();
+  list.forEach((name, seat) => {
+    const item = document.createElement("li");
+    item.className = "seat" + (seat === 0 ? " you" : "");
+    item.dataset.seat = String(seat);
+    let held = size;
+    if (obs.phase === "play") held = size - obs.tricks.length - (obs.trick.some((entry) => entry.seat === seat) ? 1 : 0);
+    else if (obs.phase === "moon" || obs.phase === "over") held = 0;
+    const facts = [`${obs.scores[seat]} points`];
+    if (obs.phase === "play" || obs.phase === "moon") facts.push(`${obs.points[seat]} this hand`);
+    if (seat !== 0) facts.push(`${held} card${held === 1 ? "" : "s"}`);
+    const state = [];
+    if (obs.phase === "pass") state.push(obs.awaiting_pass.includes(seat) ? "choosing cards to pass" : "has passed");
+    if (table.thinking === seat && obs.phase !== "pass") state.push("thinking…");
+    else if (obs.phase === "play" && obs.to_move === seat) state.push(seat === 0 ? "your turn" : "to play");
+    if (obs.phase === "moon" && obs.moon_taker === seat) state.push("choosing the moon's score");
+    if (lastWinner === seat) state.push("took the last trick");
+    const title = document.createElement("strong");
+    title.textContent = name;
+    const detail = document.createElement("span");
+    detail.textContent = facts.join(" · ");
+    item.append(title, " ", detail);
+    if (state.length) {
+      const extra = document.createElement("span");
+      extra.className = "state";
+      extra.textContent = state.join(" · ");
+      item.append(" ", extra);
+    }
+    if (obs.phase === "play" && obs.to_move === seat) item.classList.add("to-move");
+    seats.append(item);
+  });
+}
+
+/** The last completed trick: of this hand, else of the last scored hand (public either way). */
+function lastTrick(obs) {
+  if (obs.tricks.length) return obs.tricks.at(-1);
+  const last = table.game.lastHand;
+  return last && last.tricks.length ? last.tricks.at(-1) : null;
+}
+
+function renderTrick(obs, list) {
+  const trick = $("trick");
+  trick.replaceChildren();
+  const caption = $("trick-caption");
+  if (obs.phase === "play") {
+    const number = obs.tricks.length + 1;
+    if (obs.trick.length) caption.textContent = `Trick ${number}, led by ${list[obs.trick[0].seat]}.`;
+    else caption.textContent = `Trick ${number}: ${obs.to_move === 0 ? "you lead" : `${list[obs.to_move]} leads`}.`;
+    for (const entry of obs.trick) {
+      const item = document.createElement("li");
+      item.className = "played";
+      const who = document.createElement("span");
+      who.className = "who";
+      who.textContent = list[entry.seat];
+      item.append(who, cardElement(entry.card));
+      trick.append(item);
+    }
+  } else if (obs.phase === "pass") {
+    caption.textContent = "The cards are passed before the first trick.";
+  } else {
+    caption.textContent = "No trick in progress.";
+  }
+  const last = lastTrick(obs);
+  const lastLine = $("last-trick");
+  lastLine.replaceChildren();
+  if (last) {
+    const points = last.points ? ` (${last.points > 0 ? "+" : ""}${last.points})` : "";
+    lastLine.append(`Last trick: ${last.winner === 0 ? "you" : list[last.winner]} took it${points}: `);
+    last.cards.forEach((entry, i) => {
+      lastLine.append(`${i ? ", " : ""}${list[entry.seat]} `, cardElement(entry.card));
+    });
+    lastLine.append(".");
+  }
+}
+
+function renderPrompt(obs, rules) {
+  const text = $("prompt-text");
+  const actions = $("prompt-actions");
+  actions.replaceChildren();
+  const game = table.game;
+  const section = $("prompt");
+  section.className = "prompt";
+  if (table.readOnly) {
+    text.textContent = "This tab shows the match read-only.";
+    return;
+  }
+  if (obs.phase === "over") {
+    const winners = Array.from(game.winners);
+    text.textContent = `Match over after ${Number(obs.hand_number) + 1} hands. ${verdict(winners)}`;
+    section.classList.add("over");
+    actions.append(
+      button("Replay this seed", () => requestNewMatch(rules.name, table.settings.opponents, BigInt(game.seed), "Replaying")),
+      button("New match", () => requestNewMatch(rules.name, table.settings.opponents, randomSeed(), "New")),
+    );
+    return;
+  }
+  if (obs.phase === "pass" && obs.awaiting_pass.includes(0)) {
+    const size = rules.passing.size;
+    const [to] = passPartners(obs.pass_direction);
+    const chosen = table.selection.length;
+    text.textContent = `Choose ${size} cards to pass ${obs.pass_direction} to ${seatName(to)}: ${chosen} of ${size} chosen.`;
+    const confirm = button(`Pass ${size} cards ${obs.pass_direction} to ${seatName(to)}`, () =>
+      humanAct({ type: "pass", seat: 0, cards: [...table.selection] }),
+    );
+    confirm.id = "pass-confirm";
+    confirm.disabled = chosen !== size;
+    actions.append(confirm);
+    return;
+  }
+  if (obs.phase === "pass") {
+    text.textContent = "Waiting for the computer players to choose their cards.";
+    return;
+  }
+  if (obs.phase === "moon" && obs.moon_taker === 0) {
+    const bonus = rules.moon.bonus;
+    text.textContent = `You took every point card and shot the moon! Choose how it scores.`;
+    section.classList.add("moon");
+    actions.append(
+      button(`Add ${bonus} to every opponent`, () => humanAct({ type: "moon", seat: 0, choice: "add-to-others" })),
+      button(`Subtract ${bonus} from your score`, () => humanAct({ type: "moon", seat: 0, choice: "subtract-from-taker" })),
+    );
+    return;
+  }
+  if (obs.phase === "play" && obs.to_move === 0) {
+    text.textContent = obs.trick.length
+      ? "Your turn: play one of the marked cards."
+      : "Your lead: play one of the marked cards.";
+    section.classList.add("yours");
+    return;
+  }
+  const seat = table.thinking ?? (obs.phase === "moon" ? obs.moon_taker : obs.to_move);
+  text.textContent = seat !== null && seat !== undefined ? `${seatName(seat)} is thinking…` : "";
+}
+
+function button(label, onClick) {
+  const element = document.createElement("button");
+  element.type = "button";
+  element.textContent = label;
+  element.addEventListener("click", onClick);
+  return element;
+}
+
+function renderHand(obs, rules) {
+  const hand = $("hand");
+  const focused = document.activeElement;
+  const hadFocus = hand.contains(focused) || focused === $("hand-area") ||
+    ((focused === document.body || focused === null) && table.keepHandFocus);
+  const focusedCard = hand.contains(focused) ? focused.dataset.card : null;
+  hand.replaceChildren();
+  const passing = obs.phase === "pass" && obs.awaiting_pass.includes(0) && !table.readOnly;
+  const playing = obs.phase === "play" && obs.to_move === 0 && !table.readOnly && table.thinking === null;
+  const legal = new Set(obs.legal);
+  const received = new Set(obs.received ?? []);
+  const size = rules.passing?.size ?? 0;
+  const full = table.selection.length >= size;
+  for (const suit of SUIT_ORDER) {
+    const cards = sortCards(obs.hand.filter((card) => card[1] === suit));
+    if (!cards.length) continue;
+    const group = document.createElement("div");
+    group.className = "suit";
+    group.setAttribute("role", "group");
+    group.setAttribute("aria-label", SUIT_NAMES[suit]);
+    for (const card of cards) {
+      const element = cardElement(card, "button");
+      element.type = "button";
+      if (received.has(card) && obs.phase === "play" && obs.tricks.length === 0) element.classList.add("received");
+      if (passing) {
+        const selected = table.selection.includes(card);
+        element.setAttribute("aria-pressed", String(selected));
+        element.disabled = !selected && full;
+        element.addEventListener("click", () => toggleSelection(card));
+      } else if (playing && legal.has(card)) {
+        element.classList.add("legal");
+        element.addEventListener("click", () => humanAct({ type: "play", seat: 0, card }));
+      } else {
+        element.disabled = true;
+      }
+      group.append(element);
+    }
+    hand.append(group);
+  }
+  if (!obs.hand.length) hand.textContent = "No cards.";
+  // Drawing replaces the buttons; keep the keyboard where it was, or on the first card to press.
+  if (hadFocus && !table.pendingConfirm) {
+    const same = focusedCard && hand.querySelector(`[data-card="${focusedCard}"]:not(:disabled)`);
+    const first = hand.querySelector("button:not(:disabled)");
+    const target = same || (passing || playing ? first : null);
+    if (target) target.focus();
+    else if (hand.contains(focused) || focused === $("hand-area")) $("hand-area").focus();
+  }
+}
+
+function toggleSelection(card) {
+  const at = table.selection.indexOf(card);
+  if (at >= 0) table.selection.splice(at, 1);
+  else if (table.selection.length < table.rules.passing.size) table.selection.push(card);
+  render();
+}
+
+function renderScores(obs, list, rules) {
+  const scores = $("scores");
+  scores.replaceChildren();
+  const caption = document.createElement("caption");
+  caption.textContent = `The match ends when a total reaches ${rules.target}; the lowest total wins, and tied players share the win.`;
+  const head = document.createElement("thead");
+  const headRow = document.createElement("tr");
+  headRow.append(cell("th", "Hand", "col"), ...list.map((name) => cell("th", name, "col")));
+  head.append(headRow);
+  const body = document.createElement("tbody");
+  Array.from(table.game.handScores).forEach((row, index) => {
+    const tr = document.createElement("tr");
+    tr.append(cell("th", String(index + 1), "row"), ...Array.from(row).map((v) => cell("td", String(v))));
+    body.append(tr);
+  });
+  const foot = document.createElement("tfoot");
+  const total = document.createElement("tr");
+  total.append(cell("th", "Total", "row"), ...obs.scores.map((v) => cell("td", String(v))));
+  foot.append(total);
+  if (obs.phase === "over") {
+    const winners = Array.from(table.game.winners);
+    for (const [i, td] of Array.from(total.querySelectorAll("td")).entries()) if (winners.includes(i)) td.classList.add("winner");
+  }
+  scores.append(caption, head, body, foot);
+}
+
+function cell(tag, text, scope) {
+  const element = document.createElement(tag);
+  element.textContent = text;
+  if (scope) element.scope = scope;
+  return element;
+}
+
+function renderControls() {
+  const disabled = Boolean(table.readOnly);
+  for (const id of ["preset", "opponents", "seed", "deal", "replay"]) $(id).disabled = disabled;
+  if (document.activeElement !== $("preset")) $("preset").value = table.rules.name;
+  if (document.activeElement !== $("opponents")) $("opponents").value = table.settings.opponents;
+  $("replay").textContent = `Replay seed ${table.game.seed}`;
+}
+
+// Controls --------------------------------------------------------------------------------------
+
+function setUpControls() {
+  const select = $("preset");
+  for (const name of engine.presetNames()) {
+    const option = document.createElement("option");
+    option.value = name;
+    option.textContent = `${engine.preset(name).toJson().title} (${name})`;
+    select.append(option);
+  }
+  select.value = DEFAULT_PRESET;
+  $("new-match").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const text = $("seed").value;
+    const error = $("seed-error");
+    let seed = randomSeed();
+    let how = "New";
+    if (text.trim()) {
+      seed = parseSeed(text);
+      if (seed === null) {
+        error.textContent = `“${text.trim()}” is not a seed: type a whole number from 0 to ${MAX_SEED}, or leave it blank.`;
+        error.hidden = false;
+        $("seed").setAttribute("aria-invalid", "true");
+        $("seed").focus();
+        return;
+      }
+      how = "Replaying";
+    }
+    error.hidden = true;
+    $("seed").removeAttribute("aria-invalid");
+    requestNewMatch($("preset").value, $("opponents").value, seed, how);
+  });
+  $("replay").addEventListener("click", () => {
+    const game = table.game;
+    requestNewMatch(table.rules.name, table.settings.opponents, BigInt(game.seed), "Replaying");
+  });
+  $("confirm-yes").addEventListener("click", () => {
+    const go = table.pendingConfirm;
+    closeConfirm(null);
+    if (go) go();
+    $("hand-area").focus();
+  });
+  $("confirm-no").addEventListener("click", () => {
+    announce("Kept the match in progress.");
+    closeConfirm($("deal"));
+  });
+  document.addEventListener("keydown", (event) => {
+    if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === "z") {
+      event.preventDefault();
+      announce("There is no take-back: a card once played stays played.");
+    } else if (event.key === "Escape" && table.pendingConfirm) {
+      closeConfirm($("deal"));
+    }
+  });
+  window.addEventListener("storage", (event) => {
+    if (event.key !== SAVE_KEY && event.key !== null) return;
+    if (table.readOnly) followSave();
+    else if (event.newValue !== table.savedText) {
+      becomeReadOnly("The saved match was changed in another tab, so this tab stopped saving to keep that match.");
+    }
+  });
+}
+
+/** A read-only tab shows the save as the playing tab writes it. */
+function followSave() {
+  const text = storage()?.getItem(SAVE_KEY);
+  if (!text) return;
+  try {
+    const saved = readSave(text);
+    table.game = saved.game;
+    table.rules = saved.game.ruleset.toJson();
+    table.settings = saved.settings;
+    table.opponentSeeds = saved.opponentSeeds;
+    table.savedText = text;
+    table.counter = saved.counter;
+    render();
+  } catch {
+    // The playing tab deals with a save it cannot read; this one only shows.
+  }
+}
+
+/** After the other tab closed: take the lock, read the save afresh and play on from it. */
+async function takeOver() {
+  if (!table.holdsLock) table.holdsLock = (await acquireLock()) !== false;
+  if (!table.holdsLock) {
+    showBanner("The match is still open in another tab of this browser. Close it there, then choose “Play here instead” again.", true);
+    return;
+  }
+  table.readOnly = null;
+  $("banner").hidden = true;
+  const text = storage()?.getItem(SAVE_KEY) ?? null;
+  table.savedText = text;
+  if (text !== null) {
+    try {
+      const saved = readSave(text);
+      table.counter = saved.counter;
+      begin(saved.game, saved.settings, saved.opponentSeeds, "Resumed");
+    } catch (error) {
+      recoverUnreadable(text, error);
+    }
+  }
+  if (!table.game) newMatch(DEFAULT_PRESET, DEFAULT_OPPONENTS, randomSeed(), "New");
+  render();
+  advance();
+}
+
+function recoverUnreadable(text, error) {
+  const key = moveAside(text);
+  table.savedText = null;
+  if (key) {
+    showBanner(`The match saved in this browser could not be read: ${error.message}. It is kept under the storage key “${key}”, and a new match was dealt.`);
+  } else {
+    table.savedText = text; // left in place: writing over it would lose it
+    table.readOnly = null;
+    showBanner(`The match saved in this browser could not be read (${error.message}) and could not be moved aside, so this match will not be saved.`);
+    table.saveError = "an unreadable save is in the way";
+  }
+}
+
+// Starting --------------------------------------------------------------------------------------
+
+async function start() {
+  setUpControls();
+  startWorker();
+  const lock = await acquireLock();
+  table.holdsLock = lock === true;
+  const store = storage();
+  let text = null;
+  try {
+    text = store ? store.getItem(SAVE_KEY) : null;
+  } catch {
+    text = null;
+  }
+  if (lock === false) {
+    table.readOnly =
+      "This match is already open in another tab of this browser, so this tab shows it read-only (playing in two tabs would mix up the save). Close the other tab, then choose “Play here instead”.";
+    showBanner(table.readOnly, true);
+    if (text === null) {
+      $("status").textContent = "No saved match to show yet.";
+      return;
+    }
+    try {
+      const saved = readSave(text);
+      table.savedText = text;
+      table.counter = saved.counter;
+      begin(saved.game, saved.settings, saved.opponentSeeds, "Shown");
+    } catch (error) {
+      $("status").textContent = `The saved match cannot be read (${error.message}); the other tab deals with it.`;
+      return;
+    }
+    render();
+    return;
+  }
+  if (text !== null) {
+    try {
+      const saved = readSave(text);
+      table.savedText = text;
+      table.counter = saved.counter;
+      begin(saved.game, saved.settings, saved.opponentSeeds, "Resumed");
+    } catch (error) {
+      recoverUnreadable(text, error);
+    }
+  }
+  if (!table.game) {
+    newMatch(DEFAULT_PRESET, DEFAULT_OPPONENTS, randomSeed(), "New");
+  } else {
+    render();
+    advance();
+  }
+  workerReady.catch(() => showBanner(`The computer players could not start: ${workerFailed}.`));
+}
+
+await start();
