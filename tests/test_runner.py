@@ -200,3 +200,27 @@ def test_the_cli_exits_non_zero_when_a_case_fails(capsys: Any) -> None:
     status = main(["conformance", "--driver", f"{sys.executable} -c 'import sys'", "--area", "cards", "--timeout", "2"])
     assert status == 1
     assert "FAIL" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("expected", "got", "path"),
+    [
+        ({"a": 1, "b": [1, 2, 3]}, {"a": 1, "b": [1, 2, 4]}, ".b[2]"),
+        ({"hands": [["2C"], ["3C"]]}, {"hands": [["2C"]]}, ".hands[1]"),
+        ({"scores": [1, 2]}, {"scores": [1, 2], "extra": 0}, ".extra"),
+        ({"x": {"y": True}}, {"x": {"y": 1}}, ".x.y"),
+        ([1, 2], [1, 2], None),
+    ],
+)
+def test_a_difference_is_named_by_its_first_differing_key(expected: Any, got: Any, path: str | None) -> None:
+    from reversis.conformance.runner import first_difference
+
+    found = first_difference(expected, got)
+    assert (found[0] if found else None) == path
+
+
+def test_a_failure_names_the_first_differing_key() -> None:
+    broken = ModuleEngine(_broken_module(Game=DropsTheLastLegalId), "broken")
+    case = next(c for c in CASES if c.area == "generated" and "by action ids" in c.description)
+    (outcome,) = run_cases(broken, [case]).failed
+    assert "first difference at [" in outcome.reason, outcome.reason

@@ -380,10 +380,42 @@ def _preset_players(name: str) -> int | None:
 ACTION_ID_VIEW_KEYS = frozenset({"to_act", "legal_actions", "selected", "events", "last_hand"})
 
 
+def first_difference(expected: Any, got: Any, path: str = "") -> tuple[str, Any, Any] | None:
+    """Where two JSON values first differ: a path such as ``.last_hand.scores[2]``, and the two values there.
+
+    Object keys are visited in the expected value's order (keys only the other has come last),
+    array items by index; ``None`` when the values are equal. A missing key reads as ``<missing>``.
+    """
+    if isinstance(expected, dict) and isinstance(got, dict):
+        for key in [*expected, *(k for k in got if k not in expected)]:
+            inner = first_difference(expected.get(key, "<missing>"), got.get(key, "<missing>"), f"{path}.{key}")
+            if inner is not None:
+                return inner
+        return None
+    if isinstance(expected, list) and isinstance(got, list):
+        for index in range(max(len(expected), len(got))):
+            if index >= len(expected) or index >= len(got):
+                return (f"{path}[{index}]", *(v[index] if index < len(v) else "<missing>" for v in (expected, got)))
+            inner = first_difference(expected[index], got[index], f"{path}[{index}]")
+            if inner is not None:
+                return inner
+        return None
+    same = expected == got and type(expected) is type(got)
+    return None if same else (path or "the value", expected, got)
+
+
 def _diff(what: str, expected: Any, got: Any) -> str:
     expected_text = json.dumps(expected, ensure_ascii=False)
     got_text = json.dumps(got, ensure_ascii=False)
-    return f"{what}:\n    expected {expected_text}\n    got      {got_text}"
+    found = first_difference(expected, got)
+    where = ""
+    if found is not None and (isinstance(expected, (dict, list)) or isinstance(got, (dict, list))):
+        path, left, right = found
+        where = (
+            f"\n    first difference at {path}: expected {json.dumps(left, ensure_ascii=False)}, "
+            f"got {json.dumps(right, ensure_ascii=False)}"
+        )
+    return f"{what}:{where}\n    expected {expected_text}\n    got      {got_text}"
 
 
 class CaseRun:

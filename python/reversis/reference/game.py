@@ -1103,6 +1103,9 @@ def check_record(record: Any) -> RecordParts:
     version = record["version"]
     if isinstance(version, bool) or not isinstance(version, int) or version != 1:
         raise _bad_record(f"version must be 1, not {shown(version)}")
+    if not isinstance(record["ruleset"], dict):
+        # Ruleset.from_json also reads JSON text; a record holds the object itself (REC-1).
+        raise _bad_record(f"ruleset must be a ruleset object, not {shown(record['ruleset'])}")
     try:
         ruleset = Ruleset.from_json(record["ruleset"])
     except InvalidInputError as error:

@@ -199,7 +199,7 @@ class Ruleset:
                 f"unknown field 'deck.{extra[0]}'" if extra else "field 'deck' needs 'lowest_rank' and 'removed'"
             )
         lowest = _expect(deck["lowest_rank"], str, "deck.lowest_rank")
-        if lowest not in RANKS:
+        if len(lowest) != 1 or lowest not in RANKS:  # `in` alone would take any run of ranks
             raise _fail(f"field 'deck.lowest_rank' must be a rank character 2..A, not {shown(lowest)}")
         self._lowest_rank = lowest
         full = mask_of(card for card in range(DECK_SIZE) if rank_of(card) >= RANKS.index(lowest))
