@@ -117,6 +117,14 @@ function randomSeed() {
   return crypto.getRandomValues(new BigUint64Array(1))[0];
 }
 
+function hasSeed() {
+  return table.game.seed !== null && table.game.seed !== undefined;
+}
+
+function seedText() {
+  return hasSeed() ? `seed ${table.game.seed}` : "no seed";
+}
+
 /** A computer seat's decision seed: its own seed and the decision's place in the match, so a
  *  resumed match decides exactly as it would have, and never from the shuffle seed. */
 function decisionSeed(seat) {
@@ -188,7 +196,8 @@ function save() {
 }
 
 function reportSaveError(message) {
-  if (!table.saveError) showBanner(`The match cannot be saved in this browser: ${message}. Seed ${table.game.seed} deals it again.`);
+  const again = hasSeed() ? ` Seed ${table.game.seed} deals it again.` : "";
+  if (!table.saveError) showBanner(`The match cannot be saved in this browser: ${message}.${again}`);
   table.saveError = message;
   return false;
 }
@@ -210,7 +219,6 @@ function readSave(text) {
   } catch (error) {
     throw new Error(`its game record cannot be read (${error.message})`);
   }
-  if (game.phase === "deal") throw new Error("its game record has no seed to deal from");
   const players = game.ruleset.toJson().players;
   const settings = {
     opponents: OPPONENTS[data.settings?.opponents] ? data.settings.opponents : DEFAULT_OPPONENTS,
@@ -269,7 +277,7 @@ function begin(game, settings, opponentSeeds, how) {
   table.thinking = null;
   table.workerDecisions = 0;
   const opponents = OPPONENTS[settings.opponents];
-  announce(`${how} match: ${table.rules.title}, seed ${game.seed}, ${opponents} computer players.`);
+  announce(`${how} match: ${table.rules.title}, ${seedText()}, ${opponents} computer players.`);
   if (game.phase !== "over") announce(dealText());
 }
 
@@ -297,8 +305,8 @@ function requestNewMatch(presetName, opponents, seed, how) {
   }
   const game = table.game;
   $("confirm-text").textContent =
-    `This abandons the match in progress (seed ${game.seed}, hand ${Number(game.handNumber) + 1}, ` +
-    `scores ${Array.from(game.scores).join(" ")}). It cannot be resumed afterwards, though its seed deals it again.`;
+    `This abandons the match in progress (${seedText()}, hand ${Number(game.handNumber) + 1}, ` +
+    `scores ${Array.from(game.scores).join(" ")}). It cannot be resumed afterwards${hasSeed() ? ", though its seed deals it again" : ""}.`;
   table.pendingConfirm = () => newMatch(presetName, opponents, seed, how);
   $("confirm").hidden = false;
   $("confirm-yes").focus();
@@ -389,7 +397,7 @@ function passText(direction, coming) {
 }
 
 function humanAct(action) {
-  if (table.readOnly || table.thinking === 0) return;
+  if (table.readOnly) return;
   // The pressed button goes away with the move: bring the keyboard back to the hand when it is
   // the person's turn again.
   table.keepHandFocus = true;
@@ -462,6 +470,15 @@ function nextComputerSeat() {
   return null;
 }
 
+/** An unseeded match (a record made elsewhere) waits for each deal: as `reversis play`, deal
+ *  it from a fresh seed, read off a new match of the same ruleset. */
+function dealFresh() {
+  const game = table.game;
+  const dealt = engine.newGame(game.ruleset, randomSeed(), game.handNumber, Array.from(game.scores));
+  const hands = Array.from({ length: table.rules.players }, (_, seat) => Array.from(dealt.hand(seat)));
+  apply({ type: "deal", hands });
+}
+
 const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Let the computer seats act until it is the person's turn (or the match is over). */
@@ -471,6 +488,10 @@ async function advance() {
   try {
     while (!table.readOnly) {
       const generation = table.generation;
+      if (table.game.phase === "deal") {
+        dealFresh();
+        continue;
+      }
       const seat = nextComputerSeat();
       if (seat === null) break;
       table.thinking = seat;
@@ -554,10 +575,10 @@ function render() {
   root.dataset.busy = table.running ? "true" : "false";
   root.dataset.readOnly = table.readOnly ? "true" : "false";
   root.dataset.workerDecisions = String(table.workerDecisions);
-  root.dataset.seed = String(game.seed);
+  root.dataset.seed = hasSeed() ? String(game.seed) : "";
 
   $("status").textContent =
-    `${rules.title} · seed ${game.seed} · hand ${Number(obs.hand_number) + 1} · ` +
+    `${rules.title} · ${seedText()} · hand ${Number(obs.hand_number) + 1} · ` +
     `${passText(obs.pass_direction, obs.phase === "pass")} · the match ends at ${rules.target} points · ` +
     `${OPPONENTS[table.settings.opponents]} computer players`;
   $("status").classList.remove("error");
@@ -665,10 +686,10 @@ function renderPrompt(obs, rules) {
     const winners = Array.from(game.winners);
     text.textContent = `Match over after ${Number(obs.hand_number) + 1} hands. ${verdict(winners)}`;
     section.classList.add("over");
-    actions.append(
-      button("Replay this seed", () => requestNewMatch(rules.name, table.settings.opponents, BigInt(game.seed), "Replaying")),
-      button("New match", () => requestNewMatch(rules.name, table.settings.opponents, randomSeed(), "New")),
-    );
+    if (hasSeed()) {
+      actions.append(button("Replay this seed", () => requestNewMatch(rules.name, table.settings.opponents, BigInt(game.seed), "Replaying")));
+    }
+    actions.append(button("New match", () => requestNewMatch(rules.name, table.settings.opponents, randomSeed(), "New")));
     return;
   }
   if (obs.phase === "pass" && obs.awaiting_pass.includes(0)) {
@@ -705,8 +726,9 @@ function renderPrompt(obs, rules) {
     section.classList.add("yours");
     return;
   }
-  const seat = table.thinking ?? (obs.phase === "moon" ? obs.moon_taker : obs.to_move);
-  text.textContent = seat !== null && seat !== undefined ? `${seatName(seat)} is thinking…` : "";
+  // One text for every computer turn, so that a screen reader hears it once, not once per seat
+  // (the seats say who is thinking).
+  text.textContent = "Waiting for the computer players.";
 }
 
 function button(label, onClick) {
@@ -812,7 +834,9 @@ function renderControls() {
   for (const id of ["preset", "opponents", "seed", "deal", "replay"]) $(id).disabled = disabled;
   if (document.activeElement !== $("preset")) $("preset").value = table.rules.name;
   if (document.activeElement !== $("opponents")) $("opponents").value = table.settings.opponents;
-  $("replay").textContent = `Replay seed ${table.game.seed}`;
+  // A record made elsewhere may have no seed: then there is no deal to replay.
+  $("replay").disabled = disabled || !hasSeed();
+  $("replay").textContent = hasSeed() ? `Replay seed ${table.game.seed}` : "No seed to replay";
 }
 
 // Controls --------------------------------------------------------------------------------------

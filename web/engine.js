@@ -25,9 +25,15 @@ export const dumpRecord = (record) => api.dumpRecord(record, "json");
 export const loadRecord = (bytes) => api.loadRecord(bytes);
 export const gameFromRecord = (record) => api.Game.fromRecord(record);
 
-/** A new match of `ruleset` dealt from `seed` (a BigInt of 64 bits). */
-export function newGame(ruleset, seed) {
-  return source === "package" ? new api.Game(ruleset, { seed }) : new api.Game(ruleset, seed, null, null);
+/** A new match of `ruleset` dealt from `seed` (a BigInt of 64 bits), by default from hand 0 at 0 points. */
+export function newGame(ruleset, seed, handNumber = null, scores = null) {
+  if (source === "package") {
+    const options = { seed };
+    if (handNumber !== null) options.handNumber = handNumber;
+    if (scores !== null) options.scores = scores;
+    return new api.Game(ruleset, options);
+  }
+  return new api.Game(ruleset, seed, handNumber, scores);
 }
 
 /** The error code of a thrown rules error (spec/errors.md), or null for anything else. */
