@@ -65,7 +65,9 @@ def site() -> Path:
     if not (WASM / "reversis_wasm_bg.wasm").is_file():
         _unavailable("the WebAssembly module is not built (bash js/build.sh builds js/wasm)")
     if not _dist_is_fresh():
-        subprocess.run(["bash", str(WEB / "build.sh")], check=True, cwd=ROOT, capture_output=True)
+        built = subprocess.run(["bash", str(WEB / "build.sh")], check=False, cwd=ROOT, capture_output=True, text=True)
+        if built.returncode != 0:
+            pytest.fail(f"web/build.sh failed: {built.stderr.strip()}")
     return DIST
 
 
@@ -366,6 +368,7 @@ def test_a_whole_hand_to_the_score_decided_in_the_worker(table: Table) -> None:
         if game.hand_scores:
             break
         if game.phase == "pass" and 0 in game.awaiting_pass:
+            assert_no_hidden_cards(table)
             table.pass_first()
         elif game.phase == "play" and game.to_move == 0:
             assert_no_hidden_cards(table)
@@ -586,3 +589,16 @@ def test_every_kind_of_computer_player_plays(table: Table, opponents: str) -> No
     assert len([a for a in game.actions if a.get("seat") not in (None, 0)]) >= 3
     assert int(table.data("workerDecisions")) >= 3
     assert table.save()["settings"]["opponents"] == opponents
+
+
+def test_there_is_no_take_back(table: Table) -> None:
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+
+    table.deal(seed=12)
+    table.pass_first()
+    record = table.save()["record"]
+    ActionChains(table.driver).key_down(Keys.CONTROL).send_keys("z").key_up(Keys.CONTROL).perform()
+    table.wait(lambda d: "There is no take-back" in d.find_element("id", "log").text)
+    assert table.save()["record"] == record
+    assert "no take-back" in table.driver.find_element("css selector", "details.help-text").get_attribute("textContent")

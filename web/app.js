@@ -224,9 +224,18 @@ function readSave(text) {
     opponents: OPPONENTS[data.settings?.opponents] ? data.settings.opponents : DEFAULT_OPPONENTS,
     rollouts: Number.isInteger(data.settings?.rollouts) && data.settings.rollouts > 0 ? data.settings.rollouts : DEFAULT_ROLLOUTS,
   };
-  const seeds = Array.isArray(data.opponent_seeds) && data.opponent_seeds.length === players
-    ? data.opponent_seeds.map((s, seat) => (seat === 0 ? null : BigInt(s)))
-    : Array.from({ length: players }, (_, seat) => (seat === 0 ? null : randomSeed()));
+  // Seeds that are missing or not 64-bit integers are drawn afresh: the match itself is intact,
+  // only the computer players' next choices differ from what they would have been.
+  const seedOf = (value) => {
+    try {
+      const seed = BigInt(value);
+      return seed >= 0n && seed <= MAX_SEED ? seed : randomSeed();
+    } catch {
+      return randomSeed();
+    }
+  };
+  const saved = Array.isArray(data.opponent_seeds) && data.opponent_seeds.length === players ? data.opponent_seeds : [];
+  const seeds = Array.from({ length: players }, (_, seat) => (seat === 0 ? null : seedOf(saved[seat])));
   return { game, settings, opponentSeeds: seeds, counter: Number.isInteger(data.counter) ? data.counter : 0 };
 }
 
