@@ -560,3 +560,14 @@ def test_the_driver_module_runs_and_tolerates_a_bom_and_bad_bytes() -> None:
     assert hello["id"] == 1 and hello["ok"] is True
     assert bad == {"id": None, "ok": False, "error": "invalid-request", "message": "the line is not UTF-8"}
     assert card == {"id": 2, "ok": True, "card": "QS"}
+
+
+@pytest.mark.parametrize("engine", ["rust", "reference"])
+def test_a_request_without_an_id_is_served_and_answered_with_a_null_id(engine: str) -> None:
+    # DRV-1: the id is not an argument; a request that lacks one is still a request.
+    requests = io.StringIO('{"cmd": "parse_card", "text": "qs"}\n{"cmd": "parse_card", "text": "1S"}\n')
+    answers = io.StringIO()
+    builtin_driver.serve(engine, requests, answers)
+    served, refused = (json.loads(line) for line in answers.getvalue().splitlines())
+    assert served == {"id": None, "ok": True, "card": "QS"}
+    assert refused["id"] is None and refused["ok"] is False and refused["error"] == "invalid-card"

@@ -34,7 +34,7 @@ REQUIRED_FIELDS = (
 #: RS-19: the fields that are not core, and may be left out.
 OPTIONAL_FIELDS = ("title", "sources", "spec_version")
 #: The version of the specification this engine implements (spec/README.md §Version).
-SPEC_VERSION = "1.0.0"
+SPEC_VERSION = "1.0.1"
 #: RS-18: the one major version this engine reads.
 SPEC_MAJOR = "1"
 _VERSION_FORM = re.compile(r"(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)")
