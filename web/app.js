@@ -38,6 +38,7 @@ const $ = (id) => document.getElementById(id);
 const table = {
   game: null,
   rules: null, // the ruleset's JSON object: public, and what the worker gets
+  seed: null, // the match's seed, or null for a record made elsewhere without one
   settings: { opponents: DEFAULT_OPPONENTS, rollouts: DEFAULT_ROLLOUTS },
   opponentSeeds: [],
   counter: 0, // the save's version: one more on every write
@@ -118,11 +119,11 @@ function randomSeed() {
 }
 
 function hasSeed() {
-  return table.game.seed !== null && table.game.seed !== undefined;
+  return table.seed !== null;
 }
 
 function seedText() {
-  return hasSeed() ? `seed ${table.game.seed}` : "no seed";
+  return hasSeed() ? `seed ${table.seed}` : "no seed";
 }
 
 /** A computer seat's decision seed: its own seed and the decision's place in the match, so a
@@ -196,7 +197,7 @@ function save() {
 }
 
 function reportSaveError(message) {
-  const again = hasSeed() ? ` Seed ${table.game.seed} deals it again.` : "";
+  const again = hasSeed() ? ` Seed ${table.seed} deals it again.` : "";
   if (!table.saveError) showBanner(`The match cannot be saved in this browser: ${message}.${again}`);
   table.saveError = message;
   return false;
@@ -219,7 +220,7 @@ function readSave(text) {
   } catch (error) {
     throw new Error(`its game record cannot be read (${error.message})`);
   }
-  const players = game.ruleset.toJson().players;
+  const players = engine.rulesetJsonOf(game).players;
   const settings = {
     opponents: OPPONENTS[data.settings?.opponents] ? data.settings.opponents : DEFAULT_OPPONENTS,
     rollouts: Number.isInteger(data.settings?.rollouts) && data.settings.rollouts > 0 ? data.settings.rollouts : DEFAULT_ROLLOUTS,
@@ -278,7 +279,8 @@ function becomeReadOnly(why) {
 
 function begin(game, settings, opponentSeeds, how) {
   table.game = game;
-  table.rules = game.ruleset.toJson();
+  table.rules = engine.rulesetJsonOf(game);
+  table.seed = engine.seedOf(game);
   table.settings = settings;
   table.opponentSeeds = opponentSeeds;
   table.generation += 1;
@@ -290,9 +292,10 @@ function begin(game, settings, opponentSeeds, how) {
   if (game.phase !== "over") announce(dealText());
 }
 
-function newMatch(presetName, opponents, seed, how) {
-  const game = engine.newGame(engine.preset(presetName), seed);
-  const players = game.ruleset.toJson().players;
+/** A new match of `rules` (a ruleset's JSON object: a preset's, or the current match's). */
+function newMatch(rules, opponents, seed, how) {
+  const game = engine.newGame(engine.rulesetFromJson(rules), seed);
+  const players = engine.rulesetJsonOf(game).players;
   // Fresh entropy for the computer players, never the shuffle seed (001: they know only their seat).
   const seeds = Array.from({ length: players }, (_, seat) => (seat === 0 ? null : randomSeed()));
   begin(game, { opponents, rollouts: DEFAULT_ROLLOUTS }, seeds, how);
@@ -307,16 +310,16 @@ function inProgress() {
   return game && game.phase !== "over" && game.actions.some((action) => action.seat === 0);
 }
 
-function requestNewMatch(presetName, opponents, seed, how) {
+function requestNewMatch(rules, opponents, seed, how) {
   if (!inProgress()) {
-    newMatch(presetName, opponents, seed, how);
+    newMatch(rules, opponents, seed, how);
     return;
   }
   const game = table.game;
   $("confirm-text").textContent =
     `This abandons the match in progress (${seedText()}, hand ${Number(game.handNumber) + 1}, ` +
     `scores ${Array.from(game.scores).join(" ")}). It cannot be resumed afterwards${hasSeed() ? ", though its seed deals it again" : ""}.`;
-  table.pendingConfirm = () => newMatch(presetName, opponents, seed, how);
+  table.pendingConfirm = () => newMatch(rules, opponents, seed, how);
   $("confirm").hidden = false;
   $("confirm-yes").focus();
 }
@@ -483,7 +486,8 @@ function nextComputerSeat() {
  *  it from a fresh seed, read off a new match of the same ruleset. */
 function dealFresh() {
   const game = table.game;
-  const dealt = engine.newGame(game.ruleset, randomSeed(), game.handNumber, Array.from(game.scores));
+  const ruleset = engine.rulesetFromJson(table.rules);
+  const dealt = engine.newGame(ruleset, randomSeed(), game.handNumber, Array.from(game.scores));
   const hands = Array.from({ length: table.rules.players }, (_, seat) => Array.from(dealt.hand(seat)));
   apply({ type: "deal", hands });
 }
@@ -584,7 +588,7 @@ function render() {
   root.dataset.busy = table.running ? "true" : "false";
   root.dataset.readOnly = table.readOnly ? "true" : "false";
   root.dataset.workerDecisions = String(table.workerDecisions);
-  root.dataset.seed = hasSeed() ? String(game.seed) : "";
+  root.dataset.seed = hasSeed() ? String(table.seed) : "";
 
   $("status").textContent =
     `${rules.title} · ${seedText()} · hand ${Number(obs.hand_number) + 1} · ` +
@@ -696,9 +700,9 @@ function renderPrompt(obs, rules) {
     text.textContent = `Match over after ${Number(obs.hand_number) + 1} hands. ${verdict(winners)}`;
     section.classList.add("over");
     if (hasSeed()) {
-      actions.append(button("Replay this seed", () => requestNewMatch(rules.name, table.settings.opponents, BigInt(game.seed), "Replaying")));
+      actions.append(button("Replay this seed", () => requestNewMatch(rules, table.settings.opponents, BigInt(table.seed), "Replaying")));
     }
-    actions.append(button("New match", () => requestNewMatch(rules.name, table.settings.opponents, randomSeed(), "New")));
+    actions.append(button("New match", () => requestNewMatch(rules, table.settings.opponents, randomSeed(), "New")));
     return;
   }
   if (obs.phase === "pass" && obs.awaiting_pass.includes(0)) {
@@ -841,11 +845,13 @@ function cell(tag, text, scope) {
 function renderControls() {
   const disabled = Boolean(table.readOnly);
   for (const id of ["preset", "opponents", "seed", "deal", "replay"]) $(id).disabled = disabled;
-  if (document.activeElement !== $("preset")) $("preset").value = table.rules.name;
+  // A record made elsewhere may have a ruleset that is no preset: the list then keeps its choice.
+  const isPreset = Array.from($("preset").options).some((option) => option.value === table.rules.name);
+  if (document.activeElement !== $("preset") && isPreset) $("preset").value = table.rules.name;
   if (document.activeElement !== $("opponents")) $("opponents").value = table.settings.opponents;
   // A record made elsewhere may have no seed: then there is no deal to replay.
   $("replay").disabled = disabled || !hasSeed();
-  $("replay").textContent = hasSeed() ? `Replay seed ${table.game.seed}` : "No seed to replay";
+  $("replay").textContent = hasSeed() ? `Replay seed ${table.seed}` : "No seed to replay";
 }
 
 // Controls --------------------------------------------------------------------------------------
@@ -878,11 +884,10 @@ function setUpControls() {
     }
     error.hidden = true;
     $("seed").removeAttribute("aria-invalid");
-    requestNewMatch($("preset").value, $("opponents").value, seed, how);
+    requestNewMatch(engine.preset($("preset").value).toJson(), $("opponents").value, seed, how);
   });
   $("replay").addEventListener("click", () => {
-    const game = table.game;
-    requestNewMatch(table.rules.name, table.settings.opponents, BigInt(game.seed), "Replaying");
+    requestNewMatch(table.rules, table.settings.opponents, BigInt(table.seed), "Replaying");
   });
   $("confirm-yes").addEventListener("click", () => {
     const go = table.pendingConfirm;
@@ -918,7 +923,8 @@ function followSave() {
   try {
     const saved = readSave(text);
     table.game = saved.game;
-    table.rules = saved.game.ruleset.toJson();
+    table.rules = engine.rulesetJsonOf(saved.game);
+    table.seed = engine.seedOf(saved.game);
     table.settings = saved.settings;
     table.opponentSeeds = saved.opponentSeeds;
     table.savedText = text;
@@ -949,7 +955,7 @@ async function takeOver() {
       recoverUnreadable(text, error);
     }
   }
-  if (!table.game) newMatch(DEFAULT_PRESET, DEFAULT_OPPONENTS, randomSeed(), "New");
+  if (!table.game) newMatch(engine.preset(DEFAULT_PRESET).toJson(), DEFAULT_OPPONENTS, randomSeed(), "New");
   render();
   advance();
 }
@@ -1012,7 +1018,7 @@ async function start() {
     }
   }
   if (!table.game) {
-    newMatch(DEFAULT_PRESET, DEFAULT_OPPONENTS, randomSeed(), "New");
+    newMatch(engine.preset(DEFAULT_PRESET).toJson(), DEFAULT_OPPONENTS, randomSeed(), "New");
   } else {
     render();
     advance();

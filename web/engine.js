@@ -25,6 +25,11 @@ export const dumpRecord = (record) => api.dumpRecord(record, "json");
 export const loadRecord = (bytes) => api.loadRecord(bytes);
 export const gameFromRecord = (record) => api.Game.fromRecord(record);
 
+// A game's ruleset and seed are read once per match, from the record where the game object
+// does not offer them.
+export const rulesetJsonOf = (game) => (game.ruleset ? game.ruleset.toJson() : game.toRecord().ruleset);
+export const seedOf = (game) => (game.seed !== undefined ? game.seed : game.toRecord().seed) ?? null;
+
 /** A new match of `ruleset` dealt from `seed` (a BigInt of 64 bits), by default from hand 0 at 0 points. */
 export function newGame(ruleset, seed, handNumber = null, scores = null) {
   if (source === "package") {
