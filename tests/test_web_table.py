@@ -571,6 +571,11 @@ def test_the_moon_choice_and_a_shared_win(table: Table) -> None:
     game = table.game()
     assert game.phase == "over" and game.winners == [0, 1] and game.scores == [26, 26, 116, 116]
     assert "You share the win with West!" in driver.find_element("id", "prompt-text").text
+    rows = [
+        [c.text for c in tr.find_elements("css selector", "th, td")]
+        for tr in driver.find_elements("css selector", "#scores tbody tr")
+    ]
+    assert rows == [["Start", "26", "0", "90", "90"], ["4", "0", "26", "26", "26"]]
     winners = driver.find_elements("css selector", "#scores tfoot td.winner")
     assert [td.text for td in winners] == ["26", "26"]
     assert "Match over" in driver.find_element("id", "prompt-text").text

@@ -39,6 +39,7 @@ const table = {
   game: null,
   rules: null, // the ruleset's JSON object: public, and what the worker gets
   seed: null, // the match's seed, or null for a record made elsewhere without one
+  start: null, // the hand number and totals the match started from (REC-1 start)
   settings: { opponents: DEFAULT_OPPONENTS, rollouts: DEFAULT_ROLLOUTS },
   opponentSeeds: [],
   counter: 0, // the save's version: one more on every write
@@ -277,10 +278,17 @@ function becomeReadOnly(why) {
 
 // Matches -------------------------------------------------------------------------------------
 
-function begin(game, settings, opponentSeeds, how) {
+/** Make `game` the table's match, with what is read once per match. */
+function adopt(game) {
+  const record = game.toRecord();
   table.game = game;
   table.rules = engine.rulesetJsonOf(game);
   table.seed = engine.seedOf(game);
+  table.start = record.start ?? { hand_number: 0, scores: null };
+}
+
+function begin(game, settings, opponentSeeds, how) {
+  adopt(game);
   table.settings = settings;
   table.opponentSeeds = opponentSeeds;
   table.generation += 1;
@@ -819,9 +827,18 @@ function renderScores(obs, list, rules) {
   headRow.append(cell("th", "Hand", "col"), ...list.map((name) => cell("th", name, "col")));
   head.append(headRow);
   const body = document.createElement("tbody");
+  // A match may start from totals other than zero (a record made elsewhere): show them, so that
+  // the hands add up to the totals.
+  const startScores = table.start.scores ? Array.from(table.start.scores) : null;
+  if (startScores && startScores.some((v) => Number(v) !== 0)) {
+    const tr = document.createElement("tr");
+    tr.append(cell("th", "Start", "row"), ...startScores.map((v) => cell("td", String(v))));
+    body.append(tr);
+  }
+  const first = Number(table.start.hand_number ?? 0);
   Array.from(table.game.handScores).forEach((row, index) => {
     const tr = document.createElement("tr");
-    tr.append(cell("th", String(index + 1), "row"), ...Array.from(row).map((v) => cell("td", String(v))));
+    tr.append(cell("th", String(first + index + 1), "row"), ...Array.from(row).map((v) => cell("td", String(v))));
     body.append(tr);
   });
   const foot = document.createElement("tfoot");
@@ -922,9 +939,7 @@ function followSave() {
   if (!text) return;
   try {
     const saved = readSave(text);
-    table.game = saved.game;
-    table.rules = engine.rulesetJsonOf(saved.game);
-    table.seed = engine.seedOf(saved.game);
+    adopt(saved.game);
     table.settings = saved.settings;
     table.opponentSeeds = saved.opponentSeeds;
     table.savedText = text;
@@ -991,6 +1006,8 @@ async function start() {
     table.readOnly =
       "This match is already open in another tab of this browser, so this tab shows it read-only (playing in two tabs would mix up the save). Close the other tab, then choose “Play here instead”.";
     showBanner(table.readOnly, true);
+    // Until there is a match to draw, the controls are off here too: this tab may not deal.
+    for (const id of ["preset", "opponents", "seed", "deal", "replay"]) $(id).disabled = true;
     if (text === null) {
       $("status").textContent = "No saved match to show yet.";
       return;
