@@ -607,3 +607,32 @@ def test_there_is_no_take_back(table: Table) -> None:
     table.wait(lambda d: "There is no take-back" in d.find_element("id", "log").text)
     assert table.save()["record"] == record
     assert "no take-back" in table.driver.find_element("css selector", "details.help-text").get_attribute("textContent")
+
+
+def test_an_unreadable_save_that_cannot_be_moved_is_left_alone(table: Table) -> None:
+    """Where the browser refuses the copy (storage full), the save stays as it was, unwritten."""
+    driver = table.driver
+    corrupt = "not a save at all"
+    driver.execute_script("localStorage.clear(); localStorage.setItem(arguments[0], arguments[1])", SAVE_KEY, corrupt)
+    script = driver.execute_cdp_cmd(
+        "Page.addScriptToEvaluateOnNewDocument",
+        {
+            "source": "const set = Storage.prototype.setItem;"
+            "Storage.prototype.setItem = function (key, value) {"
+            f"  if (String(key).startsWith('{ASIDE_PREFIX}')) throw new DOMException('full', 'QuotaExceededError');"
+            "  return set.call(this, key, value); };"
+        },
+    )
+    try:
+        table.open(fresh=False)
+        banner = driver.find_element("id", "banner").text
+        assert "could not be moved aside" in banner and "will not be saved" in banner
+        before = int(table.data("actions"))
+        for card in table.enabled()[:3]:  # the match is played, only not saved
+            driver.find_element("css selector", f'#hand button[data-card="{card}"]').click()
+        driver.find_element("id", "pass-confirm").click()
+        table.wait_idle()
+        assert int(table.data("actions")) > before
+        assert table.save_text() == corrupt
+    finally:
+        driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": script["identifier"]})

@@ -47,6 +47,7 @@ const table = {
   holdsLock: false,
   readOnly: null, // why this tab may not play or save, or null
   saveError: null,
+  saveBlocked: false, // an unreadable save that could not be moved aside is in the way
   generation: 0, // one more per match started, so a late answer for an old match is dropped
   running: false,
   thinking: null, // the computer seat deciding now
@@ -169,7 +170,7 @@ function saveText() {
 
 /** Save the match; a failure is reported at once. Whether it was saved. */
 function save() {
-  if (table.readOnly) return false;
+  if (table.readOnly || table.saveBlocked) return false;
   const store = storage();
   if (!store) return reportSaveError("this browser does not allow this page to store anything");
   // The second guard after the lock: if the stored save is not what this tab last wrote or
@@ -212,8 +213,12 @@ function readSave(text) {
   } catch (error) {
     throw new Error(`it is not JSON (${error.message})`);
   }
-  if (!data || typeof data !== "object" || data.format !== SAVE_FORMAT) throw new Error("it is not a saved match of this table");
-  if (data.version !== SAVE_VERSION) throw new Error(`it is from another version of the table (version ${data.version})`);
+  if (!data || typeof data !== "object" || data.format !== SAVE_FORMAT) {
+    throw new Error("it is not a saved match of this table");
+  }
+  if (data.version !== SAVE_VERSION) {
+    throw new Error(`it is from another version of the table (version ${data.version})`);
+  }
   if (typeof data.record !== "string") throw new Error("it holds no game record");
   let game;
   try {
@@ -224,7 +229,9 @@ function readSave(text) {
   const players = engine.rulesetJsonOf(game).players;
   const settings = {
     opponents: OPPONENTS[data.settings?.opponents] ? data.settings.opponents : DEFAULT_OPPONENTS,
-    rollouts: Number.isInteger(data.settings?.rollouts) && data.settings.rollouts > 0 ? data.settings.rollouts : DEFAULT_ROLLOUTS,
+    rollouts: Number.isInteger(data.settings?.rollouts) && data.settings.rollouts > 0
+      ? data.settings.rollouts
+      : DEFAULT_ROLLOUTS,
   };
   // Seeds that are missing or not 64-bit integers are drawn afresh: the match itself is intact,
   // only the computer players' next choices differ from what they would have been.
@@ -326,7 +333,8 @@ function requestNewMatch(rules, opponents, seed, how) {
   const game = table.game;
   $("confirm-text").textContent =
     `This abandons the match in progress (${seedText()}, hand ${Number(game.handNumber) + 1}, ` +
-    `scores ${Array.from(game.scores).join(" ")}). It cannot be resumed afterwards${hasSeed() ? ", though its seed deals it again" : ""}.`;
+    `scores ${Array.from(game.scores).join(" ")}). It cannot be resumed afterwards` +
+    `${hasSeed() ? ", though its seed deals it again" : ""}.`;
   table.pendingConfirm = () => newMatch(rules, opponents, seed, how);
   $("confirm").hidden = false;
   $("confirm-yes").focus();
@@ -352,11 +360,15 @@ function apply(action) {
     announce(`${who} ${verb} the ${cardName(action.card)}.`);
   } else if (action.type === "pass") {
     const [to] = passPartners(game.passDirection);
-    if (seat === 0) announce(`You pass the ${cardNames(sortCards(action.cards))} ${game.passDirection} to ${seatName(to)}.`);
+    const cards = cardNames(sortCards(action.cards));
+    if (seat === 0) announce(`You pass the ${cards} ${game.passDirection} to ${seatName(to)}.`);
     else announce(`${who} has chosen ${action.cards.length} cards to pass.`);
   } else if (action.type === "moon") {
     const bonus = table.rules.moon.bonus;
-    const what = action.choice === "add-to-others" ? `add ${bonus} to every opponent` : `subtract ${bonus} from their own score`;
+    const whose = seat === 0 ? "your" : "their";
+    const what = action.choice === "add-to-others"
+      ? `add ${bonus} to every opponent`
+      : `subtract ${bonus} from ${whose} own score`;
     announce(`${who} ${seat === 0 ? "choose" : "chooses"} to ${what}.`);
   }
   for (const event of Array.from(game.events)) announceEvent(event);
@@ -708,7 +720,8 @@ function renderPrompt(obs, rules) {
     text.textContent = `Match over after ${Number(obs.hand_number) + 1} hands. ${verdict(winners)}`;
     section.classList.add("over");
     if (hasSeed()) {
-      actions.append(button("Replay this seed", () => requestNewMatch(rules, table.settings.opponents, BigInt(table.seed), "Replaying")));
+      const replay = () => requestNewMatch(rules, table.settings.opponents, BigInt(table.seed), "Replaying");
+      actions.append(button("Replay this seed", replay));
     }
     actions.append(button("New match", () => requestNewMatch(rules, table.settings.opponents, randomSeed(), "New")));
     return;
@@ -821,7 +834,8 @@ function renderScores(obs, list, rules) {
   const scores = $("scores");
   scores.replaceChildren();
   const caption = document.createElement("caption");
-  caption.textContent = `The match ends when a total reaches ${rules.target}; the lowest total wins, and tied players share the win.`;
+  caption.textContent =
+    `The match ends when a total reaches ${rules.target}; the lowest total wins, and tied players share the win.`;
   const head = document.createElement("thead");
   const headRow = document.createElement("tr");
   headRow.append(cell("th", "Hand", "col"), ...list.map((name) => cell("th", name, "col")));
@@ -847,7 +861,9 @@ function renderScores(obs, list, rules) {
   foot.append(total);
   if (obs.phase === "over") {
     const winners = Array.from(table.game.winners);
-    for (const [i, td] of Array.from(total.querySelectorAll("td")).entries()) if (winners.includes(i)) td.classList.add("winner");
+    Array.from(total.querySelectorAll("td")).forEach((td, seat) => {
+      if (winners.includes(seat)) td.classList.add("winner");
+    });
   }
   scores.append(caption, head, body, foot);
 }
@@ -891,7 +907,8 @@ function setUpControls() {
     if (text.trim()) {
       seed = parseSeed(text);
       if (seed === null) {
-        error.textContent = `“${text.trim()}” is not a seed: type a whole number from 0 to ${MAX_SEED}, or leave it blank.`;
+        error.textContent =
+          `“${text.trim()}” is not a seed: type a whole number from 0 to ${MAX_SEED}, or leave it blank.`;
         error.hidden = false;
         $("seed").setAttribute("aria-invalid", "true");
         $("seed").focus();
@@ -954,7 +971,10 @@ function followSave() {
 async function takeOver() {
   if (!table.holdsLock) table.holdsLock = (await acquireLock()) !== false;
   if (!table.holdsLock) {
-    showBanner("The match is still open in another tab of this browser. Close it there, then choose “Play here instead” again.", true);
+    showBanner(
+      "The match is still open in another tab of this browser. Close it there, then choose “Play here instead” again.",
+      true,
+    );
     return;
   }
   table.readOnly = null;
@@ -979,12 +999,17 @@ function recoverUnreadable(text, error) {
   const key = moveAside(text);
   table.savedText = null;
   if (key) {
-    showBanner(`The match saved in this browser could not be read: ${error.message}. It is kept under the storage key “${key}”, and a new match was dealt.`);
+    showBanner(
+      `The match saved in this browser could not be read: ${error.message}. ` +
+        `It is kept under the storage key “${key}”, and a new match was dealt.`,
+    );
   } else {
-    table.savedText = text; // left in place: writing over it would lose it
-    table.readOnly = null;
-    showBanner(`The match saved in this browser could not be read (${error.message}) and could not be moved aside, so this match will not be saved.`);
-    table.saveError = "an unreadable save is in the way";
+    // Left in place, and never written over: saving stops for this match.
+    table.saveBlocked = true;
+    showBanner(
+      `The match saved in this browser could not be read (${error.message}) and could not be moved aside, ` +
+        "so this match will not be saved.",
+    );
   }
 }
 
@@ -1004,7 +1029,8 @@ async function start() {
   }
   if (lock === false) {
     table.readOnly =
-      "This match is already open in another tab of this browser, so this tab shows it read-only (playing in two tabs would mix up the save). Close the other tab, then choose “Play here instead”.";
+      "This match is already open in another tab of this browser, so this tab shows it read-only " +
+      "(playing in two tabs would mix up the save). Close the other tab, then choose “Play here instead”.";
     showBanner(table.readOnly, true);
     // Until there is a match to draw, the controls are off here too: this tab may not deal.
     for (const id of ["preset", "opponents", "seed", "deal", "replay"]) $(id).disabled = true;
