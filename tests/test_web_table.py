@@ -330,6 +330,11 @@ def test_focus_is_visible_on_cards(table: Table) -> None:
         "const s = getComputedStyle(arguments[0]); return [s.outlineStyle, s.outlineWidth]", button
     )
     assert style[0] != "none" and style[1] != "0px", style
+    first = button.get_attribute("data-card")
+    ActionChains(driver).send_keys(Keys.ARROW_RIGHT).perform()
+    assert driver.switch_to.active_element.get_attribute("data-card") not in (None, first)
+    ActionChains(driver).send_keys(Keys.ARROW_LEFT).perform()
+    assert driver.switch_to.active_element.get_attribute("data-card") == first
 
 
 def test_illegal_cards_cannot_be_activated(table: Table) -> None:

@@ -813,6 +813,12 @@ function renderHand(obs, rules) {
     hand.append(group);
   }
   if (!obs.hand.length) hand.textContent = "No cards.";
+  if (hand.querySelector(".received")) {
+    const legend = document.createElement("p");
+    legend.className = "legend";
+    legend.textContent = "Shaded blue: the cards you received.";
+    hand.append(legend);
+  }
   // Drawing replaces the buttons; keep the keyboard where it was, or on the first card to press.
   if (hadFocus && !table.pendingConfirm) {
     const same = focusedCard && hand.querySelector(`[data-card="${focusedCard}"]:not(:disabled)`);
@@ -932,6 +938,16 @@ function setUpControls() {
   $("confirm-no").addEventListener("click", () => {
     announce("Kept the match in progress.");
     closeConfirm($("deal"));
+  });
+  // Arrow keys step through the cards that can be pressed, as well as Tab.
+  $("hand").addEventListener("keydown", (event) => {
+    if (!["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown"].includes(event.key)) return;
+    const cards = Array.from($("hand").querySelectorAll("button:not(:disabled)"));
+    const at = cards.indexOf(document.activeElement);
+    if (at < 0) return;
+    event.preventDefault();
+    const step = event.key === "ArrowLeft" || event.key === "ArrowUp" ? -1 : 1;
+    cards[(at + step + cards.length) % cards.length].focus();
   });
   document.addEventListener("keydown", (event) => {
     if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === "z") {
