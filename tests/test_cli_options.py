@@ -99,7 +99,7 @@ def test_a_json_report_is_written_atomically(tmp_path: Path, capsys: pytest.Capt
     status = main(["tournament", "--hands", "3", "--jobs", "1", "--preset", "hartenjagen", "--json", str(out)])
     assert status == 0
     data = json.loads(out.read_text())
-    assert [h["deal"] for h in data["hands"]] == [0, 1, 2]
+    assert [h["deal"] for h in data["deals"]] == [0, 1, 2]
     assert data["stats"][0]["deals"] == 3 and "t(0.975" in data["interval"]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["report.json"]
     capsys.readouterr()

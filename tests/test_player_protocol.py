@@ -26,7 +26,7 @@ from typing import Any
 import pytest
 
 from reversis.cli import main
-from reversis.commands.tournament import TournamentError, deal_seed, run_tournament, split_players
+from reversis.commands.tournament import TournamentError, deal_seed, run_tournament, seatings, split_players
 from reversis.players import LowestPlayer, ProcessPlayer, observe
 from reversis.players.process import legal_action_ids
 
@@ -34,6 +34,9 @@ pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="re
 
 ROOT = Path(__file__).resolve().parents[1]
 PRESET = "hearts-computer"
+#: The seatings of a deal between the rule-based player and one bot, and the hands the bot plays in them.
+SEATINGS = seatings(["rules", "bot"], 4)
+BOT_HANDS = sum(seating.count("bot") for seating in SEATINGS)
 
 BOT = r"""
 import json, os, sys, time
@@ -238,11 +241,11 @@ def test_the_rust_bot_plays_a_tournament_without_forfeits(rust_bot: Path, tmp_pa
     assert data["commands"] == {"lowest-rust": f"cmd:{rust_bot}"}
     assert data["forfeited_deals"] == 0
     assert [s["forfeits"] for s in data["stats"]] == [0, 0]
-    assert all(hand["forfeits"] == [] for hand in data["hands"]) and len(data["hands"]) == 4
-    assert all("lowest-rust" in seating for hand in data["hands"] for seating in hand["seatings"])
+    assert all(hand["forfeits"] == [] for hand in data["deals"]) and len(data["deals"]) == 4
+    assert all("lowest-rust" in seating for hand in data["deals"] for seating in hand["seatings"])
     # The Rust bot plays the lowest legal id: exactly the in-process lowest player, deal by deal.
     lowest = run_tournament(["rules", "lowest"], preset=PRESET, hands=4, seed=0, keep_deals=True)
-    assert [hand["scores"] for hand in data["hands"]] == _scores(lowest)
+    assert [hand["scores"] for hand in data["deals"]] == _scores(lowest)
     capsys.readouterr()
 
 
@@ -276,10 +279,10 @@ def test_the_table_speaks_the_protocol(tmp_path: Path, lowest_scores: list[list[
         assert isinstance(hello["spec_version"], str)
     starts = [m for m in messages if m["type"] == "start"]
     ends = [m for m in messages if m["type"] == "end"]
-    assert len(starts) == len(ends) == 8  # two seats in each of four rotations
+    assert len(starts) == len(ends) == BOT_HANDS  # every seat the bot holds in every seating
     assert all(m["hand_number"] == 0 for m in starts + ends)
-    seeds = {deal_seed(11, rotation * 10 + seat) for rotation in range(4) for seat in range(4)}
-    assert {m["seed"] for m in starts} <= seeds and len({m["seed"] for m in starts}) == 8
+    seeds = {deal_seed(11, seating * 10 + seat) for seating in range(len(SEATINGS)) for seat in range(4)}
+    assert {m["seed"] for m in starts} <= seeds and len({m["seed"] for m in starts}) == BOT_HANDS
     for end in ends:
         assert set(end) == {"type", "hand_number", "scores", "points", "moon_taker", "moon_choice", "tricks", "totals"}
         assert len(end["tricks"]) == 13
@@ -327,15 +330,15 @@ def test_a_fault_forfeits_the_hand_and_the_run_goes_on(
     assert _scores(result) == lowest_scores
     (deal,) = result.deals
     # Every hand the bot played faulted, each in a fresh process, at the same decision.
-    assert len(deal.forfeits) == 8
-    assert {(f["rotation"], f["seat"]) for f in deal.forfeits} == {
-        (r, s) for r in range(4) for s in range(4) if deal.seatings[r][s] == f"bot-{mode}"
+    assert len(deal.forfeits) == BOT_HANDS
+    assert {(f["seating"], f["seat"]) for f in deal.forfeits} == {
+        (r, s) for r in range(len(deal.seatings)) for s in range(4) if deal.seatings[r][s] == f"bot-{mode}"
     }
     for forfeit in deal.forfeits:
         assert forfeit["kind"] == kind, forfeit
         assert forfeit["decision"] == fault_at - 1
         assert forfeit["player"] == f"bot-{mode}" and forfeit["reason"]
-    assert result.stat(f"bot-{mode}").forfeits == 8 and result.stat("rules").forfeits == 0
+    assert result.stat(f"bot-{mode}").forfeits == BOT_HANDS and result.stat("rules").forfeits == 0
     assert result.forfeited_deals == 1
     if mode == "crash":
         assert "exited with status 3" in deal.forfeits[0]["reason"]
@@ -358,8 +361,8 @@ def test_a_bots_standard_error_can_be_shown(tmp_path: Path, capfd: Any) -> None:
     result = run_tournament(
         ["rules", bot], preset=PRESET, hands=1, seed=2, keep_deals=True, time_limit_ms=1000, bot_stderr="show"
     )
-    assert capfd.readouterr().err.count("a crash at act 2\n") == 8
-    assert [f["stderr"] for f in result.deals[0].forfeits] == [""] * 8
+    assert capfd.readouterr().err.count("a crash at act 2\n") == BOT_HANDS
+    assert [f["stderr"] for f in result.deals[0].forfeits] == [""] * BOT_HANDS
     _assert_none_left(log)
 
 
@@ -382,16 +385,17 @@ def test_the_command_reports_forfeits(tmp_path: Path, capsys: Any) -> None:
     header = next(line for line in table.splitlines() if line.startswith("player"))
     assert header.split()[-1] == "forfeits"
     row = next(line for line in table.splitlines() if line.startswith("bot-hang"))
-    assert row.split()[-1] == "16"
-    assert "16 forfeited hands in 2 of 2 deals" in table and "counted as played" in table
+    assert row.split()[-1] == str(2 * BOT_HANDS)
+    assert f"{2 * BOT_HANDS} forfeited hands in 2 of 2 deals" in table and "counted as played" in table
     assert "timeout at decision 2: no answer to act 3 within 200 ms" in table
-    assert "... and 11 more" in table
+    shown = sum(line.startswith("  deal ") for line in table.splitlines())
+    assert f"... and {2 * BOT_HANDS - shown} more" in table
     data = json.loads(out.read_text())
     assert data["forfeited_deals"] == 2 and data["time_limit_ms"] == 200
-    assert [s["forfeits"] for s in data["stats"]] == [0, 16]
-    for hand in data["hands"]:
-        assert len(hand["forfeits"]) == 8
-        assert set(hand["forfeits"][0]) == {"rotation", "seat", "player", "kind", "reason", "decision", "stderr"}
+    assert [s["forfeits"] for s in data["stats"]] == [0, 2 * BOT_HANDS]
+    for hand in data["deals"]:
+        assert len(hand["forfeits"]) == BOT_HANDS
+        assert set(hand["forfeits"][0]) == {"seating", "seat", "player", "kind", "reason", "decision", "stderr"}
     _assert_none_left(log)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import itertools
 import json
 import math
 from pathlib import Path
@@ -30,15 +31,31 @@ def _numbers(result: tournament.TournamentResult) -> dict:
 
 def test_seatings_put_every_type_at_every_seat() -> None:
     for names, seats in [(["random", "rules"], 4), (["a", "b", "c"], 4), (["a", "b", "c"], 3), (["a", "b"], 7)]:
-        rotations = seatings(names, seats)
-        assert len(rotations) == seats
+        chosen = seatings(names, seats)
+        assert len({tuple(s) for s in chosen}) == len(chosen), "a seating played twice"
         for seat in range(seats):
-            assert {rotation[seat] for rotation in rotations} == set(names)
-        # each rotation keeps the same multiset of types
-        assert all(sorted(r) == sorted(rotations[0]) for r in rotations)
-    assert seatings(["random", "rules"], 4)[0] == ["random", "rules", "random", "rules"]
+            counts = {name: sum(s[seat] == name for s in chosen) for name in names}
+            assert min(counts.values()) > 0, (names, seats, counts)
+            if len(chosen) > seats or seats % len(names) == 0:  # every assignment, or whole rotations
+                assert len(set(counts.values())) == 1, (names, seats, counts)
+        assert all(set(s) == set(names) for s in chosen)
     with pytest.raises(TournamentError):
         seatings(["a", "b", "c", "d"], 3)
+
+
+def test_two_programs_at_four_seats_play_the_fourteen_mixed_seatings() -> None:
+    # As the published duplicate evaluations of Hearts programs: every seating but the two that
+    # seat one program alone, each once.
+    chosen = seatings(["a", "b"], 4)
+    assert len(chosen) == 2**4 - 2
+    assert ["a", "a", "a", "a"] not in chosen and ["b", "b", "b", "b"] not in chosen
+
+
+def test_too_many_assignments_fall_back_to_distinct_rotations() -> None:
+    # Two types at seven seats have 126 mixed seatings: the 7 rotations, none twice.
+    chosen = seatings(["a", "b"], 7)
+    assert len(chosen) == 7 and len({tuple(s) for s in chosen}) == 7
+    assert seatings(["a", "b", "c", "d"], 4) == [list(p) for p in itertools.permutations("abcd")]
 
 
 def test_deal_seeds_differ_and_are_stable() -> None:
@@ -78,7 +95,7 @@ def test_jobs_do_not_change_the_numbers() -> None:
 def test_every_player_plays_every_seat_with_every_deal() -> None:
     result = run_tournament(["random", "rules"], preset="hearts-3", hands=3, seed=1, keep_deals=True)
     for deal in result.deals:
-        assert len(deal.seatings) == 3
+        assert len(deal.seatings) == len(seatings(["random", "rules"], 3))
         for seat in range(3):
             assert {s[seat] for s in deal.seatings} == {"random", "rules"}
         # the same deal in every rotation: hand points sum to 26 (a moon: 52 or −26)
@@ -89,12 +106,12 @@ def test_statistics_are_consistent() -> None:
     result = run_tournament(["random", "rules"], preset="hearts-computer", hands=8, seed=2)
     total = 0.0
     for stat in result.stats:
-        assert stat.hands == 8 * 4
+        assert stat.hands == 8 * len(seatings(["random", "rules"], 4))
         assert stat.low <= stat.mean <= stat.high
         assert stat.median_decision_seconds > 0
         total += stat.mean
-    # two seats each per hand: the two means add up to half of each hand's points (26 or 78)
-    assert 13 <= total <= 39
+    # each mean is a mean of one seat's hand points, 0 to 26 (a moon: 26 more, or -26)
+    assert 0 < total <= 78
     (pair,) = result.pairs
     assert (pair.first, pair.second, pair.deals) == ("random", "rules", 8)
     assert pair.low <= pair.mean_difference <= pair.high
@@ -138,9 +155,9 @@ def test_command_prints_the_table(capsys: pytest.CaptureFixture[str], tmp_path: 
     assert "random - rules" in captured.out
     assert "deals" not in captured.err  # no progress bar where standard error is not a terminal
     data = json.loads(out.read_text())
-    assert data["deals"] == 3 and data["rotations"] == 4
+    assert data["deal_count"] == 3 and data["seating_count"] == len(seatings(["random", "rules"], 4))
     assert [s["name"] for s in data["stats"]] == ["random", "rules"]
-    assert len(data["hands"]) == 3
+    assert len(data["deals"]) == 3 and "hands" not in data
 
 
 def test_command_reports_a_missing_player(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
@@ -169,7 +186,7 @@ def test_intervals_treat_a_deals_rotations_as_one_cluster() -> None:
         mean = sum(per_deal) / len(per_deal)
         sd = math.sqrt(sum((v - mean) ** 2 for v in per_deal) / (len(per_deal) - 1))
         half = t_quantile(0.975, len(per_deal) - 1) * sd / math.sqrt(len(per_deal))
-        assert stat.deals == 10 and stat.hands == 40
+        assert stat.deals == 10 and stat.hands == 10 * len(seatings(["random", "rules"], 4))
         assert stat.mean == pytest.approx(mean)
         assert (stat.low, stat.high) == (pytest.approx(mean - half), pytest.approx(mean + half))
 

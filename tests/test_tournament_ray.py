@@ -103,8 +103,8 @@ def test_a_ray_tournament_equals_the_local_one_deal_by_deal(tmp_path: Path, caps
     local_table = capsys.readouterr().out
     local = json.loads((tmp_path / "local.json").read_text())
     remote = json.loads((tmp_path / "ray.json").read_text())
-    assert len(remote["hands"]) == 24
-    for mine, theirs in zip(local["hands"], remote["hands"]):
+    assert len(remote["deals"]) == 24
+    for mine, theirs in zip(local["deals"], remote["deals"]):
         assert mine == theirs
     assert _without_times(remote) == _without_times(local)
     assert (tmp_path / "ray.csv").read_bytes() == (tmp_path / "local.csv").read_bytes()

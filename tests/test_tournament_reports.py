@@ -23,6 +23,7 @@ from reversis.commands.tournament import (
     deal_seed,
     format_table,
     run_tournament,
+    seatings,
 )
 
 PRESET = "hartenjagen"
@@ -46,10 +47,10 @@ def test_json_and_csv_hold_every_deal_and_seat_as_played(tmp_path: Path, capsys:
     printed = capsys.readouterr().out
     result = _result()
     data = json.loads(report.read_text())
-    assert data["hands"] == [deal_json(deal) for deal in result.deals]
-    for index, hand in enumerate(data["hands"]):
+    assert data["deals"] == [deal_json(deal) for deal in result.deals]
+    for index, hand in enumerate(data["deals"]):
         assert (hand["deal"], hand["hand_number"], hand["seed"]) == (index, index, deal_seed(11, index))
-        assert hand["forfeited"] == [[False] * 4] * 4
+        assert hand["forfeited"] == [[False] * 4] * len(seatings(["random", "rules"], 4))
     numbers = result.numbers()
     for stats in (numbers["stats"], data["stats"]):
         for stat in stats:
@@ -59,7 +60,7 @@ def test_json_and_csv_hold_every_deal_and_seat_as_played(tmp_path: Path, capsys:
         rows = list(csv.reader(rows_file))
     assert tuple(rows[0]) == CSV_COLUMNS
     # One row per (deal, rotation, seat), in that order, with the points each seat took.
-    assert len(rows) - 1 == 5 * 4 * 4
+    assert len(rows) - 1 == 5 * len(seatings(["random", "rules"], 4)) * 4
     expected = [[str(value) for value in row] for deal in result.deals for row in deal_rows(deal)]
     assert rows[1:] == expected
     keys = [(int(r[0]), int(r[3]), int(r[4])) for r in rows[1:]]
@@ -74,7 +75,7 @@ def test_json_and_csv_hold_every_deal_and_seat_as_played(tmp_path: Path, capsys:
 
 
 def test_forfeits_are_flagged_at_their_seat() -> None:
-    forfeit = {"rotation": 1, "seat": 2, "player": "bot", "kind": "timeout", "reason": "slow", "decision": 3}
+    forfeit = {"seating": 1, "seat": 2, "player": "bot", "kind": "timeout", "reason": "slow", "decision": 3}
     seatings = [["bot", "rules", "bot", "rules"], ["rules", "bot", "rules", "bot"]]
     deal = DealResult(7, seatings, [[1, 2, 3, 20], [4, 5, 6, 11]], forfeits=[forfeit], seed=99)
     data = deal_json(deal)

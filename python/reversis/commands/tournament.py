@@ -1,11 +1,11 @@
 """``reversis tournament``: duplicate matches between computer players.
 
-Every deal is played once per seat rotation, so each player type sits at each seat with each
+Every deal is played once per seating, so each player type sits at each seat with each
 deal and luck of the cards cancels out of the comparison. The unit is the **hand**: deal ``i``
 is a fresh seeded game started at hand number ``i`` (so the passing direction cycles as in a
 match), played to the end of that one hand and scored with the moon rule applied.
 
-The statistics treat a deal as one **cluster**: the hands of one deal's seat rotations share
+The statistics treat a deal as one **cluster**: the hands of one deal's seatings share
 its cards, so they are not independent observations. A player type's value for a deal is its
 mean hand points over that deal's rotations (and the seats it held); the report gives the mean
 of those per-deal values with a 95% interval ``mean ± t · sd / √D`` over the ``D`` deals, where
@@ -35,6 +35,7 @@ import hashlib
 import importlib
 import inspect
 import io
+import itertools
 import json
 import math
 import multiprocessing
@@ -249,18 +250,32 @@ def deal_seed(seed: int, index: int) -> int:
     return int.from_bytes(digest[:8], "little")
 
 
-def seatings(players: Sequence[str], seats: int) -> list[list[str]]:
-    """The player type at each seat in each rotation: ``seats`` rotations of one base assignment.
+#: The most seatings one deal is played in when it is played in every assignment of the players.
+MAX_SEATINGS = 64
 
-    The base assignment repeats the types in order around the table; rotation ``r`` moves it
-    ``r`` seats to the left, so every type sits at every seat once per deal set.
+
+def seatings(players: Sequence[str], seats: int) -> list[list[str]]:
+    """The player type at each seat in each seating a deal is played in, no seating twice.
+
+    Every distinct assignment of the types to the seats that seats each type at least once, as
+    the published duplicate evaluations of Hearts programs play them (two programs at four
+    seats: the 14 seatings that are not all one program), when there are at most
+    :data:`MAX_SEATINGS` of them; otherwise the distinct rotations of the assignment that repeats
+    the types in order around the table. Either way every type sits at every seat equally often
+    (for the rotations, where the number of types divides the seats).
     """
     if not players:
         raise TournamentError("no players")
     if len(players) > seats:
         raise TournamentError(f"{len(players)} player types do not fit a table of {seats} seats")
+    kinds = list(dict.fromkeys(players))
+    if len(kinds) ** seats <= 8 * MAX_SEATINGS:
+        every = [list(seating) for seating in itertools.product(kinds, repeat=seats) if set(seating) == set(kinds)]
+        if len(every) <= MAX_SEATINGS:
+            return every
     base = [players[i % len(players)] for i in range(seats)]
-    return [[base[(seat - rotation) % seats] for seat in range(seats)] for rotation in range(seats)]
+    rotations = [[base[(seat - rotation) % seats] for seat in range(seats)] for rotation in range(seats)]
+    return [seating for index, seating in enumerate(rotations) if seating not in rotations[:index]]
 
 
 @dataclass
@@ -337,7 +352,7 @@ def play_deal(
                 continue
             forfeit = table[seat].forfeit
             if forfeit is not None:
-                forfeits.append({"rotation": rotation, "seat": seat, "player": name, **forfeit.to_json()})
+                forfeits.append({"seating": rotation, "seat": seat, "player": name, **forfeit.to_json()})
             else:
                 table[seat].end_hand(game.last_hand, game.scores)
     return DealResult(index, rotations, scores, times, forfeits, seed=deal_seed(seed, index))
@@ -616,7 +631,7 @@ def _t_within(t: float, df: int) -> float:
 #: How the intervals are made, as the report and its JSON say.
 INTERVAL_METHOD = (
     "95% interval: mean of the per-deal values ± t(0.975, deals − 1) × their sd / √deals; "
-    "a deal's seat rotations are one cluster"
+    "a deal's seatings are one cluster"
 )
 
 
@@ -741,8 +756,8 @@ class TournamentResult:
         return {
             "preset": self.preset,
             "seed": self.seed,
-            "deals": self.hands,
-            "rotations": self.rotations,
+            "deal_count": self.hands,
+            "seating_count": self.rotations,
             "players": self.players,
             "rollouts": self.rollouts,
             "commands": self.commands,
@@ -760,11 +775,11 @@ class TournamentResult:
 
     def to_json(self) -> dict[str, Any]:
         """The numbers as JSON data, with each kept deal's scores (decision times are summarised)."""
-        return {**self.header(), **self.numbers(), "hands": [deal_json(d) for d in self.deals]}
+        return {**self.header(), **self.numbers(), "deals": [deal_json(d) for d in self.deals]}
 
 
 def deal_json(deal: DealResult) -> dict[str, Any]:
-    """One deal as JSON data: its index, game seed and hand number, then per rotation and seat the player and points.
+    """One deal as JSON data: its index, game seed and hand number, then per seating and seat the player and points.
 
     ``seatings``, ``scores`` and ``forfeited`` are lists of rotations, each a list of seats: the
     player type there, its hand points, and whether it forfeited that hand (the details of each
@@ -784,16 +799,16 @@ def deal_json(deal: DealResult) -> dict[str, Any]:
 def _forfeited(deal: DealResult) -> list[list[bool]]:
     flags = [[False] * len(seating) for seating in deal.seatings]
     for forfeit in deal.forfeits:
-        flags[forfeit["rotation"]][forfeit["seat"]] = True
+        flags[forfeit["seating"]][forfeit["seat"]] = True
     return flags
 
 
-#: The columns of the ``--csv`` report: one row per deal, rotation and seat.
-CSV_COLUMNS = ("deal", "seed", "hand_number", "rotation", "seat", "player", "points", "forfeit")
+#: The columns of the ``--csv`` report: one row per deal, seating and seat.
+CSV_COLUMNS = ("deal", "seed", "hand_number", "seating", "seat", "player", "points", "forfeit")
 
 
 def deal_rows(deal: DealResult) -> list[tuple[Any, ...]]:
-    """One deal as rows of :data:`CSV_COLUMNS`, rotation by rotation and seat by seat (``forfeit`` is 0 or 1)."""
+    """One deal as rows of :data:`CSV_COLUMNS`, seating by seating and seat by seat (``forfeit`` is 0 or 1)."""
     flags = _forfeited(deal)
     return [
         (deal.index, deal.seed, deal.index, rotation, seat, player, points, int(flags[rotation][seat]))
@@ -917,7 +932,7 @@ def run_tournament(
     labels: dict[str, str] | None = None,
     ray: str | None = None,
 ) -> TournamentResult:
-    """Play ``hands`` deals, each in every seat rotation, across ``jobs`` processes (see :func:`iter_deals`).
+    """Play ``hands`` deals, each in every seating, across ``jobs`` processes (see :func:`iter_deals`).
 
     The deals stream: memory stays bounded whatever ``hands`` is, unless ``keep_deals`` keeps
     each deal's scores in the result's ``deals``. ``on_deal`` is called with each deal's
@@ -982,7 +997,7 @@ def format_table(result: TournamentResult) -> str:
     width = max([12, *(len(s.name) for s in result.stats)])
     extra = f" {'forfeits':>9}" if commands else ""
     lines = [
-        f"preset {result.preset}, {result.hands} deals x {result.rotations} seat rotations, seed {result.seed}",
+        f"preset {result.preset}, {result.hands} deals x {result.rotations} seatings, seed {result.seed}",
         f"{'player':<{width}} {'hands':>7} {'mean pts/hand':>14} {'95% interval':>20} {'median ms/card':>15}{extra}",
     ]
     for s in result.stats:
@@ -1001,7 +1016,7 @@ def format_table(result: TournamentResult) -> str:
     if commands:
         lines.extend(_forfeit_lines(result))
     if result.hands < 2:
-        lines.append("No intervals from a single deal: the seat rotations of one deal are one observation.")
+        lines.append("No intervals from a single deal: the seatings of one deal are one observation.")
     lines.append(INTERVAL_METHOD.replace("−", "-").replace("±", "+/-").replace("×", "x").replace("√", "sqrt "))
     return "\n".join(lines)
 
@@ -1016,7 +1031,7 @@ def _forfeit_lines(result: TournamentResult) -> list[str]:
     ]
     for forfeit in result.first_forfeits:
         lines.append(
-            f"  deal {forfeit['deal']} rotation {forfeit['rotation']} seat {forfeit['seat']} {forfeit['player']}: "
+            f"  deal {forfeit['deal']} seating {forfeit['seating']} seat {forfeit['seat']} {forfeit['player']}: "
             f"{forfeit['kind']} at decision {forfeit['decision']}: {forfeit['reason']}"
         )
     if total > len(result.first_forfeits):
@@ -1106,7 +1121,7 @@ def write_chart(result: TournamentResult, path: str | os.PathLike[str]) -> None:
             ax.annotate(text, (mean, place), xytext=(0, 7), textcoords="offset points", ha="center", fontsize=8)
         ax.margins(x=0.15)
     figure.suptitle(
-        f"{result.preset}: {result.hands:,} deals × {result.rotations} seat rotations, seed {result.seed}\n"
+        f"{result.preset}: {result.hands:,} deals × {result.rotations} seatings, seed {result.seed}\n"
         "95% intervals clustered by deal" + (" (none from a single deal)" if result.hands < 2 else ""),
         fontsize=10,
     )
@@ -1175,10 +1190,10 @@ def _run_reports(
             json_out = reports.enter_context(replace_atomically(args.json, special="write"))
             shown = [labels[name] for name in names]
             header = TournamentResult(args.preset, args.seed, args.hands, shown, args.rollouts, [], [], [])
-            header.rotations = reversis.preset(args.preset).players
+            header.rotations = len(seatings(names, reversis.preset(args.preset).players))
             header.commands = {labels[name]: name for name in names if _is_command(name)}
             header.time_limit_ms = args.time_limit
-            json_out.write((json.dumps(header.header(), indent=1)[:-2] + ',\n "hands": [\n').encode())
+            json_out.write((json.dumps(header.header(), indent=1)[:-2] + ',\n "deals": [\n').encode())
         if args.csv:
             csv_out = reports.enter_context(replace_atomically(args.csv))
             csv_out.write(_csv_lines([CSV_COLUMNS]))
@@ -1220,7 +1235,7 @@ def register(commands: Any) -> None:
     parser = commands.add_parser(
         "tournament",
         help="play duplicate hands between computer players and compare them",
-        description="Duplicate tournament: each deal is played once per seat rotation, so every player "
+        description="Duplicate tournament: each deal is played once per seating, so every player "
         "type sits at every seat with every deal. The unit is the HAND, not the match: deal i is a fresh "
         "seeded game at hand number i (passing cycles), played for one hand and scored with the moon rule. "
         "Reports mean points per hand with 95% intervals clustered by deal (Student's t over the per-deal "
@@ -1241,7 +1256,7 @@ def register(commands: Any) -> None:
         "--preset", type=preset_name, default="hearts-computer", help="the ruleset preset (default hearts-computer)"
     )
     parser.add_argument(
-        "--hands", type=positive, default=100, help="number of deals (hands); each is played once per seat rotation"
+        "--hands", type=positive, default=100, help="number of deals (hands); each is played once per seating"
     )
     parser.add_argument("--seed", type=seed, default=0, help="tournament seed, 0 to 2**64-1; deal seeds derive from it")
     parser.add_argument(
@@ -1271,14 +1286,14 @@ def register(commands: Any) -> None:
         metavar="FILE",
         type=writable_file,
         help="also write the numbers to FILE as JSON, with every deal: its seed and hand number, and per "
-        "rotation and seat the player, its points and whether it forfeited",
+        "seating and seat the player, its points and whether it forfeited",
     )
     parser.add_argument(
         "--csv",
         "--report-csv",
         metavar="FILE",
         type=_report_file,
-        help="also write every deal to FILE as CSV, one row per deal, rotation and seat: " + ", ".join(CSV_COLUMNS),
+        help="also write every deal to FILE as CSV, one row per deal, seating and seat: " + ", ".join(CSV_COLUMNS),
     )
     parser.add_argument(
         "--chart",
