@@ -201,3 +201,15 @@ def test_a_driver_that_cannot_answer_fails_the_bench(capsys: pytest.CaptureFixtu
 def test_an_empty_player_entry_is_a_usage_error(capsys: pytest.CaptureFixture[str], players: str) -> None:
     assert main(["tournament", "--players", players, "--hands", "1"]) == 2
     assert "--players has an empty entry" in capsys.readouterr().err
+
+
+def test_the_bench_reports_the_spread_and_says_when_it_cannot_rank() -> None:
+    from reversis.conformance.bench import BenchResult, format_results
+    from reversis.conformance.runner import load_cases
+
+    case = next(c for c in load_cases(("bench",)) if c.data["ruleset"] == "hearts-4")
+    apart = [BenchResult("fast", case, 100, [1.0, 1.1, 0.9]), BenchResult("slow", case, 100, [2.0, 2.1, 1.9])]
+    table = format_results(apart)
+    assert "100 ±10%" in table and "hearts-4: fast > slow" in table
+    close = [BenchResult("a", case, 100, [1.0, 1.5, 0.9]), BenchResult("b", case, 100, [1.2, 1.3, 1.1])]
+    assert "hearts-4: too noisy to rank a and b" in format_results(close)

@@ -13,17 +13,36 @@ from .runner import STDERR_LINES, Case, load_cases
 
 @dataclass
 class BenchResult:
-    """Actions per second for one engine on one benchmark hand (median over repeats)."""
+    """Actions per second for one engine on one benchmark hand, over repeated runs."""
 
     engine: str
     case: Case
     actions: int
-    median_seconds: float
+    seconds: list[float]
+
+    @property
+    def median_seconds(self) -> float:
+        """The median time of one run."""
+        return statistics.median(self.seconds)
+
+    def _rate(self, seconds: float) -> float:
+        return self.actions / seconds if seconds else float("inf")
 
     @property
     def actions_per_second(self) -> float:
         """Applied actions per second at the median."""
-        return self.actions / self.median_seconds if self.median_seconds else float("inf")
+        return self._rate(self.median_seconds)
+
+    @property
+    def rate_range(self) -> tuple[float, float]:
+        """The slowest and the fastest run, in actions per second."""
+        return self._rate(max(self.seconds)), self._rate(min(self.seconds))
+
+    @property
+    def spread(self) -> float:
+        """Half the range of the runs' rates, as a fraction of the median rate."""
+        low, high = self.rate_range
+        return (high - low) / 2 / self.actions_per_second if self.actions_per_second else 0.0
 
 
 def builtin_driver_command(engine: str) -> str:
@@ -31,8 +50,8 @@ def builtin_driver_command(engine: str) -> str:
     return f"{sys.executable} -m reversis driver --engine {engine}"
 
 
-def time_case(engine: DriverEngine, case: Case, repeats: int, warmups: int = 1) -> float:
-    """The median seconds to play ``case``'s actions once, from ``new_game`` to ``drop``.
+def time_case(engine: DriverEngine, case: Case, repeats: int, warmups: int = 1) -> list[float]:
+    """The seconds of each of ``repeats`` plays of ``case``'s actions, from ``new_game`` to ``drop``.
 
     The first ``warmups`` plays are not timed: they pay for what happens once per process (the
     implementation's imports, caches and just-in-time compilation), which is not its speed.
@@ -49,7 +68,7 @@ def time_case(engine: DriverEngine, case: Case, repeats: int, warmups: int = 1) 
 
     for _ in range(warmups):
         play()
-    return statistics.median(play() for _ in range(repeats))
+    return [play() for _ in range(repeats)]
 
 
 def run_bench(commands: dict[str, str], repeats: int = 5, timeout: float = 10.0) -> tuple[list[BenchResult], list[str]]:
@@ -90,13 +109,38 @@ def run_bench(commands: dict[str, str], repeats: int = 5, timeout: float = 10.0)
 
 
 def format_results(results: list[BenchResult]) -> str:
-    """A table: one row per benchmark hand, one column per engine, in actions per second."""
+    """A table: one row per benchmark hand, one column per engine, in actions per second.
+
+    Each cell is the median with half the range of the runs (``±``, in percent of it); below the
+    table, per hand, the engines from fastest to slowest, or which of them are too close to
+    rank: neighbours whose ranges of runs overlap are not told apart.
+    """
     engines = list(dict.fromkeys(r.engine for r in results))
     rulesets = list(dict.fromkeys(r.case.data["ruleset"] for r in results))
-    cell = {(r.engine, r.case.data["ruleset"]): r.actions_per_second for r in results}
-    width = max([len(e) for e in engines] + [12])
+    cell = {(r.engine, r.case.data["ruleset"]): r for r in results}
+    width = max([len(e) for e in engines] + [18])
     lines = [f"{'actions/s':<16}" + "".join(f"{e:>{width + 2}}" for e in engines)]
     for ruleset in rulesets:
-        values = [cell.get((e, ruleset)) for e in engines]
-        lines.append(f"{ruleset:<16}" + "".join(f"{'-' if v is None else f'{v:,.0f}':>{width + 2}}" for v in values))
+        row = []
+        for engine in engines:
+            found = cell.get((engine, ruleset))
+            text = "-" if found is None else f"{found.actions_per_second:,.0f} ±{found.spread:.0%}"
+            row.append(f"{text:>{width + 2}}")
+        lines.append(f"{ruleset:<16}" + "".join(row))
+    lines.append("")
+    for ruleset in rulesets:
+        ranked = sorted(
+            (cell[(e, ruleset)] for e in engines if (e, ruleset) in cell), key=lambda r: -r.actions_per_second
+        )
+        if len(ranked) < 2:
+            continue
+        ties = [
+            f"{a.engine} and {b.engine}"
+            for a, b in zip(ranked, ranked[1:])
+            if a.rate_range[0] <= b.rate_range[1]  # the slower runs of the faster reach the faster of the slower
+        ]
+        if ties:
+            lines.append(f"{ruleset}: too noisy to rank {'; '.join(ties)} (their runs overlap: use more --repeats)")
+        else:
+            lines.append(f"{ruleset}: " + " > ".join(r.engine for r in ranked))
     return "\n".join(lines)
