@@ -395,7 +395,9 @@ def first_difference(expected: Any, got: Any, path: str = "") -> tuple[str, Any,
     if isinstance(expected, list) and isinstance(got, list):
         for index in range(max(len(expected), len(got))):
             if index >= len(expected) or index >= len(got):
-                return (f"{path}[{index}]", *(v[index] if index < len(v) else "<missing>" for v in (expected, got)))
+                left = expected[index] if index < len(expected) else "<missing>"
+                right = got[index] if index < len(got) else "<missing>"
+                return f"{path}[{index}]", left, right
             inner = first_difference(expected[index], got[index], f"{path}[{index}]")
             if inner is not None:
                 return inner
