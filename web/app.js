@@ -3,7 +3,7 @@
 // The page keeps the whole game only to apply actions and to save it; everything it draws comes
 // from seat 0's observation (OBS-1) and the public state of the match, so no hidden card ever
 // reaches the page's text. The computer players run in worker.js and get one seat's observation.
-import * as engine from "./engine.js";
+import * as reversis from "./js/src/index.js";
 
 const SAVE_KEY = "reversis.save";
 const ASIDE_PREFIX = "reversis.save.unreadable.";
@@ -157,8 +157,8 @@ function timestamp() {
 }
 
 function saveText() {
-  const record = new TextDecoder().decode(engine.dumpRecord(table.game.toRecord()));
-  return engine.stringifyJson({
+  const record = new TextDecoder().decode(reversis.dumpRecord(table.game.toRecord(), "json"));
+  return reversis.stringifyJson({
     format: SAVE_FORMAT,
     version: SAVE_VERSION,
     counter: table.counter + 1,
@@ -209,7 +209,7 @@ function reportSaveError(message) {
 function readSave(text) {
   let data;
   try {
-    data = engine.parseJson(text);
+    data = reversis.parseJson(text);
   } catch (error) {
     throw new Error(`it is not JSON (${error.message})`);
   }
@@ -222,11 +222,11 @@ function readSave(text) {
   if (typeof data.record !== "string") throw new Error("it holds no game record");
   let game;
   try {
-    game = engine.gameFromRecord(engine.loadRecord(new TextEncoder().encode(data.record)));
+    game = reversis.Game.fromRecord(reversis.loadRecord(new TextEncoder().encode(data.record)));
   } catch (error) {
     throw new Error(`its game record cannot be read (${error.message})`);
   }
-  const players = engine.rulesetJsonOf(game).players;
+  const players = game.ruleset.players;
   const settings = {
     opponents: OPPONENTS[data.settings?.opponents] ? data.settings.opponents : DEFAULT_OPPONENTS,
     rollouts: Number.isInteger(data.settings?.rollouts) && data.settings.rollouts > 0
@@ -289,8 +289,8 @@ function becomeReadOnly(why) {
 function adopt(game) {
   const record = game.toRecord();
   table.game = game;
-  table.rules = engine.rulesetJsonOf(game);
-  table.seed = engine.seedOf(game);
+  table.rules = game.ruleset.toJson();
+  table.seed = game.seed;
   table.start = record.start ?? { hand_number: 0, scores: null };
 }
 
@@ -309,8 +309,8 @@ function begin(game, settings, opponentSeeds, how) {
 
 /** A new match of `rules` (a ruleset's JSON object: a preset's, or the current match's). */
 function newMatch(rules, opponents, seed, how) {
-  const game = engine.newGame(engine.rulesetFromJson(rules), seed);
-  const players = engine.rulesetJsonOf(game).players;
+  const game = new reversis.Game(reversis.Ruleset.fromJson(rules), { seed });
+  const players = game.ruleset.players;
   // Fresh entropy for the computer players, never the shuffle seed (001: they know only their seat).
   const seeds = Array.from({ length: players }, (_, seat) => (seat === 0 ? null : randomSeed()));
   begin(game, { opponents, rollouts: DEFAULT_ROLLOUTS }, seeds, how);
@@ -503,12 +503,10 @@ function nextComputerSeat() {
 }
 
 /** An unseeded match (a record made elsewhere) waits for each deal: as `reversis play`, deal
- *  it from a fresh seed, read off a new match of the same ruleset. */
+ *  it from a fresh seed. */
 function dealFresh() {
   const game = table.game;
-  const ruleset = engine.rulesetFromJson(table.rules);
-  const dealt = engine.newGame(ruleset, randomSeed(), game.handNumber, Array.from(game.scores));
-  const hands = Array.from({ length: table.rules.players }, (_, seat) => Array.from(dealt.hand(seat)));
+  const [hands] = reversis.dealFromSeed(game.ruleset, randomSeed(), 1, game.handNumber);
   apply({ type: "deal", hands });
 }
 
@@ -897,10 +895,10 @@ function renderControls() {
 
 function setUpControls() {
   const select = $("preset");
-  for (const name of engine.presetNames()) {
+  for (const name of reversis.presetNames()) {
     const option = document.createElement("option");
     option.value = name;
-    option.textContent = `${engine.preset(name).toJson().title} (${name})`;
+    option.textContent = `${reversis.preset(name).toJson().title} (${name})`;
     select.append(option);
   }
   select.value = DEFAULT_PRESET;
@@ -924,7 +922,7 @@ function setUpControls() {
     }
     error.hidden = true;
     $("seed").removeAttribute("aria-invalid");
-    requestNewMatch(engine.preset($("preset").value).toJson(), $("opponents").value, seed, how);
+    requestNewMatch(reversis.preset($("preset").value).toJson(), $("opponents").value, seed, how);
   });
   $("replay").addEventListener("click", () => {
     requestNewMatch(table.rules, table.settings.opponents, BigInt(table.seed), "Replaying");
@@ -1006,7 +1004,7 @@ async function takeOver() {
       recoverUnreadable(text, error);
     }
   }
-  if (!table.game) newMatch(engine.preset(DEFAULT_PRESET).toJson(), DEFAULT_OPPONENTS, randomSeed(), "New");
+  if (!table.game) newMatch(reversis.preset(DEFAULT_PRESET).toJson(), DEFAULT_OPPONENTS, randomSeed(), "New");
   render();
   advance();
 }
@@ -1077,7 +1075,7 @@ async function start() {
     }
   }
   if (!table.game) {
-    newMatch(engine.preset(DEFAULT_PRESET).toJson(), DEFAULT_OPPONENTS, randomSeed(), "New");
+    newMatch(reversis.preset(DEFAULT_PRESET).toJson(), DEFAULT_OPPONENTS, randomSeed(), "New");
   } else {
     render();
     advance();

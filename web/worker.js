@@ -2,18 +2,24 @@
 // Carlo and search players think for a while) never freezes the table. A request carries the
 // public ruleset, one seat's observation and the player's name and options: never the game, so
 // a player cannot see a card its seat does not hold (document 001, OBS-1).
-let engine;
+let reversis;
 try {
-  engine = await import("./engine.js");
+  // Imported here rather than at the top so that a module that cannot load is reported to the
+  // page with its reason (a worker's error event carries none).
+  reversis = await import("./js/src/index.js");
   self.postMessage({ type: "ready" });
 } catch (error) {
   self.postMessage({ type: "failed", message: String(error && error.message ? error.message : error) });
 }
 
-self.addEventListener("message", async (event) => {
+const OPTIONS = { random: [], rules: [], montecarlo: ["rollouts"], search: ["timeMs"] };
+
+self.addEventListener("message", (event) => {
   const { id, ruleset, observation, player } = event.data;
   try {
-    const action = await engine.decide(player, ruleset, observation);
+    const options = { seed: player.seed };
+    for (const name of OPTIONS[player.name]) options[name] = player[name];
+    const action = reversis.createPlayer(player.name, options).act(observation, reversis.Ruleset.fromJson(ruleset));
     self.postMessage({ type: "action", id, action });
   } catch (error) {
     self.postMessage({ type: "error", id, message: String(error && error.message ? error.message : error) });
