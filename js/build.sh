@@ -39,7 +39,19 @@ rm -rf "$out.tmp"
   target/wasm32-unknown-unknown/wasm/reversis_wasm.wasm
 if command -v wasm-opt >/dev/null; then
   wasm-opt -O3 --enable-bulk-memory --enable-sign-ext --enable-nontrapping-float-to-int \
-    --enable-mutable-globals "$out.tmp/reversis_wasm_bg.wasm" -o "$out.tmp/reversis_wasm_bg.wasm"
+    --enable-mutable-globals --enable-reference-types \
+    "$out.tmp/reversis_wasm_bg.wasm" -o "$out.tmp/optimized.wasm"
+  # Binaryen 108 (Debian 12's) writes the export of wasm-bindgen's externref table as the
+  # function table, and the module then fails to start ("Table.set(): Argument 1 is invalid"):
+  # keep the optimized module only if that export still names a table of references.
+  listing=$(wasm-dis "$out.tmp/optimized.wasm")
+  table=$(sed -n 's/^ *(export "__wbindgen_externrefs" (table \([^)]*\)))$/\1/p' <<<"$listing")
+  if [ -z "$table" ] || grep -Eq "^ *\(table \\$table [0-9 ]*(anyref|externref)\)" <<<"$listing"; then
+    mv "$out.tmp/optimized.wasm" "$out.tmp/reversis_wasm_bg.wasm"
+  else
+    echo "js/build.sh: this wasm-opt ($(wasm-opt --version)) breaks the module's externref table; keeping it unoptimized" >&2
+    rm "$out.tmp/optimized.wasm"
+  fi
 fi
 rm -rf "$out"
 mv "$out.tmp" "$out"

@@ -99,6 +99,15 @@ fn value_of(value: &JsValue, depth: usize) -> Result<Value, String> {
         }
         return Ok(Number::from_f64(number).map_or(Value::Null, Value::Number));
     }
+    if value.is_instance_of::<js_sys::Number>() {
+        // A Number object is how [`to_js`] hands out a whole number written with a fraction or
+        // an exponent (`4.0`): it comes back as that float, never as the integer 4 (ERR-6).
+        let number = value.unchecked_ref::<js_sys::Number>().value_of();
+        return match Number::from_f64(number) {
+            Some(float) => Ok(Value::Number(float)),
+            None => Err(format!("{number} is not a JSON number")),
+        };
+    }
     if value.is_bigint() {
         let text: String = BigInt::from(value.clone())
             .to_string(10)
@@ -147,7 +156,7 @@ fn json_arg(value: &JsValue, code: ErrorCode, what: &str) -> Result<Value, JsVal
 }
 
 /// JSON data as a JavaScript value: plain objects and arrays; integers beyond the safe range as
-/// `BigInt`s.
+/// `BigInt`s; a float with a whole value as a `Number` object, so that it stays a float.
 fn to_js(value: &Value) -> JsValue {
     match value {
         Value::Null => JsValue::NULL,
@@ -166,7 +175,14 @@ fn to_js(value: &Value) -> JsValue {
                     BigInt::from(signed).into()
                 }
             } else {
-                JsValue::from_f64(number.as_f64().unwrap_or(f64::NAN))
+                let float = number.as_f64().unwrap_or(f64::NAN);
+                if float.fract() == 0.0 {
+                    // A whole float (`4.0`, `-0.0`) as a primitive would read back as an
+                    // integer; a Number object keeps it a float (see `value_of`).
+                    boxed_number(float)
+                } else {
+                    JsValue::from_f64(float)
+                }
             }
         }
         Value::String(text) => JsValue::from_str(text),
@@ -180,6 +196,12 @@ fn to_js(value: &Value) -> JsValue {
             object.into()
         }
     }
+}
+
+/// `new Number(value)`: a Number object, not the primitive that `Number::from` gives.
+#[allow(deprecated)]
+fn boxed_number(value: f64) -> JsValue {
+    js_sys::Number::new(&JsValue::from_f64(value)).into()
 }
 
 fn strings(cards: core::CardSet) -> JsValue {
@@ -869,7 +891,8 @@ pub fn seed_draws(seed: &JsValue, count: &JsValue) -> Result<Vec<u64>, JsValue> 
 /// Encodes a record as `"json"` or `"msgpack"` bytes (API-4).
 #[wasm_bindgen(js_name = dumpRecord)]
 pub fn dump_record(record: &JsValue, format: &JsValue) -> Result<Vec<u8>, JsValue> {
-    let parsed = if format.is_undefined() || format.is_null() {
+    // Only a missing format is the default: `null` is no format (API-4).
+    let parsed = if format.is_undefined() {
         Some(core::RecordFormat::Json)
     } else {
         format

@@ -1,0 +1,1050 @@
+// The JavaScript API of reversis (spec/api.md, "The JavaScript API") over the WebAssembly
+// build of the Rust core (rust/reversis-wasm). Every rule is decided in the core; this module
+// only shapes values (camelCase names, options objects, plain arrays, null for "none") and turns
+// the core's thrown errors into typed ones, in one place (`call`).
+
+import init, * as wasm from "../wasm/reversis_wasm.js";
+
+const wasmUrl = new URL("../wasm/reversis_wasm_bg.wasm", import.meta.url);
+if (wasmUrl.protocol === "file:") {
+  // Node's fetch cannot read file: URLs; browsers and workers never take this branch, so they
+  // never resolve the node: import.
+  const { readFile } = await import("node:fs/promises");
+  await init({ module_or_path: await readFile(wasmUrl) });
+} else {
+  await init({ module_or_path: wasmUrl });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Errors (API-6, ERR-5)
+
+/**
+ * Base of every reversis error. `code` is one of {@link ERROR_CODES} (spec/errors.md); match on
+ * it, never on the message.
+ */
+export class ReversisError extends Error {
+  /**
+   * @param {string} code the spec's error code
+   * @param {string} message what is wrong, quoting the input
+   */
+  constructor(code, message) {
+    super(message);
+    /** @type {string} */
+    this.code = code;
+  }
+
+  get name() {
+    return this.constructor.name;
+  }
+}
+
+/** The input is malformed or impossible in itself (ERR-2): a bad card, action, ruleset, … */
+export class InvalidInputError extends ReversisError {}
+
+/** The action is well formed but the rules forbid it now (ERR-3). */
+export class IllegalActionError extends ReversisError {}
+
+/** Every error code of spec/errors.md, in the order of its tables (API-6). */
+export const ERROR_CODES = Object.freeze(Array.from(wasm.errorCodes()));
+
+/**
+ * A typed error of `code`, of the class its code belongs to.
+ * @param {string} code
+ * @param {string} message
+ * @returns {ReversisError}
+ */
+function typedError(code, message) {
+  return wasm.isInputError(code) ? new InvalidInputError(code, message) : new IllegalActionError(code, message);
+}
+
+/**
+ * Runs `fn`, turning an error the core threw into its typed class. This is the one place where
+ * wasm errors are converted; every call into the module goes through it.
+ * @template T
+ * @param {() => T} fn
+ * @returns {T}
+ */
+function call(fn) {
+  try {
+    return fn();
+  } catch (error) {
+    throw convertError(error);
+  }
+}
+
+/**
+ * The typed error for a value thrown by the WebAssembly module; anything that is not a core
+ * error (a JSON syntax error, a bug) is returned unchanged. Exported for the tests of this
+ * conversion only.
+ * @param {unknown} error
+ * @returns {unknown}
+ */
+export function convertError(error) {
+  if (
+    error instanceof Error &&
+    !(error instanceof ReversisError) &&
+    (error.name === "InvalidInputError" || error.name === "IllegalActionError") &&
+    typeof error.code === "string"
+  ) {
+    return typedError(error.code, error.message);
+  }
+  return error;
+}
+
+/** A short JSON-ish rendering of `value` for a message. */
+function shown(value) {
+  let text;
+  try {
+    text = typeof value === "string" ? JSON.stringify(value) : stringifyJson(value);
+  } catch {
+    text = typeof value === "function" ? "a function" : String(value);
+  }
+  return text.length > 80 ? `${text.slice(0, 79)}…` : text;
+}
+
+/** Throws `invalid-setup` unless `options` is a plain object whose keys are all in `allowed`. */
+function checkOptions(options, allowed, what) {
+  if (options === null || typeof options !== "object" || Array.isArray(options)) {
+    throw new InvalidInputError("invalid-setup", `${what} takes an options object, not ${shown(options)}`);
+  }
+  for (const key of Object.keys(options)) {
+    if (!allowed.includes(key)) {
+      throw new InvalidInputError(
+        "invalid-setup",
+        `${what} has no option ${JSON.stringify(key)}; its options are ${allowed.join(", ") || "none"}`,
+      );
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Versions, cards, action ids (API-1, API-10)
+
+/** The version of spec/ this package implements, in the form of RS-17. */
+export const SPEC_VERSION = wasm.specVersion();
+/** The package's version (one for the package, the crates and the driver's `hello`). */
+export const VERSION = wasm.version();
+/** The size of the action space of ACT-2: ids 0 … NUM_ACTIONS − 1. */
+export const NUM_ACTIONS = wasm.numActions();
+
+/**
+ * The canonical string of a card written in any accepted form (CARD-4): `"10h"` → `"TH"`.
+ * @param {string} text
+ * @returns {string}
+ * @throws {InvalidInputError} `invalid-card`
+ */
+export function parseCard(text) {
+  return call(() => wasm.parseCard(text));
+}
+
+/**
+ * The id of a card (CARD-2), 0 … 51.
+ * @param {string} card
+ * @returns {number}
+ * @throws {InvalidInputError} `invalid-card`
+ */
+export function cardId(card) {
+  return call(() => wasm.cardId(card));
+}
+
+/**
+ * The action ids that, applied in order for the action's seat, do what the ACT-1 `action` does
+ * (API-10): one for a play or a moon choice, one per card, ascending, for a pass.
+ * @param {object} action
+ * @returns {number[]}
+ * @throws {InvalidInputError} `invalid-action` (a deal has no ids), `invalid-card`
+ */
+export function actionIds(action) {
+  return Array.from(call(() => wasm.actionIds(action)));
+}
+
+/**
+ * The ACT-1 action of `seat` made of `ids`: one play id, one moon id, or distinct pass ids.
+ * @param {number[]} ids
+ * @param {number} seat
+ * @returns {object}
+ * @throws {InvalidInputError} `invalid-action`
+ */
+export function actionFromIds(ids, seat) {
+  return call(() => wasm.actionFromIds(ids, seat));
+}
+
+/**
+ * A name of an action id for people: `"play QS"`, `"pass QS"`, `"moon add-to-others"`.
+ * @param {number} actionId
+ * @returns {string}
+ * @throws {InvalidInputError} `invalid-action`
+ */
+export function actionLabel(actionId) {
+  return call(() => wasm.actionLabel(actionId));
+}
+
+// ---------------------------------------------------------------------------------------------
+// JSON with exact integers
+
+/**
+ * Reads JSON text keeping every integer exact: beyond `Number.MAX_SAFE_INTEGER` an integer is
+ * a `BigInt` (`JSON.parse` would round it). A number written with a fraction or an exponent
+ * whose value is whole (`4.0`) is a `Number` object, so that it is never taken for an integer
+ * (ERR-6).
+ * @param {string} text
+ * @returns {any}
+ * @throws {SyntaxError} for text that is not JSON
+ */
+export function parseJson(text) {
+  if (typeof text !== "string") {
+    throw new TypeError(`parseJson reads a string, not ${typeof text}`);
+  }
+  return wasm.parseJson(text);
+}
+
+/**
+ * Writes JSON data as JSON text, `BigInt`s as exact integers (`JSON.stringify` rejects them).
+ * @param {any} value
+ * @returns {string}
+ * @throws {TypeError} for a value that is not JSON data (a function, NaN, a BigInt beyond 64 bits, …)
+ */
+export function stringifyJson(value) {
+  return wasm.stringifyJson(value);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rulesets (API-2)
+
+const INNER = Symbol("reversis.inner");
+const RULESET = Symbol("reversis.ruleset");
+
+/** replace()'s camelCase keys and the Python API's keywords they stand for. */
+const REPLACE_KEYS = Object.freeze({
+  name: "name",
+  title: "title",
+  sources: "sources",
+  specVersion: "spec_version",
+  players: "players",
+  deck: "deck",
+  passing: "passing",
+  openingCard: "opening_card",
+  firstTrickBan: "first_trick_ban",
+  heartsBreaking: "hearts_breaking",
+  cardPoints: "card_points",
+  moon: "moon",
+  target: "target",
+  lowestRank: "lowest_rank",
+  removed: "removed",
+  passCycle: "pass_cycle",
+  passSize: "pass_size",
+  moonScoring: "moon_scoring",
+  moonBonus: "moon_bonus",
+});
+
+/** A deep copy of JSON data, so that no caller can edit a ruleset's cached object. */
+function copyJson(value) {
+  return value === undefined ? undefined : structuredClone(value);
+}
+
+/**
+ * One variant of the Hearts family: an immutable, validated ruleset (API-2). Build one with
+ * {@link preset} or {@link Ruleset.fromJson}; the constructor is not public.
+ */
+export class Ruleset {
+  /** @private */
+  constructor(inner, token) {
+    if (token !== INNER) {
+      throw new TypeError("use preset(name) or Ruleset.fromJson(data) to get a Ruleset");
+    }
+    this[INNER] = inner;
+    Object.freeze(this);
+  }
+
+  /**
+   * A ruleset from its JSON object (ruleset.md) or JSON text.
+   * @param {object|string} data
+   * @returns {Ruleset}
+   * @throws {InvalidInputError} `invalid-ruleset` naming the problem
+   */
+  static fromJson(data) {
+    return new Ruleset(
+      call(() => wasm.Ruleset.fromJson(data)),
+      INNER,
+    );
+  }
+
+  /**
+   * The canonical JSON object of ruleset.md (RS-16); a fresh copy each call.
+   * @returns {object}
+   */
+  toJson() {
+    return copyJson(this.#json());
+  }
+
+  #json() {
+    // A frozen instance cannot take a new property, so the cache lives in a WeakMap.
+    let cache = rulesetJson.get(this);
+    if (cache === undefined) {
+      cache = this[INNER].toJson();
+      rulesetJson.set(this, cache);
+    }
+    return cache;
+  }
+
+  /**
+   * A new, validated ruleset with some fields changed (API-2). The keys are camelCase:
+   * `name`, `title`, `sources`, `players`, `deck`, `passing`, `openingCard`, `firstTrickBan`,
+   * `heartsBreaking`, `cardPoints` (merged into the table; a value of 0 takes the card out),
+   * `moon`, `target`, and the shorthands `lowestRank`, `removed`, `passCycle`, `passSize`,
+   * `moonScoring`, `moonBonus`. Unless `name` is given the result is named `<name>-custom`.
+   * @param {object} fields
+   * @returns {Ruleset}
+   * @throws {InvalidInputError} `invalid-ruleset` for an unknown key or an invalid result
+   */
+  replace(fields) {
+    if (fields === null || typeof fields !== "object" || Array.isArray(fields)) {
+      throw new InvalidInputError("invalid-ruleset", `replace() takes an object of fields, not ${shown(fields)}`);
+    }
+    const keywords = {};
+    for (const [key, value] of Object.entries(fields)) {
+      if (!Object.hasOwn(REPLACE_KEYS, key)) {
+        throw new InvalidInputError("invalid-ruleset", `replace() got an unknown field ${JSON.stringify(key)}`);
+      }
+      keywords[REPLACE_KEYS[key]] = value;
+    }
+    return new Ruleset(
+      call(() => this[INNER].replace(keywords)),
+      INNER,
+    );
+  }
+
+  /** The ruleset's name. @type {string} */
+  get name() {
+    return this[INNER].name;
+  }
+  /** Its title, or null. @type {string|null} */
+  get title() {
+    return this.#json().title ?? null;
+  }
+  /** The documents and decisions it follows, or null. @type {string[]|null} */
+  get sources() {
+    return copyJson(this.#json().sources) ?? null;
+  }
+  /** The number of seats, 3 … 7. @type {number} */
+  get players() {
+    return this[INNER].players;
+  }
+  /** `{cycle, size}`, or null without passing. @type {{cycle: string[], size: number}|null} */
+  get passing() {
+    return copyJson(this.#json().passing) ?? null;
+  }
+  /** The card that must lead the first trick, or null for a free lead. @type {string|null} */
+  get openingCard() {
+    return this.#json().opening_card ?? null;
+  }
+  /** Whether point cards may not be discarded on the first trick (PLAY-5). @type {boolean} */
+  get firstTrickBan() {
+    return this.#json().first_trick_ban;
+  }
+  /** How hearts are broken (PLAY-6). @type {string} */
+  get heartsBreaking() {
+    return this.#json().hearts_breaking;
+  }
+  /** Card strings to their points. @type {Record<string, number>} */
+  get cardPoints() {
+    return copyJson(this.#json().card_points);
+  }
+  /** `{scoring, bonus}`, or null without a moon rule. @type {{scoring: string, bonus: number}|null} */
+  get moon() {
+    return copyJson(this.#json().moon) ?? null;
+  }
+  /** The total that ends the match (MATCH-1); a BigInt beyond 2^53. @type {number|bigint} */
+  get target() {
+    return this.#json().target;
+  }
+  /** The cards of the deck, sorted (RS-4). @type {string[]} */
+  get deck() {
+    return this[INNER].deck;
+  }
+  /** The cards each seat is dealt (DEAL-1). @type {number} */
+  get handSize() {
+    return this[INNER].handSize;
+  }
+  /** The cards worth points, sorted (SCORE-1). @type {string[]} */
+  get pointCards() {
+    return this[INNER].pointCards;
+  }
+
+  /**
+   * Whether `other` is a ruleset with the same canonical object.
+   * @param {unknown} other
+   * @returns {boolean}
+   */
+  equals(other) {
+    return other instanceof Ruleset && this[INNER].equals(other[INNER]);
+  }
+
+  /** @returns {string} */
+  toString() {
+    return `Ruleset(${this.name})`;
+  }
+}
+
+const rulesetJson = new WeakMap();
+
+/**
+ * The built-in preset called `name` (spec/rulesets/).
+ * @param {string} name
+ * @returns {Ruleset}
+ * @throws {InvalidInputError} `unknown-preset`
+ */
+export function preset(name) {
+  return new Ruleset(
+    call(() => wasm.preset(name)),
+    INNER,
+  );
+}
+
+/**
+ * The names of the built-in presets, sorted.
+ * @returns {string[]}
+ */
+export function presetNames() {
+  return Array.from(wasm.presetNames());
+}
+
+/** The wasm ruleset of `ruleset`, or `invalid-setup` naming what was given instead (ERR-6). */
+function rulesetArg(ruleset, what) {
+  if (!(ruleset instanceof Ruleset)) {
+    throw new InvalidInputError("invalid-setup", `${what} needs a Ruleset, not ${shown(ruleset)}`);
+  }
+  return ruleset[INNER];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Games (API-3, API-8, API-9)
+
+/** null for the wasm binding's undefined ("none"), as the view and Python's None have it. */
+const orNull = (value) => (value === undefined ? null : value);
+
+/** A seat argument: left out or null means the acting seat. */
+const seatArg = (seat) => (seat === undefined ? null : seat);
+
+/**
+ * The wasm game of `game`, or a clear error once it has been freed. (A function, not a private
+ * getter: games made by copy() and fromRecord() are built without the constructor, so they carry
+ * no private fields.)
+ */
+function gameOf(game) {
+  const inner = game[INNER];
+  if (inner === null) {
+    throw new TypeError("this Game has been freed");
+  }
+  if (inner === undefined) {
+    throw new TypeError("not a Game");
+  }
+  return inner;
+}
+
+/** A Game of class `cls` around the wasm game `inner`, built without running a constructor. */
+function wrapGame(cls, inner) {
+  const game = Object.create(cls.prototype);
+  game[INNER] = inner;
+  game[RULESET] = undefined;
+  return game;
+}
+
+/**
+ * A match under one ruleset, from its first deal until the target ends it (API-3).
+ *
+ * Lists of ids are plain arrays; integers beyond 2^53 (a seed, a hand number) are BigInts; "none"
+ * is null. A rejected action throws and leaves the game exactly as it was (ERR-1). The game's
+ * memory lives in the WebAssembly module: {@link Game#free} releases it at once, and otherwise it
+ * is released when the game is garbage-collected.
+ */
+export class Game {
+  /**
+   * Starts a match. With a seed it deals at once from the seed (SEED-5) and deals every later
+   * hand the same way; without one it waits in phase `deal`.
+   * @param {Ruleset} ruleset
+   * @param {{seed?: number|bigint|null, handNumber?: number|bigint, scores?: Array<number|bigint>|null}} [options]
+   *   `seed` 0 … 2^64 − 1 (null: unseeded); `handNumber` the first hand's number (0 by default;
+   *   null is `invalid-setup`, as in Python); `scores` the starting totals (null: zeros)
+   * @throws {InvalidInputError} `invalid-setup`
+   */
+  constructor(ruleset, options = {}) {
+    checkOptions(options, ["seed", "handNumber", "scores"], "new Game()");
+    const { seed = null, handNumber = 0, scores = null } = options;
+    const rules = rulesetArg(ruleset, "a game");
+    if (handNumber === null) {
+      throw new InvalidInputError("invalid-setup", "handNumber must be an integer, not null");
+    }
+    this[INNER] = call(() => new wasm.Game(rules, seed, handNumber, scores));
+    this[RULESET] = ruleset;
+  }
+
+  /**
+   * Rebuilds a game from its record by replaying it (REC-1, REC-2); undo works as on the
+   * original, except that a pass built by selections is taken back whole (API-8).
+   * @param {object} record
+   * @returns {Game}
+   * @throws {InvalidInputError} `invalid-record`
+   */
+  static fromRecord(record) {
+    return wrapGame(this, call(() => wasm.Game.fromRecord(record)));
+  }
+
+  /** The ruleset. @type {Ruleset} */
+  get ruleset() {
+    if (this[RULESET] === undefined) {
+      const inner = gameOf(this).ruleset;
+      this[RULESET] = new Ruleset(inner, INNER);
+    }
+    return this[RULESET];
+  }
+  /** The seed, or null for an unseeded game. @type {number|bigint|null} */
+  get seed() {
+    return gameOf(this).seed;
+  }
+  /** `"deal"`, `"pass"`, `"play"`, `"moon"` or `"over"`. @type {string} */
+  get phase() {
+    return gameOf(this).phase;
+  }
+  /** The current (or coming) hand's number (DEAL-2). @type {number|bigint} */
+  get handNumber() {
+    return gameOf(this).handNumber;
+  }
+  /** The hand's dealer (DEAL-2). @type {number} */
+  get dealer() {
+    return gameOf(this).dealer;
+  }
+  /** `"left"`, `"right"`, `"across"`, `"hold"`, or null without passing (PASS-1). @type {string|null} */
+  get passDirection() {
+    return orNull(gameOf(this).passDirection);
+  }
+  /** The seat to play (phase play) or to choose (phase moon), else null. @type {number|null} */
+  get toMove() {
+    return orNull(gameOf(this).toMove);
+  }
+  /** The seat the integer API acts for by default (ACT-3), else null. @type {number|null} */
+  get toAct() {
+    return orNull(gameOf(this).toAct);
+  }
+  /** The seats that must still pass, ascending. @type {number[]} */
+  get awaitingPass() {
+    return gameOf(this).awaitingPass;
+  }
+  /** The trick in progress, `{seat, card}` in playing order (TRICK-1). @type {Array<{seat: number, card: string}>} */
+  get trick() {
+    return gameOf(this).trick;
+  }
+  /** The completed tricks of this hand, oldest first (TRICK-1). @type {object[]} */
+  get tricksPlayed() {
+    return gameOf(this).tricksPlayed;
+  }
+  /** Whether hearts are broken (PLAY-6). @type {boolean} */
+  get heartsBroken() {
+    return gameOf(this).heartsBroken;
+  }
+  /** Each seat's points captured so far this hand. @type {number[]} */
+  get points() {
+    return gameOf(this).points;
+  }
+  /** The match totals. @type {Array<number|bigint>} */
+  get scores() {
+    return gameOf(this).scores;
+  }
+  /** The scores of every completed hand, oldest first. @type {number[][]} */
+  get handScores() {
+    return gameOf(this).handScores;
+  }
+  /** The seat that shot the moon, in phase moon (SCORE-3), else null. @type {number|null} */
+  get moonTaker() {
+    return orNull(gameOf(this).moonTaker);
+  }
+  /** The seats with the lowest total once over (MATCH-3), else []. @type {number[]} */
+  get winners() {
+    return gameOf(this).winners;
+  }
+  /**
+   * Every accepted action so far, canonical ACT-1 objects: a fresh array each read, built in
+   * time proportional to the match's length (use {@link Game#actionCount} for the count).
+   * @type {object[]}
+   */
+  get actions() {
+    return gameOf(this).actions;
+  }
+  /** The number of accepted actions, at a constant cost. @type {number} */
+  get actionCount() {
+    return gameOf(this).actionCount;
+  }
+  /** What the last accepted action set off (EVT-1); [] before any and after undo(). @type {object[]} */
+  get events() {
+    return gameOf(this).events;
+  }
+  /** The most recently scored hand (EVT-2), or null. @type {object|null} */
+  get lastHand() {
+    return gameOf(this).lastHand;
+  }
+
+  /**
+   * The seat's cards, sorted.
+   * @param {number} seat
+   * @returns {string[]}
+   * @throws {InvalidInputError} `invalid-action` for a seat not at the table
+   */
+  hand(seat) {
+    return call(() => gameOf(this).hand(seat));
+  }
+
+  /**
+   * The cards the seat has selected toward its pass, in the order selected (ACT-2).
+   * @param {number} seat
+   * @returns {string[]}
+   * @throws {InvalidInputError} `invalid-action`
+   */
+  selected(seat) {
+    return call(() => gameOf(this).selected(seat));
+  }
+
+  /**
+   * The legal cards of the seat to move (PLAY-8), sorted; [] outside phase play.
+   * @returns {string[]}
+   */
+  legalPlays() {
+    return gameOf(this).legalPlays();
+  }
+
+  /**
+   * The legal action ids of `seat` (by default the acting seat, ACT-3), ascending.
+   * @param {number|null} [seat]
+   * @returns {number[]}
+   * @throws {InvalidInputError} `invalid-action`
+   */
+  legalActions(seat = null) {
+    return Array.from(call(() => gameOf(this).legalActions(seatArg(seat))));
+  }
+
+  /**
+   * The legal action ids of `seat` as a bit mask: bit `i` set for legal id `i`.
+   * @param {number|null} [seat]
+   * @returns {bigint}
+   * @throws {InvalidInputError} `invalid-action`
+   */
+  legalMask(seat = null) {
+    return call(() => gameOf(this).legalMask(seatArg(seat)));
+  }
+
+  /**
+   * Applies an ACT-1 action; a rejected one changes nothing (ERR-1).
+   * @param {object} action
+   * @throws {InvalidInputError|IllegalActionError}
+   */
+  apply(action) {
+    call(() => gameOf(this).apply(action));
+  }
+
+  /**
+   * Applies an action id (ACT-2) for `seat`, by default the acting seat (ACT-3).
+   * @param {number} actionId
+   * @param {number|null} [seat]
+   * @throws {InvalidInputError|IllegalActionError}
+   */
+  applyAction(actionId, seat = null) {
+    call(() => gameOf(this).applyAction(actionId, seatArg(seat)));
+  }
+
+  /**
+   * Applies a deal of `hands`; without hands, on a game in phase deal, `no-seed` (DEAL-3).
+   * @param {string[][]|null} [hands]
+   * @throws {InvalidInputError|IllegalActionError}
+   */
+  deal(hands = null) {
+    call(() => gameOf(this).deal(hands));
+  }
+
+  /**
+   * Applies the pass of `cards` by `seat` (default: the acting seat).
+   * @param {string[]} cards
+   * @param {number|null} [seat]
+   * @throws {InvalidInputError|IllegalActionError}
+   */
+  passCards(cards, seat = null) {
+    call(() => gameOf(this).passCards(cards, seatArg(seat)));
+  }
+
+  /**
+   * Plays `card` for `seat` (default: the seat to move).
+   * @param {string} card
+   * @param {number|null} [seat]
+   * @throws {InvalidInputError|IllegalActionError}
+   */
+  play(card, seat = null) {
+    call(() => gameOf(this).play(card, seatArg(seat)));
+  }
+
+  /**
+   * The moon taker's choice, `"add-to-others"` or `"subtract-from-taker"` (SCORE-3).
+   * @param {string} choice
+   * @param {number|null} [seat]
+   * @throws {InvalidInputError|IllegalActionError}
+   */
+  chooseMoon(choice, seat = null) {
+    call(() => gameOf(this).chooseMoon(choice, seatArg(seat)));
+  }
+
+  /**
+   * Takes back the last accepted action with everything it set off (API-8).
+   * @throws {IllegalActionError} `nothing-to-undo`
+   */
+  undo() {
+    call(() => gameOf(this).undo());
+  }
+
+  /**
+   * What `seat` may know, and nothing else (OBS-1).
+   * @param {number} seat
+   * @returns {object}
+   * @throws {InvalidInputError} `invalid-action` for a seat not at the table
+   */
+  observation(seat) {
+    return call(() => gameOf(this).observation(seat));
+  }
+
+  /**
+   * The position as JSON data (API-9): equal before and after a rejected action.
+   * @returns {object}
+   */
+  state() {
+    return gameOf(this).state();
+  }
+
+  /**
+   * The game's record (REC-1).
+   * @returns {object}
+   */
+  toRecord() {
+    return gameOf(this).toRecord();
+  }
+
+  /**
+   * An independent copy, undo history included, of this game's class.
+   * @returns {this}
+   */
+  copy() {
+    return wrapGame(this.constructor, gameOf(this).copy());
+  }
+
+  /**
+   * Whether `other` is a game in the same position (equal `state()`, API-3).
+   * @param {unknown} other
+   * @returns {boolean}
+   */
+  equals(other) {
+    return other instanceof Game && other[INNER] !== null && gameOf(this).equals(other[INNER]);
+  }
+
+  /**
+   * Releases the game's WebAssembly memory now; the game cannot be used afterwards. Safe to
+   * call twice.
+   */
+  free() {
+    const inner = this[INNER];
+    this[INNER] = null;
+    if (inner !== null) inner.free();
+  }
+}
+
+if (typeof Symbol.dispose === "symbol") {
+  // `using game = new Game(...)` frees it at the end of the block.
+  Game.prototype[Symbol.dispose] = Game.prototype.free;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Records, seeds, batches (API-4, API-5)
+
+/**
+ * Encodes a record (REC-1) as JSON or MessagePack bytes (REC-3).
+ * @param {object} record
+ * @param {"json"|"msgpack"} [format]
+ * @returns {Uint8Array}
+ * @throws {InvalidInputError} `invalid-record`, also for any other format (null included)
+ */
+export function dumpRecord(record, format = "json") {
+  return call(() => wasm.dumpRecord(record, format));
+}
+
+/**
+ * Decodes a record from its bytes: JSON if the first byte is `{`, else MessagePack (API-4).
+ * @param {Uint8Array|ArrayBuffer} bytes
+ * @returns {object}
+ * @throws {InvalidInputError} `invalid-record`
+ */
+export function loadRecord(bytes) {
+  let data = bytes;
+  if (data instanceof ArrayBuffer) data = new Uint8Array(data);
+  if (!(data instanceof Uint8Array)) {
+    throw new InvalidInputError("invalid-record", `a record's bytes are a Uint8Array, not ${shown(bytes)}`);
+  }
+  return call(() => wasm.loadRecord(data));
+}
+
+/**
+ * The first `deals` deals of a game seeded with `seed` from hand `handNumber` (SEED-5): each a
+ * list of hands, seat 0 first.
+ * @param {Ruleset} ruleset
+ * @param {number|bigint} seed
+ * @param {number} [deals] 0 … 10 000
+ * @param {number|bigint} [handNumber]
+ * @returns {string[][][]}
+ * @throws {InvalidInputError} `invalid-setup`
+ */
+export function dealFromSeed(ruleset, seed, deals = 1, handNumber = 0) {
+  const rules = rulesetArg(ruleset, "dealFromSeed");
+  return call(() => wasm.dealFromSeed(rules, seed, deals, handNumber));
+}
+
+/**
+ * The first `count` draws of SEED-1's generator from `seed`, each a BigInt of 64 bits.
+ * @param {number|bigint} seed
+ * @param {number} count 0 … 1 000 000
+ * @returns {bigint[]}
+ * @throws {InvalidInputError} `invalid-setup`
+ */
+export function seedDraws(seed, count) {
+  return Array.from(call(() => wasm.seedDraws(seed, count)));
+}
+
+/**
+ * Plays `hands` independent hands in the core, every seat playing uniformly at random, and
+ * returns their scores: `hands × players` values, row-major (hand 0's seats first).
+ * @param {Ruleset} ruleset
+ * @param {number} hands 0 … 1 000 000
+ * @param {number|bigint} seed
+ * @returns {Int32Array}
+ * @throws {InvalidInputError} `invalid-setup`
+ */
+export function simulate(ruleset, hands, seed) {
+  const rules = rulesetArg(ruleset, "simulate");
+  return call(() => wasm.simulateScores(rules, hands, seed));
+}
+
+/**
+ * `samples` layouts of the hidden cards, drawn exactly uniformly among those consistent with
+ * what the observer of `observation` (OBS-1) knows; each a sorted hand per seat.
+ * @param {Ruleset} ruleset
+ * @param {object} observation
+ * @param {number} samples 0 … 100 000
+ * @param {number|bigint} seed
+ * @returns {string[][][]}
+ * @throws {InvalidInputError}
+ */
+export function sampleHidden(ruleset, observation, samples, seed) {
+  const rules = rulesetArg(ruleset, "sampleHidden");
+  return call(() => wasm.sampleHidden(rules, observation, samples, seed));
+}
+
+/**
+ * The number of layouts of the hidden cards consistent with what the observer knows.
+ * @param {Ruleset} ruleset
+ * @param {object} observation
+ * @returns {bigint}
+ * @throws {InvalidInputError}
+ */
+export function countLayouts(ruleset, observation) {
+  const rules = rulesetArg(ruleset, "countLayouts");
+  return call(() => wasm.countLayouts(rules, observation));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Computer players (python/reversis/players/)
+
+const MASK64 = (1n << 64n) - 1n;
+
+/** A seed of 64 bits from the platform's entropy, for a player given none. */
+function freshSeed() {
+  const words = new BigUint64Array(1);
+  globalThis.crypto.getRandomValues(words);
+  return words[0];
+}
+
+/** SplitMix64 (SEED-1's generator) from `seed`: a function giving the next 64-bit BigInt. */
+function splitmix64(seed) {
+  let state = BigInt.asUintN(64, seed);
+  return () => {
+    state = (state + 0x9e3779b97f4a7c15n) & MASK64;
+    let z = state;
+    z = ((z ^ (z >> 30n)) * 0xbf58476d1ce4e5b9n) & MASK64;
+    z = ((z ^ (z >> 27n)) * 0x94d049bb133111ebn) & MASK64;
+    return z ^ (z >> 31n);
+  };
+}
+
+/** A player's seed: a 64-bit integer (number or BigInt), or `invalid-setup`. */
+function playerSeed(seed, name) {
+  const integral = typeof seed === "bigint" || (typeof seed === "number" && Number.isSafeInteger(seed));
+  if (!integral || BigInt(seed) < 0n || BigInt(seed) > MASK64) {
+    throw new InvalidInputError("invalid-setup", `the ${name} player's seed must be an integer from 0 to 2**64-1, not ${shown(seed)}`);
+  }
+  return BigInt(seed);
+}
+
+/** A count option: an integer of at least 1, or `invalid-setup` naming it. */
+function positiveInteger(value, what) {
+  if (!Number.isSafeInteger(value) || value < 1) {
+    throw new InvalidInputError("invalid-setup", `${what} must be an integer of at least 1, not ${shown(value)}`);
+  }
+  return value;
+}
+
+/** The Monte Carlo player's playouts per legal card when `rollouts` is not given. */
+const DEFAULT_ROLLOUTS = 200;
+/** The search player's playouts per decision when neither `playouts` nor `timeMs` is given. */
+const DEFAULT_PLAYOUTS = 4000;
+
+/**
+ * The computer player `name`, deciding from one seat's observation and the public ruleset only
+ * (001 ¶9): never the game, the other hands or the deal's seed.
+ *
+ * - `"random"`: a uniformly random legal action. Options: `seed`.
+ * - `"rules"`: the rule-based player; without a seed exact ties go to the lowest card, with one
+ *   they are drawn. Options: `seed`.
+ * - `"montecarlo"`: plays the card with the best mean over `rollouts` random layouts of the hidden
+ *   cards per legal card (200 by default); passes and moon choices are the rule-based player's.
+ *   Options: `rollouts`, `seed`.
+ * - `"search"`: the search player of python/reversis/players/search.py, bounded by `playouts`
+ *   and/or `timeMs` per decision (4000 playouts when neither is given; a pass gets four times as
+ *   much). Options: `playouts`, `timeMs`, `seed`.
+ *
+ * Each decision draws its seed from a generator seeded with `seed` (fresh entropy without one),
+ * so repeated decisions differ while a seeded player replays exactly (the search player given
+ * `timeMs` excepted: how far it gets depends on the clock).
+ *
+ * @param {"random"|"rules"|"montecarlo"|"search"} name
+ * @param {{seed?: number|bigint, rollouts?: number, playouts?: number, timeMs?: number}} [options]
+ * @returns {Player}
+ * @throws {InvalidInputError} `invalid-setup` for an unknown name or option, or a bad value
+ */
+export function createPlayer(name, options = {}) {
+  const allowed = {
+    random: ["seed"],
+    rules: ["seed"],
+    montecarlo: ["rollouts", "seed"],
+    search: ["playouts", "timeMs", "seed"],
+  };
+  if (typeof name !== "string" || !Object.hasOwn(allowed, name)) {
+    throw new InvalidInputError(
+      "invalid-setup",
+      `no player named ${shown(name)}; the players are ${Object.keys(allowed).join(", ")}`,
+    );
+  }
+  checkOptions(options, allowed[name], `the ${name} player`);
+  const seeded = options.seed !== undefined && options.seed !== null;
+  const nextSeed = splitmix64(seeded ? playerSeed(options.seed, name) : freshSeed());
+  switch (name) {
+    case "random":
+      return new Player(name, (observation, ruleset) => randomAction(observation, ruleset, nextSeed));
+    case "rules":
+      // Unseeded, the rule-based player is a pure function of its observation, as in Python.
+      return new Player(name, (observation, ruleset) =>
+        rulesAction(observation, ruleset, seeded ? nextSeed() : null),
+      );
+    case "montecarlo": {
+      const rollouts = options.rollouts === undefined ? DEFAULT_ROLLOUTS : positiveInteger(options.rollouts, "rollouts");
+      return new Player(name, (observation, ruleset) => {
+        if (observation.phase !== "play") return rulesAction(observation, ruleset, seeded ? nextSeed() : null);
+        const seed = nextSeed();
+        const legal = observation.legal;
+        if (legal.length === 1) return { type: "play", seat: observation.seat, card: legal[0] };
+        const card = call(() => wasm.monteCarloPlay(ruleset[INNER], observation, rollouts, seed));
+        return { type: "play", seat: observation.seat, card };
+      });
+    }
+    case "search": {
+      let playouts = options.playouts === undefined ? null : positiveInteger(options.playouts, "playouts");
+      const timeMs = options.timeMs === undefined ? null : options.timeMs;
+      if (timeMs !== null && !(typeof timeMs === "number" && timeMs > 0 && Number.isFinite(timeMs))) {
+        throw new InvalidInputError("invalid-setup", `timeMs must be a number above 0, not ${shown(timeMs)}`);
+      }
+      if (playouts === null && timeMs === null) playouts = DEFAULT_PLAYOUTS;
+      return new Player(name, (observation, ruleset) => {
+        const seed = nextSeed();
+        if (observation.phase === "play" && observation.legal.length === 1) {
+          return { type: "play", seat: observation.seat, card: observation.legal[0] };
+        }
+        const ids = call(() => wasm.searchPlay(ruleset[INNER], observation, seed, playouts, timeMs));
+        return actionFromIds(Array.from(ids), observation.seat);
+      });
+    }
+  }
+}
+
+/** A uniformly random legal action of the observing seat. */
+function randomAction(observation, ruleset, nextSeed) {
+  const below = (n) => Number(nextSeed() % BigInt(n));
+  const seat = observation.seat;
+  if (observation.phase === "pass") {
+    const hand = [...observation.hand];
+    const cards = [];
+    for (let i = 0; i < ruleset.passing.size; i++) cards.push(hand.splice(below(hand.length), 1)[0]);
+    return { type: "pass", seat, cards };
+  }
+  if (observation.phase === "moon") {
+    return { type: "moon", seat, choice: below(2) ? "subtract-from-taker" : "add-to-others" };
+  }
+  const legal = observation.legal;
+  if (observation.phase !== "play" || legal.length === 0) {
+    throw new IllegalActionError("wrong-phase", `no decision for seat ${seat} in phase ${JSON.stringify(observation.phase)}`);
+  }
+  return { type: "play", seat, card: legal[below(legal.length)] };
+}
+
+/** The rule-based player's action; `seed` null for ties to the lowest card. */
+function rulesAction(observation, ruleset, seed) {
+  const ids = call(() => wasm.rulesPlay(ruleset[INNER], observation, seed));
+  return actionFromIds(Array.from(ids), observation.seat);
+}
+
+/** A computer player: from an observation to an ACT-1 action of the observing seat. */
+export class Player {
+  /** @private */
+  constructor(name, decide) {
+    /** The player's name, as given to {@link createPlayer}. @type {string} */
+    this.name = name;
+    this.#decide = decide;
+    Object.freeze(this);
+  }
+
+  #decide;
+
+  /**
+   * The observing seat's action (its pass, play or moon choice) from its observation (OBS-1)
+   * and the public ruleset.
+   * @param {object} observation
+   * @param {Ruleset} ruleset
+   * @returns {object} an ACT-1 action
+   * @throws {InvalidInputError} for an observation that is not one of this ruleset
+   */
+  act(observation, ruleset) {
+    rulesetArg(ruleset, `the ${this.name} player`);
+    if (observation === null || typeof observation !== "object" || typeof observation.phase !== "string") {
+      throw new InvalidInputError("invalid-action", `an observation is an object of OBS-1, not ${shown(observation)}`);
+    }
+    return this.#decide(observation, ruleset);
+  }
+}
+
+/**
+ * Asks the player of the seat that must act next and applies its action to `game`: in phase
+ * pass the lowest seat still to pass, in phases play and moon the seat to move. The player sees
+ * that seat's observation and the ruleset only.
+ * @param {Game} game
+ * @param {Player[]} players one per seat
+ * @returns {object} the action applied
+ * @throws {IllegalActionError} `wrong-phase` in phases deal and over, where no seat acts
+ */
+export function actFor(game, players) {
+  let seat;
+  if (game.phase === "pass") seat = game.awaitingPass[0];
+  else if (game.phase === "play" || game.phase === "moon") seat = game.toMove;
+  else throw new IllegalActionError("wrong-phase", `no seat acts in phase ${JSON.stringify(game.phase)}`);
+  const action = players[seat].act(game.observation(seat), game.ruleset);
+  game.apply(action);
+  return action;
+}
