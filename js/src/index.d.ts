@@ -1,0 +1,290 @@
+// Type declarations of the reversis package (src/index.js); spec/api.md, "The JavaScript API".
+
+/** A card in canonical form (CARD-3): rank `23456789TJQKA` then suit `CDHS`, e.g. `"QS"`. */
+export type Card = string;
+/** A seat, 0 … players − 1. */
+export type Seat = number;
+/** An integer that may exceed 2^53: a BigInt beyond `Number.MAX_SAFE_INTEGER`. */
+export type Int64 = number | bigint;
+export type Phase = "deal" | "pass" | "play" | "moon" | "over";
+export type PassDirection = "left" | "right" | "across" | "hold";
+export type MoonChoice = "add-to-others" | "subtract-from-taker";
+
+/** The actions of ACT-1. */
+export type DealAction = { type: "deal"; hands: Card[][] };
+export type PassAction = { type: "pass"; seat: Seat; cards: Card[] };
+export type PlayAction = { type: "play"; seat: Seat; card: Card };
+export type MoonAction = { type: "moon"; seat: Seat; choice: MoonChoice };
+export type Action = DealAction | PassAction | PlayAction | MoonAction;
+
+/** One card of a trick (TRICK-1). */
+export interface TrickPlay {
+  seat: Seat;
+  card: Card;
+}
+/** A completed trick (TRICK-1). */
+export interface Trick {
+  leader: Seat;
+  cards: TrickPlay[];
+  winner: Seat;
+  points: number;
+}
+
+/** An event of EVT-1: what an accepted action set off. */
+export interface GameEvent {
+  type: string;
+  [key: string]: unknown;
+}
+/** The most recently scored hand (EVT-2). */
+export interface HandSummary {
+  hand_number: Int64;
+  points: number[];
+  scores: number[];
+  moon_taker: Seat | null;
+  moon_choice: MoonChoice | null;
+  tricks: Trick[];
+}
+
+/** What one seat may know (OBS-1). */
+export interface Observation {
+  seat: Seat;
+  phase: Phase;
+  hand_number: Int64;
+  dealer: Seat;
+  pass_direction: PassDirection | null;
+  hand: Card[];
+  legal: Card[];
+  selected: Card[];
+  passed: Card[] | null;
+  received: Card[] | null;
+  awaiting_pass: Seat[];
+  to_move: Seat | null;
+  moon_taker: Seat | null;
+  trick: TrickPlay[];
+  tricks: Trick[];
+  hearts_broken: boolean;
+  voids: string[][];
+  points: number[];
+  scores: Int64[];
+  [key: string]: unknown;
+}
+
+/** A game record (REC-1). */
+export interface GameRecord {
+  format: string;
+  version: string;
+  ruleset: RulesetJson;
+  seed: Int64 | null;
+  start: { hand_number: Int64; scores: Int64[] };
+  actions: Action[];
+}
+
+/** The ruleset object of spec/ruleset.md. */
+export interface RulesetJson {
+  name: string;
+  title?: string;
+  sources?: string[];
+  spec_version?: string;
+  players: number;
+  deck: { lowest_rank: string; removed: Card[] };
+  passing: { cycle: PassDirection[]; size: number } | null;
+  opening_card: Card | null;
+  first_trick_ban: boolean;
+  hearts_breaking: string;
+  card_points: Record<Card, number>;
+  moon: { scoring: string; bonus: number } | null;
+  target: Int64;
+}
+
+/** The fields of Ruleset.replace (API-2), camelCase. */
+export interface RulesetFields {
+  name?: string;
+  title?: string | null;
+  sources?: string[] | null;
+  specVersion?: string | null;
+  players?: number;
+  deck?: { lowest_rank: string; removed: Card[] };
+  passing?: { cycle: PassDirection[]; size: number } | null;
+  openingCard?: Card | null;
+  firstTrickBan?: boolean;
+  heartsBreaking?: string;
+  /** Merged into the table; a value of 0 takes the card out. */
+  cardPoints?: Record<Card, number>;
+  moon?: { scoring: string; bonus: number } | null;
+  target?: Int64;
+  lowestRank?: string;
+  removed?: Card[];
+  passCycle?: PassDirection[];
+  passSize?: number;
+  moonScoring?: string;
+  moonBonus?: number;
+}
+
+/** The code of an error of spec/errors.md. */
+export type ErrorCode =
+  | "invalid-card"
+  | "invalid-action"
+  | "invalid-ruleset"
+  | "unknown-preset"
+  | "invalid-deal"
+  | "invalid-record"
+  | "no-seed"
+  | "invalid-setup"
+  | "match-over"
+  | "wrong-phase"
+  | "moon-choice-pending"
+  | "not-moon-taker"
+  | "wrong-seat"
+  | "already-passed"
+  | "wrong-pass-size"
+  | "duplicate-card"
+  | "card-not-held"
+  | "must-lead-opening-card"
+  | "must-follow-suit"
+  | "points-on-first-trick"
+  | "hearts-not-broken"
+  | "nothing-to-undo";
+
+/** Base of every reversis error (ERR-5). */
+export class ReversisError extends Error {
+  constructor(code: ErrorCode, message: string);
+  readonly code: ErrorCode;
+}
+/** Malformed or impossible input (ERR-2). */
+export class InvalidInputError extends ReversisError {}
+/** A well-formed action the rules forbid now (ERR-3). */
+export class IllegalActionError extends ReversisError {}
+/** Every error code, in the order of spec/errors.md's tables. */
+export const ERROR_CODES: readonly ErrorCode[];
+/** The typed error for a value thrown by the WebAssembly module; anything else unchanged. */
+export function convertError(error: unknown): unknown;
+
+export const SPEC_VERSION: string;
+export const VERSION: string;
+/** 106: ids 0–51 play a card, 52–103 select a card toward a pass, 104 and 105 the moon choices. */
+export const NUM_ACTIONS: number;
+
+export function parseCard(text: string): Card;
+export function cardId(card: Card): number;
+export function actionIds(action: Action): number[];
+export function actionFromIds(ids: number[], seat: Seat): Action;
+export function actionLabel(actionId: number): string;
+
+/** JSON text to data, integers exact (BigInt beyond 2^53); a whole float such as `4.0` as a Number object. */
+export function parseJson(text: string): any;
+/** JSON data to text, BigInts as exact integers. */
+export function stringifyJson(value: unknown): string;
+
+/** An immutable, validated ruleset (API-2). */
+export class Ruleset {
+  private constructor();
+  static fromJson(data: RulesetJson | Record<string, unknown> | string): Ruleset;
+  toJson(): RulesetJson;
+  replace(fields: RulesetFields): Ruleset;
+  readonly name: string;
+  readonly title: string | null;
+  readonly sources: string[] | null;
+  readonly players: number;
+  readonly passing: { cycle: PassDirection[]; size: number } | null;
+  readonly openingCard: Card | null;
+  readonly firstTrickBan: boolean;
+  readonly heartsBreaking: string;
+  readonly cardPoints: Record<Card, number>;
+  readonly moon: { scoring: string; bonus: number } | null;
+  readonly target: Int64;
+  /** The cards of the deck, sorted. */
+  readonly deck: Card[];
+  readonly handSize: number;
+  readonly pointCards: Card[];
+  equals(other: unknown): boolean;
+}
+
+export function preset(name: string): Ruleset;
+export function presetNames(): string[];
+
+export interface GameOptions {
+  /** 0 … 2^64 − 1, or null (the default) for an unseeded game that waits in phase deal. */
+  seed?: Int64 | null;
+  /** The first hand's number; 0 by default. */
+  handNumber?: Int64;
+  /** The starting totals, one per seat; null (the default) for zeros. */
+  scores?: Int64[] | null;
+}
+
+/** A match under one ruleset (API-3). */
+export class Game {
+  constructor(ruleset: Ruleset, options?: GameOptions);
+  static fromRecord<T extends Game>(this: new (...args: any[]) => T, record: GameRecord | Record<string, unknown>): T;
+  readonly ruleset: Ruleset;
+  readonly seed: Int64 | null;
+  readonly phase: Phase;
+  readonly handNumber: Int64;
+  readonly dealer: Seat;
+  readonly passDirection: PassDirection | null;
+  readonly toMove: Seat | null;
+  readonly toAct: Seat | null;
+  readonly awaitingPass: Seat[];
+  readonly trick: TrickPlay[];
+  readonly tricksPlayed: Trick[];
+  readonly heartsBroken: boolean;
+  readonly points: number[];
+  readonly scores: Int64[];
+  readonly handScores: number[][];
+  readonly moonTaker: Seat | null;
+  readonly winners: Seat[];
+  /** A fresh array each read. */
+  readonly actions: Action[];
+  readonly actionCount: number;
+  readonly events: GameEvent[];
+  readonly lastHand: HandSummary | null;
+  hand(seat: Seat): Card[];
+  selected(seat: Seat): Card[];
+  legalPlays(): Card[];
+  legalActions(seat?: Seat | null): number[];
+  legalMask(seat?: Seat | null): bigint;
+  apply(action: Action): void;
+  applyAction(actionId: number, seat?: Seat | null): void;
+  deal(hands?: Card[][] | null): void;
+  passCards(cards: Card[], seat?: Seat | null): void;
+  play(card: Card, seat?: Seat | null): void;
+  chooseMoon(choice: MoonChoice, seat?: Seat | null): void;
+  undo(): void;
+  observation(seat: Seat): Observation;
+  /** The position (API-9). */
+  state(): Record<string, unknown>;
+  toRecord(): GameRecord;
+  copy(): this;
+  equals(other: unknown): boolean;
+  free(): void;
+}
+
+export function dumpRecord(record: GameRecord | Record<string, unknown>, format?: "json" | "msgpack"): Uint8Array;
+export function loadRecord(bytes: Uint8Array | ArrayBuffer): GameRecord;
+export function dealFromSeed(ruleset: Ruleset, seed: Int64, deals?: number, handNumber?: Int64): Card[][][];
+export function seedDraws(seed: Int64, count: number): bigint[];
+/** `hands × players` scores, row-major. */
+export function simulate(ruleset: Ruleset, hands: number, seed: Int64): Int32Array;
+export function sampleHidden(ruleset: Ruleset, observation: Observation, samples: number, seed: Int64): Card[][][];
+export function countLayouts(ruleset: Ruleset, observation: Observation): bigint;
+
+export type PlayerName = "random" | "rules" | "montecarlo" | "search";
+export interface PlayerOptions {
+  /** 0 … 2^64 − 1; without one each decision's seed comes from fresh entropy. */
+  seed?: Int64 | null;
+  /** montecarlo: playouts per legal card, 200 by default. */
+  rollouts?: number;
+  /** search: playouts per decision. */
+  playouts?: number;
+  /** search: milliseconds per decision. */
+  timeMs?: number;
+}
+/** A computer player deciding from an observation and the public ruleset only. */
+export class Player {
+  private constructor();
+  readonly name: PlayerName;
+  act(observation: Observation, ruleset: Ruleset): Action;
+}
+export function createPlayer(name: "random" | "rules", options?: Pick<PlayerOptions, "seed">): Player;
+export function createPlayer(name: "montecarlo", options?: Pick<PlayerOptions, "seed" | "rollouts">): Player;
+export function createPlayer(name: "search", options?: Pick<PlayerOptions, "seed" | "playouts" | "timeMs">): Player;
+export function actFor(game: Game, players: Player[]): Action;
