@@ -231,6 +231,11 @@ test("JSON keeps 64-bit integers exact and whole floats apart from integers (ERR
   assert.equal(stringifyJson({ seed: MAX_U64 }), '{"seed":18446744073709551615}');
   assert.equal(stringifyJson(parseJson("[4.0]")), "[4.0]");
   assert.throws(() => parseJson("{"), SyntaxError);
+  // A key named __proto__ is data, not the object's prototype.
+  const odd = parseJson('{"__proto__": {"a": 1}}');
+  assert.deepStrictEqual(Object.keys(odd), ["__proto__"]);
+  assert.equal(Object.getPrototypeOf(odd), Object.prototype);
+  assert.equal(stringifyJson(odd), '{"__proto__":{"a":1}}');
   assert.throws(() => stringifyJson({ f() {} }), TypeError);
   const game = new Game(preset("hearts-4"), { seed: 1 });
   const pass = parseJson('{"type": "pass", "seat": 0.0, "cards": ["2C", "3C", "4C"]}');

@@ -190,8 +190,20 @@ fn to_js(value: &Value) -> JsValue {
         Value::Object(map) => {
             let object = Object::new();
             for (key, item) in map {
-                // Defining a property of a fresh plain object cannot fail.
-                let _ = Reflect::set(&object, &JsValue::from_str(key), &to_js(item));
+                let key = JsValue::from_str(key);
+                if key == "__proto__" {
+                    // Assigning `__proto__` would set the object's prototype and drop the key;
+                    // JSON data keeps it as an ordinary property.
+                    let descriptor = Object::new();
+                    let _ = Reflect::set(&descriptor, &"value".into(), &to_js(item));
+                    for flag in ["writable", "enumerable", "configurable"] {
+                        let _ = Reflect::set(&descriptor, &flag.into(), &JsValue::TRUE);
+                    }
+                    Object::define_property(&object, &key, &descriptor);
+                } else {
+                    // Setting a property of a fresh plain object cannot fail.
+                    let _ = Reflect::set(&object, &key, &to_js(item));
+                }
             }
             object.into()
         }
