@@ -85,6 +85,11 @@ def test_crates_and_lock_take_the_workspace_version() -> None:
         assert f'name = "{name.group(1)}"\nversion = "{expected}"' in lock, name.group(1)
 
 
+def test_the_javascript_package_takes_the_workspace_version() -> None:
+    package = json.loads((ROOT / "js" / "package.json").read_text(encoding="utf-8"))
+    assert package["version"] == cargo_version()
+
+
 def test_changelog_starts_with_this_release() -> None:
     text = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
     first = re.search(r"^## (\S+)", text, re.MULTILINE)
