@@ -474,7 +474,7 @@ def test_the_bench_warms_up_before_it_times() -> None:
 
     case = next(case for case in load_cases(("bench",), ROOT / "conformance"))
     engine = SlowFirstGame()
-    assert time_case(engine, case, repeats=1) < 0.25  # type: ignore[arg-type]
+    assert max(time_case(engine, case, repeats=1)) < 0.25  # type: ignore[arg-type]
     assert engine.games == 2
 
 

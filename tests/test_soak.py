@@ -40,8 +40,10 @@ def test_soak_plays_compares_and_reports(capsys: pytest.CaptureFixture[str]) -> 
 
 
 def test_soak_rejects_an_unknown_preset(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["soak", "--hands", "10", "--sample", "1", "--preset", "nope"]) == 2
-    assert "unknown preset" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as stopped:
+        main(["soak", "--hands", "10", "--sample", "1", "--preset", "nope"])
+    assert stopped.value.code == 2  # a usage error, before any hand is played
+    assert "no preset named 'nope'" in capsys.readouterr().err
 
 
 def test_soak_finds_impossible_sums() -> None:
