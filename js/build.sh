@@ -35,7 +35,7 @@ RUSTC_BOOTSTRAP=1 RUSTC="$rustc_web" CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER=
 
 out=js/wasm
 rm -rf "$out.tmp"
-"$bindgen" --target web --out-dir "$out.tmp" --out-name reversis_wasm \
+"$bindgen" --target web --remove-name-section --out-dir "$out.tmp" --out-name reversis_wasm \
   target/wasm32-unknown-unknown/wasm/reversis_wasm.wasm
 if command -v wasm-opt >/dev/null; then
   wasm-opt -O3 --enable-bulk-memory --enable-sign-ext --enable-nontrapping-float-to-int \
