@@ -641,3 +641,30 @@ def test_an_unreadable_save_that_cannot_be_moved_is_left_alone(table: Table) -> 
         assert table.save_text() == corrupt
     finally:
         driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": script["identifier"]})
+
+
+def test_a_finished_match_is_kept_when_the_next_one_starts(table: Table) -> None:
+    """As reversis play keeps save.json.finished-*: the finished match's save is not overwritten."""
+    ruleset = reversis.preset("hearts-4")
+    top = ["AC", "KC", "QC", "JC", "AS", "KS", "QS", "JS", "AD", "KD", "QD", "AH", "KH"]
+    rest = sorted((c for c in ruleset.deck if c not in top), key=lambda c: c != "2C")
+    game = reversis.Game(ruleset, hand_number=3, scores=[26, 0, 90, 90])
+    game.apply({"type": "deal", "hands": [top, rest[0:13], rest[13:26], rest[26:39]]})
+    while game.phase == "play":
+        legal = game.legal_plays()
+        game.play(next(c for c in top if c in legal) if game.to_move == 0 else legal[0])
+    game.choose_moon("add-to-others")
+    assert game.phase == "over"
+    driver = table.driver
+    finished = _web_save(game)
+    driver.execute_script("localStorage.setItem(arguments[0], arguments[1])", SAVE_KEY, finished)
+    table.open(fresh=False)
+    table.deal(seed=5)
+    kept = driver.execute_script(
+        "return Object.keys(localStorage).filter(k => k.startsWith('reversis.save.finished.'))"
+        ".map(k => localStorage.getItem(k))"
+    )
+    assert kept == [finished]
+    assert table.save()["record"] != json.loads(finished)["record"]
+    assert table.game().seed == 5
+    assert "finished match is kept" in driver.find_element("tag name", "body").text

@@ -7,6 +7,9 @@ import * as reversis from "./js/src/index.js";
 
 const SAVE_KEY = "reversis.save";
 const ASIDE_PREFIX = "reversis.save.unreadable.";
+// A finished match is kept under a key of its own when the next one starts, as reversis play
+// keeps save.json.finished-*: the result is the person's.
+const FINISHED_PREFIX = "reversis.save.finished.";
 const LOCK_NAME = "reversis.save";
 const SAVE_FORMAT = "reversis-web-save";
 const SAVE_VERSION = 1;
@@ -249,10 +252,11 @@ function readSave(text) {
 }
 
 /** Keep an unreadable save under a key of its own, never overwriting it; the key, or null. */
-function moveAside(text) {
+function moveAside(text, prefix = ASIDE_PREFIX) {
   const store = storage();
-  let key = ASIDE_PREFIX + timestamp();
-  for (let n = 2; store.getItem(key) !== null; n++) key = `${ASIDE_PREFIX}${timestamp()}-${n}`;
+  if (!store) return null;
+  let key = prefix + timestamp();
+  for (let n = 2; store.getItem(key) !== null; n++) key = `${prefix}${timestamp()}-${n}`;
   try {
     store.setItem(key, text);
     store.removeItem(SAVE_KEY);
@@ -309,6 +313,7 @@ function begin(game, settings, opponentSeeds, how) {
 
 /** A new match of `rules` (a ruleset's JSON object: a preset's, or the current match's). */
 function newMatch(rules, opponents, seed, how) {
+  if (!keepFinished()) return;
   const game = new reversis.Game(reversis.Ruleset.fromJson(rules), { seed });
   const players = game.ruleset.players;
   // Fresh entropy for the computer players, never the shuffle seed (001: they know only their seat).
@@ -317,6 +322,21 @@ function newMatch(rules, opponents, seed, how) {
   save();
   render();
   advance();
+}
+
+/** Before a new match: keep this tab's finished, saved match aside; whether the new one may start. */
+function keepFinished() {
+  const store = storage();
+  if (table.readOnly || !table.game || table.game.phase !== "over" || !store) return true;
+  if (table.savedText === null || store.getItem(SAVE_KEY) !== table.savedText) return true;
+  const key = moveAside(table.savedText, FINISHED_PREFIX);
+  if (key === null) {
+    showBanner("The finished match could not be kept in this browser's storage, so no new match was dealt.");
+    return false;
+  }
+  table.savedText = null;
+  notice(`The finished match is kept in this browser under ${key}.`);
+  return true;
 }
 
 /** Whether dropping the match loses the person's play: it is not over and seat 0 has acted. */
