@@ -163,6 +163,12 @@ export const SPEC_VERSION: string;
 export const VERSION: string;
 /** 106: ids 0–51 play a card, 52–103 select a card toward a pass, 104 and 105 the moon choices. */
 export const NUM_ACTIONS: number;
+/** The input limits of ERR-6 by name: the core's one table. */
+export const LIMITS: Readonly<Record<string, number>>;
+/** The fields of a ruleset object (spec/ruleset.md). */
+export const RULESET_FIELDS: readonly string[];
+/** The fields a ruleset object may leave out (RS-19). */
+export const RULESET_OPTIONAL_FIELDS: readonly string[];
 
 export function parseCard(text: string): Card;
 export function cardId(card: Card): number;

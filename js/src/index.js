@@ -128,6 +128,17 @@ export const VERSION = wasm.version();
 export const NUM_ACTIONS = wasm.numActions();
 
 /**
+ * The input limits of ERR-6 by name (`deals`, `draws`, `simulate_hands`, `samples`, `rollouts`,
+ * `playouts`, `search_ms`, `record_actions`, `record_bytes`, …): the core's one table.
+ * @type {Readonly<Record<string, number>>}
+ */
+export const LIMITS = Object.freeze(wasm.limits());
+
+/** The fields of a ruleset object (spec/ruleset.md), and those it may leave out (RS-19). */
+export const RULESET_FIELDS = Object.freeze(Array.from(wasm.rulesetFields()));
+export const RULESET_OPTIONAL_FIELDS = Object.freeze(Array.from(wasm.rulesetOptionalFields()));
+
+/**
  * The canonical string of a card written in any accepted form (CARD-4): `"10h"` → `"TH"`.
  * @param {string} text
  * @returns {string}

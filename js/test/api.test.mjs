@@ -276,3 +276,19 @@ test("versions: the spec's and the package's (Cargo.toml)", () => {
   const readme = readFileSync(spec("README.md"), "utf8");
   assert.equal(reversis.SPEC_VERSION, readme.match(/This is version \*\*([0-9.]+)\*\*/)[1]);
 });
+
+test("the ERR-6 limits and the ruleset fields are the core's, as the spec and the schema state them", () => {
+  const errors = readFileSync(spec("errors.md"), "utf8");
+  const number = (text) => Number(text.replace(/ /g, ""));
+  const said = (pattern) => number(errors.match(pattern)[1]);
+  assert.equal(reversis.LIMITS.deals, said(/returns at most ([\d ]+) deals/));
+  assert.equal(reversis.LIMITS.draws, said(/at most ([\d ]+) draws/));
+  assert.equal(reversis.LIMITS.simulate_hands, said(/plays at most ([\d ]+) hands/));
+  assert.equal(reversis.LIMITS.samples, said(/at most ([\d ]+) layouts/));
+  assert.equal(reversis.LIMITS.record_actions, said(/at most ([\d ]+) actions/));
+  assert.equal(reversis.LIMITS.record_bytes, said(/at most (\d+) MiB/) * 1024 * 1024);
+  const schema = JSON.parse(readFileSync(spec("schemas/ruleset.schema.json"), "utf8"));
+  assert.deepStrictEqual([...reversis.RULESET_FIELDS].sort(), Object.keys(schema.properties).sort());
+  const optional = Object.keys(schema.properties).filter((field) => !schema.required.includes(field));
+  assert.deepStrictEqual([...reversis.RULESET_OPTIONAL_FIELDS].sort(), optional.sort());
+});

@@ -8,7 +8,10 @@ from typing_extensions import Self, disjoint_base
 
 __all__ = [
     "ERROR_CODES",
+    "LIMITS",
     "NUM_ACTIONS",
+    "RULESET_FIELDS",
+    "RULESET_OPTIONAL_FIELDS",
     "ActionsView",
     "Game",
     "Ruleset",
@@ -167,6 +170,9 @@ class Game:
 
 NUM_ACTIONS: int
 ERROR_CODES: tuple[str, ...]
+LIMITS: dict[str, int]
+RULESET_FIELDS: tuple[str, ...]
+RULESET_OPTIONAL_FIELDS: tuple[str, ...]
 
 @disjoint_base
 class VectorEnv:

@@ -30,6 +30,7 @@ mod error;
 mod event;
 mod game;
 mod hand;
+mod limits;
 mod position;
 mod record;
 mod rng;
@@ -51,6 +52,10 @@ pub use error::{Error, ErrorCode};
 pub use event::{Event, Events, HandSummary};
 pub use game::{ActionLog, Game, Phase};
 pub use hand::{CompletedTrick, HandState};
+pub use limits::{
+    LIMITS, MAX_DEALS, MAX_DRAWS, MAX_PLAYOUTS, MAX_ROLLOUTS, MAX_SAMPLES, MAX_SEARCH_MS,
+    MAX_SIMULATE_HANDS, MAX_THREADS,
+};
 pub use record::{
     dump_record, load_record, msgpack_decode, msgpack_encode, parse_record, RecordFormat,
     RecordParts, MAX_RECORD_ACTIONS, MAX_RECORD_BYTES, RECORD_FORMAT, RECORD_VERSION,
@@ -58,7 +63,7 @@ pub use record::{
 pub use rng::{deal_from_seed, seed_draws, SplitMix64};
 pub use ruleset::{
     preset, preset_names, HeartsBreaking, Moon, MoonChoice, MoonScoring, PassDirection, Passing,
-    Ruleset, SPEC_VERSION,
+    Ruleset, RULESET_FIELDS, RULESET_OPTIONAL_FIELDS, SPEC_VERSION,
 };
 pub use sample::{count_layouts, Knowledge, Layout, Sampler};
 pub use seat::{PerSeat, MAX_PLAYERS};

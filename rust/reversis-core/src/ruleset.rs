@@ -249,8 +249,9 @@ pub const SPEC_VERSION: &str = "1.0.1";
 const SPEC_MAJOR: &str = "1";
 
 /// The fields of `ruleset.md` (RS-1 … RS-11, RS-17): what [`RawRuleset`] reads, and the keywords
-/// of [`Ruleset::replace`] besides its shorthands.
-const FIELDS: [&str; 13] = [
+/// of [`Ruleset::replace`] besides its shorthands. The one list: the bindings export it and the
+/// tests hold the schema and the reference engine to it.
+pub const RULESET_FIELDS: [&str; 13] = [
     "name",
     "title",
     "sources",
@@ -266,7 +267,7 @@ const FIELDS: [&str; 13] = [
     "target",
 ];
 /// The fields that are not core (RS-19): a ruleset may leave them out.
-const OPTIONAL: [&str; 3] = ["title", "sources", "spec_version"];
+pub const RULESET_OPTIONAL_FIELDS: [&str; 3] = ["title", "sources", "spec_version"];
 
 fn bad(field: &str, msg: impl fmt::Display) -> Error {
     Error::new(
@@ -1140,7 +1141,7 @@ impl Ruleset {
             "moon_bonus",
         ];
         for k in fields.keys() {
-            if !FIELDS.contains(&k.as_str()) && !SHORTHANDS.contains(&k.as_str()) {
+            if !RULESET_FIELDS.contains(&k.as_str()) && !SHORTHANDS.contains(&k.as_str()) {
                 return Err(Error::new(
                     ErrorCode::InvalidRuleset,
                     format!("invalid ruleset: replace() has no keyword {}", quote(k)),
@@ -1169,10 +1170,10 @@ impl Ruleset {
                     }
                 }
                 // The optional fields (RS-19) are taken out by a null, back to their default.
-                k if OPTIONAL.contains(&k) && val.is_null() => {
+                k if RULESET_OPTIONAL_FIELDS.contains(&k) && val.is_null() => {
                     obj.remove(k);
                 }
-                k if FIELDS.contains(&k) => {
+                k if RULESET_FIELDS.contains(&k) => {
                     obj.insert(k.to_string(), val.clone());
                 }
                 _ => {}

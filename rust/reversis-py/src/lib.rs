@@ -1227,18 +1227,8 @@ fn preset_names() -> Vec<&'static str> {
     names
 }
 
-/// The most deals one `deal_from_seed` call returns (ERR-6).
-const MAX_DEALS: u64 = 10_000;
-/// The most draws one `seed_draws` call returns (ERR-6).
-const MAX_DRAWS: u64 = 1_000_000;
-/// The most hands one `simulate_scores*` call plays (ERR-6).
-const MAX_SIMULATE_HANDS: u64 = 1_000_000;
-/// The most layouts one `sample_hidden` call returns (ERR-6).
-const MAX_SAMPLES: u64 = 100_000;
-/// The most threads one `simulate_scores*` call uses (ERR-6).
-const MAX_THREADS: u64 = 256;
-/// The most playouts per legal card one `monte_carlo_play` call makes (ERR-6).
-const MAX_ROLLOUTS: u64 = 1_000_000;
+// The limits of ERR-6 are the core's (one table, `core::LIMITS`).
+use core::{MAX_DEALS, MAX_DRAWS, MAX_ROLLOUTS, MAX_SAMPLES, MAX_SIMULATE_HANDS, MAX_THREADS};
 
 /// An integer argument in `low..=high`, else `invalid-setup` naming it.
 fn count_arg(value: &Bound<'_, PyAny>, what: &str, low: u64, high: u64) -> PyResult<usize> {
@@ -1492,10 +1482,10 @@ fn monte_carlo_play(
     Ok(card.to_string())
 }
 
-/// The most playouts one `search_play` decision makes (ERR-6).
-const MAX_PLAYOUTS: u64 = 100_000_000;
-/// The longest one `search_play` decision may take, in milliseconds (ERR-6).
-const MAX_SEARCH_MS: f64 = 3_600_000.0;
+use core::MAX_PLAYOUTS;
+/// The longest one `search_play` decision may take, in milliseconds (ERR-6), as the float the
+/// argument is compared with.
+const MAX_SEARCH_MS: f64 = core::MAX_SEARCH_MS as f64;
 
 /// A time budget in milliseconds: a number (not a bool) above 0 and at most `MAX_SEARCH_MS`.
 fn millis_arg(value: &Bound<'_, PyAny>) -> PyResult<std::time::Duration> {
@@ -1582,6 +1572,19 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<vector::Buffer>()?;
     module.add_function(wrap_pyfunction!(vector::episode_seed, module)?)?;
     module.add("NUM_ACTIONS", core::NUM_ACTIONS)?;
+    let limits = PyDict::new(module.py());
+    for (name, value) in core::LIMITS {
+        limits.set_item(name, value)?;
+    }
+    module.add("LIMITS", limits)?;
+    module.add(
+        "RULESET_FIELDS",
+        PyTuple::new(module.py(), core::RULESET_FIELDS)?,
+    )?;
+    module.add(
+        "RULESET_OPTIONAL_FIELDS",
+        PyTuple::new(module.py(), core::RULESET_OPTIONAL_FIELDS)?,
+    )?;
     let codes: Vec<&str> = ErrorCode::ALL.iter().map(|c| c.as_str()).collect();
     module.add("ERROR_CODES", PyTuple::new(module.py(), codes)?)?;
     module.add_function(wrap_pyfunction!(action_ids, module)?)?;

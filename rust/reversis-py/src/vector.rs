@@ -17,8 +17,8 @@ use crate::{
     PyRuleset,
 };
 
-/// The most threads one `VectorEnv` steps on (as `simulate`).
-const MAX_THREADS: u64 = 256;
+// The most threads one `VectorEnv` steps on is simulate's (ERR-6).
+use reversis_core::MAX_THREADS;
 
 /// The buffers of a `VectorEnv`, in the order of API-11's table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -25,20 +25,12 @@ const MAX_SAFE: f64 = 9_007_199_254_740_991.0;
 /// How deeply JSON data handed in from JavaScript may nest (as in the PyO3 binding).
 const MAX_DEPTH: usize = 128;
 
-/// The most deals one `dealFromSeed` call returns (ERR-6).
-const MAX_DEALS: u64 = 10_000;
-/// The most draws one `seedDraws` call returns (ERR-6).
-const MAX_DRAWS: u64 = 1_000_000;
-/// The most hands one `simulateScores` call plays (ERR-6).
-const MAX_SIMULATE_HANDS: u64 = 1_000_000;
-/// The most layouts one `sampleHidden` call returns (ERR-6).
-const MAX_SAMPLES: u64 = 100_000;
-/// The most playouts per legal card one `monteCarloPlay` call makes (ERR-6).
-const MAX_ROLLOUTS: u64 = 1_000_000;
-/// The most playouts one `searchPlay` decision makes (ERR-6).
-const MAX_PLAYOUTS: u64 = 100_000_000;
-/// The longest one `searchPlay` decision may take, in milliseconds (ERR-6).
-const MAX_SEARCH_MS: f64 = 3_600_000.0;
+// The limits of ERR-6 are the core's (one table, `core::LIMITS`).
+use reversis_core::{
+    MAX_DEALS, MAX_DRAWS, MAX_PLAYOUTS, MAX_ROLLOUTS, MAX_SAMPLES, MAX_SIMULATE_HANDS,
+};
+/// The longest one `searchPlay` decision may take, in milliseconds, as the float it is compared with.
+const MAX_SEARCH_MS: f64 = reversis_core::MAX_SEARCH_MS as f64;
 
 fn to_js_err(error: core::Error) -> JsValue {
     let class = if error.code().is_input_error() {
@@ -749,6 +741,31 @@ impl WasmGame {
     pub fn equals(&self, other: &WasmGame) -> bool {
         self.inner == other.inner
     }
+}
+
+/// The input limits of ERR-6, by name (the core's table).
+#[wasm_bindgen]
+pub fn limits() -> JsValue {
+    let table: Map<String, Value> = core::LIMITS
+        .iter()
+        .map(|&(name, value)| (name.to_owned(), Value::from(value)))
+        .collect();
+    to_js(&Value::Object(table))
+}
+
+/// The fields of a ruleset object (spec/ruleset.md), in the core's order.
+#[wasm_bindgen(js_name = rulesetFields)]
+pub fn ruleset_fields() -> Vec<String> {
+    core::RULESET_FIELDS.iter().map(|&f| f.to_owned()).collect()
+}
+
+/// The fields a ruleset object may leave out (RS-19).
+#[wasm_bindgen(js_name = rulesetOptionalFields)]
+pub fn ruleset_optional_fields() -> Vec<String> {
+    core::RULESET_OPTIONAL_FIELDS
+        .iter()
+        .map(|&f| f.to_owned())
+        .collect()
 }
 
 /// The number of action ids (ACT-2).
