@@ -248,7 +248,7 @@ pub const SPEC_VERSION: &str = "1.0.1";
 /// The major version of [`SPEC_VERSION`]: the one major version this crate reads (RS-18).
 const SPEC_MAJOR: &str = "1";
 
-/// The fields of `ruleset.md` (RS-1 … RS-11, RS-17): what [`RawRuleset`] reads, and the keywords
+/// The fields of `ruleset.md` (RS-1 … RS-11, RS-17): what a ruleset object may hold, and the keywords
 /// of [`Ruleset::replace`] besides its shorthands. The one list: the bindings export it and the
 /// tests hold the schema and the reference engine to it.
 pub const RULESET_FIELDS: [&str; 13] = [
