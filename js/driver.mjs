@@ -10,7 +10,6 @@
 import {
   Game,
   ReversisError,
-  Ruleset,
   SPEC_VERSION,
   VERSION,
   dealFromSeed,
@@ -18,11 +17,11 @@ import {
   loadRecord,
   parseCard,
   parseJson,
-  preset,
   presetNames,
   seedDraws,
   stringifyJson,
 } from "./src/index.js";
+import { orDefault, rulesetOf, view } from "./view.mjs";
 
 const INVALID_REQUEST = "invalid-request";
 const KINDS = ["card", "ruleset", "seed", "game", "record", "record-bytes"];
@@ -48,44 +47,6 @@ function keep(game) {
   nextGame += 1;
   games.set(nextGame, game);
   return { game: nextGame };
-}
-
-function rulesetOf(ruleset) {
-  // DRV-3: a string names a preset; anything else is a ruleset object for the core to judge.
-  return typeof ruleset === "string" ? preset(ruleset) : Ruleset.fromJson(ruleset);
-}
-
-/** DRV-1: an optional argument given as null is the same as the argument left out. */
-const orDefault = (value, fallback) => (value === undefined || value === null ? fallback : value);
-
-/** The view of DRV-6, read through the package's API (as engines.py's game_view does). */
-function view(game) {
-  const tricks = game.tricksPlayed;
-  const seats = [...Array(game.ruleset.players).keys()];
-  return {
-    phase: game.phase,
-    hand_number: game.handNumber,
-    dealer: game.dealer,
-    pass_direction: game.passDirection,
-    to_move: game.toMove,
-    moon_taker: game.moonTaker,
-    awaiting_pass: game.awaitingPass,
-    legal: game.legalPlays(),
-    hands: seats.map((seat) => game.hand(seat)),
-    trick: game.trick,
-    tricks,
-    last_trick: tricks.length ? tricks[tricks.length - 1] : null,
-    hearts_broken: game.heartsBroken,
-    points: game.points,
-    scores: game.scores,
-    hand_scores: game.handScores,
-    winners: game.winners,
-    to_act: game.toAct,
-    legal_actions: game.legalActions(),
-    selected: seats.map((seat) => game.selected(seat)),
-    events: game.events,
-    last_hand: game.lastHand,
-  };
 }
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;

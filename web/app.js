@@ -251,6 +251,14 @@ function readSave(text) {
   return { game, settings, opponentSeeds: seeds, counter: Number.isInteger(data.counter) ? data.counter : 0 };
 }
 
+/** Play on from the save `text` (throws as readSave does, with nothing changed). */
+function resumeSave(text, how) {
+  const saved = readSave(text);
+  table.savedText = text;
+  table.counter = saved.counter;
+  begin(saved.game, saved.settings, saved.opponentSeeds, how);
+}
+
 /** Keep an unreadable save under a key of its own, never overwriting it; the key, or null. */
 function moveAside(text, prefix = ASIDE_PREFIX) {
   const store = storage();
@@ -1017,9 +1025,7 @@ async function takeOver() {
   table.savedText = text;
   if (text !== null) {
     try {
-      const saved = readSave(text);
-      table.counter = saved.counter;
-      begin(saved.game, saved.settings, saved.opponentSeeds, "Resumed");
+      resumeSave(text, "Resumed");
     } catch (error) {
       recoverUnreadable(text, error);
     }
@@ -1073,10 +1079,7 @@ async function start() {
       return;
     }
     try {
-      const saved = readSave(text);
-      table.savedText = text;
-      table.counter = saved.counter;
-      begin(saved.game, saved.settings, saved.opponentSeeds, "Shown");
+      resumeSave(text, "Shown");
     } catch (error) {
       $("status").textContent = `The saved match cannot be read (${error.message}); the other tab deals with it.`;
       return;
@@ -1086,10 +1089,7 @@ async function start() {
   }
   if (text !== null) {
     try {
-      const saved = readSave(text);
-      table.savedText = text;
-      table.counter = saved.counter;
-      begin(saved.game, saved.settings, saved.opponentSeeds, "Resumed");
+      resumeSave(text, "Resumed");
     } catch (error) {
       recoverUnreadable(text, error);
     }

@@ -1,6 +1,6 @@
 // Every case of conformance/ (cases/, generated/, seeding/) run in process through the package's
 // API, so that `node --test js/test` checks the rules without Python. The expected values are the
-// case files'; the view is built here from DRV-6 of spec/driver.md, independently of driver.mjs.
+// case files'; the view of DRV-6 is js/view.mjs, the Node driver's.
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { test } from "node:test";
@@ -8,15 +8,14 @@ import { test } from "node:test";
 import {
   Game,
   ReversisError,
-  Ruleset,
   dealFromSeed,
   dumpRecord,
   loadRecord,
   parseCard,
   parseJson,
-  preset,
   seedDraws,
 } from "../src/index.js";
+import { orDefault, rulesetOf, view } from "../view.mjs";
 import { decodeMsgpack } from "./msgpack.test.mjs";
 
 const root = new URL("../../conformance/", import.meta.url);
@@ -29,39 +28,6 @@ function caseFiles() {
     }
   }
   return files;
-}
-
-const rulesetOf = (ruleset) => (typeof ruleset === "string" ? preset(ruleset) : Ruleset.fromJson(ruleset));
-const orDefault = (value, fallback) => (value === undefined || value === null ? fallback : value);
-
-/** DRV-6's view of a game. */
-function view(game) {
-  const tricks = game.tricksPlayed;
-  const seats = [...Array(game.ruleset.players).keys()];
-  return {
-    phase: game.phase,
-    hand_number: game.handNumber,
-    dealer: game.dealer,
-    pass_direction: game.passDirection,
-    to_move: game.toMove,
-    moon_taker: game.moonTaker,
-    awaiting_pass: game.awaitingPass,
-    legal: game.legalPlays(),
-    hands: seats.map((seat) => game.hand(seat)),
-    trick: game.trick,
-    tricks,
-    last_trick: tricks.length ? tricks.at(-1) : null,
-    hearts_broken: game.heartsBroken,
-    points: game.points,
-    scores: game.scores,
-    hand_scores: game.handScores,
-    winners: game.winners,
-    to_act: game.toAct,
-    legal_actions: game.legalActions(),
-    selected: seats.map((seat) => game.selected(seat)),
-    events: game.events,
-    last_hand: game.lastHand,
-  };
 }
 
 /** `fn` must throw a ReversisError of `code`. */

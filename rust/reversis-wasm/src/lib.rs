@@ -67,6 +67,18 @@ fn describe(value: &Value) -> String {
     shown
 }
 
+/// A JavaScript value quoted for a message: its JSON form, or `null` where it has none.
+fn shown(value: &JsValue) -> String {
+    describe(&value_of(value, 0).unwrap_or(Value::Null))
+}
+
+/// A 128-bit count or mask as a `BigInt`.
+fn big(value: u128) -> JsValue {
+    let low = BigInt::from(value as u64);
+    let high = BigInt::from((value >> 64) as u64);
+    (high << BigInt::from(64u32) | low).into()
+}
+
 /// Converts a JavaScript value into JSON data: `null` and `undefined`, booleans, finite numbers
 /// (integral ones within the safe range as integers), `BigInt`s of 64 bits, strings, arrays and
 /// plain objects, nested at most [`MAX_DEPTH`] deep. Anything else (NaN, infinities, functions,
@@ -276,13 +288,10 @@ fn seat_index(seat: &JsValue, players: usize) -> Result<usize, JsValue> {
 fn card_arg(value: &JsValue) -> Result<core::Card, JsValue> {
     match value.as_string() {
         Some(text) => core_result(core::Card::parse(&text)),
-        None => {
-            let data = value_of(value, 0).unwrap_or(Value::Null);
-            fail(
-                ErrorCode::InvalidCard,
-                format!("a card must be a string, not {}", describe(&data)),
-            )
-        }
+        None => fail(
+            ErrorCode::InvalidCard,
+            format!("a card must be a string, not {}", shown(value)),
+        ),
     }
 }
 
@@ -308,16 +317,13 @@ fn moon_choice_arg(choice: &JsValue) -> Result<MoonChoice, JsValue> {
         .and_then(|name| MoonChoice::from_name(&name))
     {
         Some(choice) => Ok(choice),
-        None => {
-            let data = value_of(choice, 0).unwrap_or(Value::Null);
-            fail(
-                ErrorCode::InvalidAction,
-                format!(
-                    "a moon choice is add-to-others or subtract-from-taker, not {}",
-                    describe(&data)
-                ),
-            )
-        }
+        None => fail(
+            ErrorCode::InvalidAction,
+            format!(
+                "a moon choice is add-to-others or subtract-from-taker, not {}",
+                shown(choice)
+            ),
+        ),
     }
 }
 
@@ -653,10 +659,7 @@ impl WasmGame {
     /// The legal action ids of `seat` as a `BigInt` bit mask: bit `i` for legal id `i`.
     #[wasm_bindgen(js_name = legalMask)]
     pub fn legal_mask(&self, seat: &JsValue) -> Result<JsValue, JsValue> {
-        let mask = core_result(self.inner.legal_mask(seat_opt(seat)?))?;
-        let low = BigInt::from(mask as u64);
-        let high = BigInt::from((mask >> 64) as u64);
-        Ok((high << BigInt::from(64u32) | low).into())
+        Ok(big(core_result(self.inner.legal_mask(seat_opt(seat)?))?))
     }
 
     /// Applies an action of ACT-1, or throws and changes nothing.
@@ -811,13 +814,10 @@ pub fn preset(name: &JsValue) -> Result<WasmRuleset, JsValue> {
         Some(text) => Ok(WasmRuleset {
             inner: core_result(core::preset(&text))?,
         }),
-        None => {
-            let data = value_of(name, 0).unwrap_or(Value::Null);
-            fail(
-                ErrorCode::UnknownPreset,
-                format!("no preset named {}", describe(&data)),
-            )
-        }
+        None => fail(
+            ErrorCode::UnknownPreset,
+            format!("no preset named {}", shown(name)),
+        ),
     }
 }
 
@@ -853,12 +853,11 @@ pub fn action_from_ids(ids: &JsValue, seat: &JsValue) -> Result<JsValue, JsValue
     let seat = unsigned_arg(seat, ErrorCode::InvalidAction, "a seat")?;
     let seat = usize::try_from(seat).unwrap_or(usize::MAX);
     if !Array::is_array(ids) {
-        let data = value_of(ids, 0).unwrap_or(Value::Null);
         return fail(
             ErrorCode::InvalidAction,
             format!(
                 "action ids are a non-empty array of integers, not {}",
-                describe(&data)
+                shown(ids)
             ),
         );
     }
@@ -929,12 +928,11 @@ pub fn dump_record(record: &JsValue, format: &JsValue) -> Result<Vec<u8>, JsValu
             .and_then(|name| core::RecordFormat::from_name(&name))
     };
     let Some(parsed) = parsed else {
-        let data = value_of(format, 0).unwrap_or(Value::Null);
         return fail(
             ErrorCode::InvalidRecord,
             format!(
                 "unknown record format {}; use 'json' or 'msgpack'",
-                describe(&data)
+                shown(format)
             ),
         );
     };
@@ -1024,10 +1022,10 @@ pub fn sample_hidden(
 #[wasm_bindgen(js_name = countLayouts)]
 pub fn count_layouts(ruleset: &WasmRuleset, observation: &JsValue) -> Result<JsValue, JsValue> {
     let obs = json_arg(observation, ErrorCode::InvalidAction, "an observation")?;
-    let count = core_result(players::count_observation_layouts(&ruleset.inner, &obs))?;
-    let low = BigInt::from(count as u64);
-    let high = BigInt::from((count >> 64) as u64);
-    Ok((high << BigInt::from(64u32) | low).into())
+    Ok(big(core_result(players::count_observation_layouts(
+        &ruleset.inner,
+        &obs,
+    ))?))
 }
 
 /// The Monte Carlo player's card for the observer, who must be to play.
@@ -1090,12 +1088,11 @@ pub fn search_play(
                 Some(Duration::from_secs_f64(ms / 1000.0))
             }
             _ => {
-                let data = value_of(time_ms, 0).unwrap_or(Value::Null);
                 return fail(
                     ErrorCode::InvalidSetup,
                     format!(
                         "timeMs must be a number above 0 and at most {MAX_SEARCH_MS}, not {}",
-                        describe(&data)
+                        shown(time_ms)
                     ),
                 );
             }
