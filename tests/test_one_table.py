@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 from reversis import _core
-from reversis.reference import batch, game, records, ruleset, seeding, vector
+from reversis.reference import batch, records, ruleset, seeding, vector
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -26,7 +26,7 @@ def test_the_ruleset_fields_are_the_schemas_and_the_references() -> None:
 
 def test_the_limits_are_the_references() -> None:
     held = {
-        "record_actions": game.MAX_RECORD_ACTIONS,
+        "record_actions": records.MAX_RECORD_ACTIONS,
         "record_bytes": records.MAX_RECORD_BYTES,
         "deals": seeding.MAX_DEALS,
         "draws": seeding.MAX_DRAWS,

@@ -382,10 +382,10 @@ def test_a_full_disk_is_reported_at_once_and_on_quit(tmp_path: Path) -> None:
 
 
 def test_a_record_over_the_size_limit_is_reported_not_a_crash(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import reversis.reference.game as game_module
+    import reversis.reference.records as records_module
 
     engine = reversis.reference
-    monkeypatch.setattr(game_module, "MAX_RECORD_ACTIONS", 12)  # ERR-6's limit, made small
+    monkeypatch.setattr(records_module, "MAX_RECORD_ACTIONS", 12)  # ERR-6's limit, made small
     out = io.StringIO()
     session = PlaySession(
         engine=engine,

@@ -724,7 +724,7 @@ def test_gymnasium_spaces(vec: ModuleType) -> None:
 
 
 def test_gymnasium_spaces_without_gymnasium(vec: ModuleType, monkeypatch: pytest.MonkeyPatch) -> None:
-    from reversis.adapters import gymnasium as adapter
+    from reversis import spaces as adapter
 
     env = vec.VectorEnv(vec.preset("hearts-4"), 2, 1, history=True)
     monkeypatch.setitem(sys.modules, "gymnasium", None)

@@ -16,16 +16,15 @@ copy: NumPy wraps them with ``numpy.asarray``, and the package itself needs no N
 
 from __future__ import annotations
 
-from typing import Any
-
 from . import _core
+from .spaces import VectorSpaces
 
 __all__ = ["VectorEnv", "episode_seed"]
 
 episode_seed = _core.episode_seed
 
 
-class VectorEnv(_core.VectorEnv):
+class VectorEnv(_core.VectorEnv, VectorSpaces):
     """``num_envs`` games of one ruleset stepped together by action ids (API-11).
 
     ``VectorEnv(ruleset, num_envs, seed, *, threads=1, episode="hand", rewards="hand",
@@ -43,31 +42,3 @@ class VectorEnv(_core.VectorEnv):
     """
 
     __slots__ = ()
-
-    @property
-    def single_action_space(self) -> Any:
-        """The Gymnasium space of one game's action: ``Discrete(106)`` (needs ``gymnasium``)."""
-        from .adapters.gymnasium import single_action_space
-
-        return single_action_space()
-
-    @property
-    def single_observation_space(self) -> Any:
-        """The Gymnasium space of one game's observation row (needs ``gymnasium``)."""
-        from .adapters.gymnasium import single_observation_space
-
-        return single_observation_space()
-
-    @property
-    def action_space(self) -> Any:
-        """The Gymnasium space of a step's actions, one per game (needs ``gymnasium``)."""
-        from .adapters.gymnasium import batched_spaces
-
-        return batched_spaces(self.num_envs)[0]
-
-    @property
-    def observation_space(self) -> Any:
-        """The Gymnasium space of the whole observation buffer (needs ``gymnasium``)."""
-        from .adapters.gymnasium import batched_spaces
-
-        return batched_spaces(self.num_envs)[1]

@@ -4,6 +4,5 @@
   (spec/driver.md), so that the conformance suite tests it;
 - :mod:`~reversis.adapters.openspiel_game`: every reversis ruleset registered as an OpenSpiel
   game, so that OpenSpiel's algorithms and bots play it;
-- :mod:`~reversis.adapters.pettingzoo`: a PettingZoo AEC environment per ruleset;
-- :mod:`~reversis.adapters.gymnasium`: the Gymnasium spaces of :class:`reversis.VectorEnv`.
+- :mod:`~reversis.adapters.pettingzoo`: a PettingZoo AEC environment per ruleset.
 """

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Sequence
-from typing import Any, Union, overload
+from typing import Any, overload
 
 from ..errors import IllegalActionError, InvalidInputError, ReversisError, shown
 from .actions import (
@@ -37,18 +37,14 @@ from .actions import (
     parse_action,
 )
 from .cards import SUITS, card_name, ids_in, mask_of, names_in, parse_card_id, suit_mask, suit_of
-from .jsondata import as_integer, json_problem, plain
-from .records import OPTIONAL_RECORD_KEYS, check_record_version
+from .jsondata import MAX_I64, MIN_I64, as_integer, json_problem
+from .records import check_record
 from .ruleset import Ruleset, as_ruleset
 from .seeding import SplitMix64, deal_hands
 
 PHASES = ("deal", "pass", "play", "moon", "over")
 _DIRECTION_OFFSET = {"left": 1, "right": -1, "across": 2}
 _MAX_U64 = (1 << 64) - 1
-#: ERR-6: match totals are 64-bit signed integers; a total that would pass a bound stays at it.
-_MIN_TOTAL, _MAX_TOTAL = -(1 << 63), (1 << 63) - 1
-#: ERR-6: the most actions a record may hold (the Rust core's ``MAX_RECORD_ACTIONS``).
-MAX_RECORD_ACTIONS = 100_000
 
 #: Where an undo snapshot (:meth:`Game._position`) keeps the selections.
 _SELECTED = 5
@@ -210,7 +206,7 @@ class Game:
         if (
             not isinstance(scores, (list, tuple))
             or len(scores) != players
-            or any(isinstance(s, bool) or not isinstance(s, int) or not _MIN_TOTAL <= s <= _MAX_TOTAL for s in scores)
+            or any(isinstance(s, bool) or not isinstance(s, int) or not MIN_I64 <= s <= MAX_I64 for s in scores)
         ):
             raise _invalid("invalid-setup", f"scores must be {players} 64-bit integers, not {shown(scores)}")
         self._ruleset = checked
@@ -1044,7 +1040,7 @@ class Game:
         self._events.append({"type": "hand", **_fresh(scored)})
         self._last_hand = {"hand_number": self._hand_number, "tricks": self.tricks_played, **_fresh(scored)}
         self._hand_scores.append(tuple(hand))
-        self._scores = [min(max(total + gained, _MIN_TOTAL), _MAX_TOTAL) for total, gained in zip(self._scores, hand)]
+        self._scores = [min(max(total + gained, MIN_I64), MAX_I64) for total, gained in zip(self._scores, hand)]
         if max(self._scores) >= ruleset.target:
             self._phase = "over"
             lowest = min(self._scores)
@@ -1067,70 +1063,3 @@ def _unpickle_game(cls: type[Game], record: dict[str, Any], pending: list[tuple[
     for seat, card in pending:
         game._select(seat, card)
     return game
-
-
-def _bad_record(message: str) -> InvalidInputError:
-    return _invalid("invalid-record", f"invalid record: {message}")
-
-
-RecordParts = tuple[Ruleset, Union[int, None], int, list[int], list[Any]]
-
-
-def check_record(record: Any) -> RecordParts:
-    """Check a record's structure (REC-1) without replaying it.
-
-    Its keys, format and version, a valid ruleset, seed and start, and well-formed actions (at
-    most ``MAX_RECORD_ACTIONS``); JSON data throughout (ERR-6: tuples count as lists).
-
-    :raises InvalidInputError: ``invalid-record`` naming the first problem.
-    """
-    if not isinstance(record, dict):
-        raise _bad_record(f"a record must be an object, not {type(record).__name__}")
-    check_record_version(record)  # REC-5, first
-    expected = {"format", "version", "ruleset", "seed", "start", "actions"}
-    if set(record) - OPTIONAL_RECORD_KEYS != expected:
-        odd = sorted((set(record) - OPTIONAL_RECORD_KEYS) ^ expected, key=str)
-        raise _bad_record(f"a missing or unknown key {shown(odd[0])}")
-    actions = record["actions"]
-    if isinstance(actions, (list, tuple)) and len(actions) > MAX_RECORD_ACTIONS:
-        raise _bad_record(f"{len(actions)} actions, more than the limit of {MAX_RECORD_ACTIONS}")
-    problem = json_problem(record)
-    if problem is not None:
-        raise _bad_record(f"not JSON data: {problem}")
-    record = plain(record)
-    if not isinstance(record["format"], str) or record["format"] != "reversis-record":
-        raise _bad_record(f"format must be 'reversis-record', not {shown(record['format'])}")
-    version = record["version"]
-    if isinstance(version, bool) or not isinstance(version, int) or version != 1:
-        raise _bad_record(f"version must be 1, not {shown(version)}")
-    if not isinstance(record["ruleset"], dict):
-        # Ruleset.from_json also reads JSON text; a record holds the object itself (REC-1).
-        raise _bad_record(f"ruleset must be a ruleset object, not {shown(record['ruleset'])}")
-    try:
-        ruleset = Ruleset.from_json(record["ruleset"])
-    except InvalidInputError as error:
-        raise _bad_record(str(error)) from None
-    seed = record["seed"]
-    if seed is not None and not is_seat_value(seed):
-        raise _bad_record(f"seed must be an unsigned 64-bit integer or null, not {shown(seed)}")
-    start = record["start"]
-    if not isinstance(start, dict) or set(start) != {"hand_number", "scores"}:
-        raise _bad_record("'start' must hold exactly 'hand_number' and 'scores'")
-    hand_number, scores = start["hand_number"], start["scores"]
-    if not is_seat_value(hand_number):
-        raise _bad_record(f"start.hand_number must be a non-negative integer, not {shown(hand_number)}")
-    if (
-        not isinstance(scores, list)
-        or len(scores) != ruleset.players
-        or any(isinstance(s, bool) or not isinstance(s, int) or not _MIN_TOTAL <= s <= _MAX_TOTAL for s in scores)
-    ):
-        raise _bad_record(f"start.scores must be {ruleset.players} 64-bit integers, not {shown(scores)}")
-    actions = record["actions"]
-    if not isinstance(actions, list):
-        raise _bad_record("'actions' must be an array")
-    for index, action in enumerate(actions):
-        try:
-            parse_action(action, None)
-        except InvalidInputError as error:
-            raise _bad_record(f"action {index}: {error}") from None
-    return ruleset, seed, hand_number, list(scores), actions

@@ -17,6 +17,8 @@ from ..errors import shown
 #: ERR-6: how deeply JSON data handed in from Python may nest (as the Rust binding).
 MAX_JSON_DEPTH = 128
 _MIN_INT, _MAX_INT = -(1 << 63), (1 << 64) - 1
+#: ERR-6: match totals are 64-bit signed integers.
+MIN_I64, MAX_I64 = -(1 << 63), (1 << 63) - 1
 
 
 def as_integer(value: Any) -> int | None:

@@ -29,6 +29,7 @@ from typing import Any, NamedTuple
 
 from ..encoding import ENCODING_LENGTH, encode_observation
 from ..errors import InvalidInputError, ReversisError, shown
+from ..spaces import VectorSpaces
 from .actions import NUM_ACTIONS
 from .game import Game
 from .ruleset import Ruleset, as_ruleset
@@ -121,7 +122,7 @@ def _id_list(actions: Any) -> list[Any]:
 MAX_THREADS = 256
 
 
-class VectorEnv:
+class VectorEnv(VectorSpaces):
     """``num_envs`` seeded games of one ruleset, stepped together by action ids (API-11).
 
     ``episode`` is ``"hand"`` (an episode is one hand from zero totals) or ``"match"`` (a whole
@@ -287,36 +288,6 @@ class VectorEnv:
     def episode_scores(self) -> memoryview:
         """``int64``, shape ``(num_envs, players)``: the ended episode's scores where terminated, else 0."""
         return self._episode_scores
-
-    # ------------------------------------------------------------------ gymnasium
-
-    @property
-    def single_action_space(self) -> Any:
-        """``gymnasium.spaces.Discrete(106)``; needs the optional ``gymnasium`` package."""
-        from ..adapters.gymnasium import single_action_space
-
-        return single_action_space()
-
-    @property
-    def single_observation_space(self) -> Any:
-        """A ``gymnasium.spaces.Box`` of 1049 ``int32`` with OBS-3's bounds; needs ``gymnasium``."""
-        from ..adapters.gymnasium import single_observation_space
-
-        return single_observation_space()
-
-    @property
-    def action_space(self) -> Any:
-        """:attr:`single_action_space` batched over the games, as ``gymnasium.vector`` has it."""
-        from ..adapters.gymnasium import batched_spaces
-
-        return batched_spaces(self._num_envs)[0]
-
-    @property
-    def observation_space(self) -> Any:
-        """:attr:`single_observation_space` batched over the games, as ``gymnasium.vector`` has it."""
-        from ..adapters.gymnasium import batched_spaces
-
-        return batched_spaces(self._num_envs)[1]
 
     # -------------------------------------------------------------------- stepping
 

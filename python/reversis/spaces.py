@@ -1,4 +1,4 @@
-"""Gymnasium spaces for the vector environment of API-11, shared by both engines.
+"""The Gymnasium spaces of the vector environment of API-11, one mixin for both engines' ``VectorEnv``.
 
 The action space is ``Discrete(106)``, the ids of ACT-2; a row of a ``legal_action_mask`` taken
 as ``int8`` is the ``mask`` of its ``sample``. The observation space is a ``Box`` of 1049
@@ -14,11 +14,18 @@ so that importing this module, or type-checking the package, does not need it.
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..encoding import ENCODING_LENGTH, LAYOUT
+from .encoding import ENCODING_LENGTH, LAYOUT
 
-__all__ = ["NUM_ACTIONS", "SIGNED_BLOCKS", "batched_spaces", "single_action_space", "single_observation_space"]
+__all__ = [
+    "NUM_ACTIONS",
+    "SIGNED_BLOCKS",
+    "VectorSpaces",
+    "batched_spaces",
+    "single_action_space",
+    "single_observation_space",
+]
 
 #: ACT-2: the number of action ids, the same for every ruleset.
 NUM_ACTIONS = 106
@@ -79,3 +86,40 @@ def batched_spaces(num_envs: int) -> tuple[Any, Any]:
     """
     batch_space = _require("gymnasium").vector.utils.batch_space
     return batch_space(single_action_space(), num_envs), batch_space(single_observation_space(), num_envs)
+
+
+class VectorSpaces:
+    """The Gymnasium space properties of a vector environment with ``num_envs`` games (API-11).
+
+    Mixed into both engines' ``VectorEnv``; each space needs the optional ``gymnasium``
+    package, imported only when the space is asked for.
+    """
+
+    __slots__ = ()
+
+    if TYPE_CHECKING:
+
+        @property
+        def num_envs(self) -> int:
+            """The number of games, which each ``VectorEnv`` has."""
+            ...
+
+    @property
+    def single_action_space(self) -> Any:
+        """``gymnasium.spaces.Discrete(106)``: one game's action (needs ``gymnasium``)."""
+        return single_action_space()
+
+    @property
+    def single_observation_space(self) -> Any:
+        """A ``gymnasium.spaces.Box`` of 1049 ``int32`` with OBS-3's bounds: one game's row (needs ``gymnasium``)."""
+        return single_observation_space()
+
+    @property
+    def action_space(self) -> Any:
+        """:attr:`single_action_space` batched over the games, as ``gymnasium.vector`` has it."""
+        return batched_spaces(self.num_envs)[0]
+
+    @property
+    def observation_space(self) -> Any:
+        """:attr:`single_observation_space` batched over the games, as ``gymnasium.vector`` has it."""
+        return batched_spaces(self.num_envs)[1]
