@@ -37,10 +37,16 @@ out=js/wasm
 rm -rf "$out.tmp"
 "$bindgen" --target web --remove-name-section --out-dir "$out.tmp" --out-name reversis_wasm \
   target/wasm32-unknown-unknown/wasm/reversis_wasm.wasm
-if command -v wasm-opt >/dev/null; then
-  wasm-opt -O3 --enable-bulk-memory --enable-sign-ext --enable-nontrapping-float-to-int \
-    --enable-mutable-globals --enable-reference-types \
-    "$out.tmp/reversis_wasm_bg.wasm" -o "$out.tmp/optimized.wasm"
+# A wasm-opt older than the rustc may not read every instruction it emits (Binaryen 108 and
+# rustc-web 1.96's table.fill): the module is then kept as rustc and wasm-bindgen left it.
+if command -v wasm-opt >/dev/null && ! wasm-opt -O3 --enable-bulk-memory --enable-sign-ext \
+    --enable-nontrapping-float-to-int --enable-mutable-globals --enable-reference-types \
+    "$out.tmp/reversis_wasm_bg.wasm" -o "$out.tmp/optimized.wasm" 2>"$out.tmp/wasm-opt.log"; then
+  echo "js/build.sh: this wasm-opt ($(wasm-opt --version)) cannot read the module ($(tail -n 1 "$out.tmp/wasm-opt.log")); keeping it unoptimized" >&2
+  rm -f "$out.tmp/optimized.wasm"
+fi
+rm -f "$out.tmp/wasm-opt.log"
+if [ -f "$out.tmp/optimized.wasm" ]; then
   # Binaryen 108 (Debian 12's) writes the export of wasm-bindgen's externref table as the
   # function table, and the module then fails to start ("Table.set(): Argument 1 is invalid"):
   # keep the optimized module only if that export still names a table of references.

@@ -29,6 +29,7 @@ export function view(game) {
     tricks,
     last_trick: tricks.length ? tricks[tricks.length - 1] : null,
     hearts_broken: game.heartsBroken,
+    count_down: game.countDown,
     points: game.points,
     scores: game.scores,
     hand_scores: game.handScores,

@@ -255,7 +255,8 @@ def test_the_state_is_the_position_without_history(engine) -> None:
     game = engine.Game(engine.preset("hearts-4"), seed=9)
     keys = {
         "ruleset", "seed", "seed_deals", "phase", "hand_number", "to_move", "moon_taker", "winners", "hands",
-        "selected", "passed", "received", "trick", "tricks", "hearts_broken", "voids", "points", "scores",
+        "selected", "passed", "received", "trick", "tricks", "hearts_broken", "count_down", "voids", "points",
+        "scores",
     }  # fmt: skip
     assert set(game.state()) == keys
     assert game.state()["seed_deals"] == 1 and game.state()["ruleset"] == game.ruleset.to_json()

@@ -33,6 +33,7 @@ OBS1_KEYS = {
     "tricks",
     "trick",
     "hearts_broken",
+    "count_down",
     "voids",
     "points",
     "scores",

@@ -32,6 +32,10 @@ DECKS = [
     ("hearts-6", 6, ["2D", "3D", "3C", "4C"], 8, "2C"),
     ("hearts-7", 7, ["2D", "3D", "3C"], 7, "2C"),
     ("hartenjagen", 4, [c for c in full_deck() if RANKS.index(c[0]) < RANKS.index("7")], 8, "7C"),
+    ("hartenjagen-count-down", 4, [c for c in full_deck() if RANKS.index(c[0]) < RANKS.index("7")], 8, "7C"),
+    # D-10: three players without 2C, and a free lead (D-9); D-11: the classic four-player deck.
+    ("black-maria", 3, ["2C"], 17, None),
+    ("spot-hearts", 4, [], 13, "2C"),
 ]
 
 
@@ -109,7 +113,8 @@ def test_seeded_deal_gives_whole_deck(engine, name, players, removed, hand_size,
     assert sort_cards(c for h in hands for c in h) == [c for c in full_deck() if c not in removed]
 
 
-@pytest.mark.parametrize("name, players, removed, hand_size, opening", DECKS)
+# black-maria has a free lead (D-9, D-10), which the opening-lead cases of conformance/ cover.
+@pytest.mark.parametrize("name, players, removed, hand_size, opening", [row for row in DECKS if row[4]])
 def test_holder_of_opening_card_leads_it(engine, name, players, removed, hand_size, opening):
     """PLAY-1, D-1, 002_a19656d00d6dcc0e.txt §Truques, 000_8342d744d0b6b53c.txt §02: after the
     pass the holder of the opening card (2C; 3C for 5 players; 7C in Hartenjagen) leads it;

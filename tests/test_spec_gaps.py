@@ -163,7 +163,7 @@ def ruleset_violations(rs: Any) -> list[str]:
     required = {"name", "players", "deck", "passing", "opening_card", "first_trick_ban"}
     required |= {"hearts_breaking", "card_points", "moon", "target"}
     out += [f"missing {k}" for k in sorted(required - set(rs))]
-    out += [f"unknown {k}" for k in sorted(set(rs) - required - {"title", "sources", "spec_version"})]
+    out += [f"unknown {k}" for k in sorted(set(rs) - required - {"title", "sources", "spec_version", "count_down"})]
 
     def is_int(v: object) -> bool:
         return isinstance(v, int) and not isinstance(v, bool)
@@ -172,6 +172,8 @@ def ruleset_violations(rs: Any) -> list[str]:
         out.append("name")
     if "title" in rs and not isinstance(rs["title"], str):
         out.append("title")
+    if "count_down" in rs and not isinstance(rs["count_down"], bool):  # RS-20
+        out.append("count_down")
     if "sources" in rs and not (isinstance(rs["sources"], list) and all(isinstance(x, str) for x in rs["sources"])):
         out.append("sources")
     players = rs.get("players")

@@ -63,6 +63,7 @@ export interface Observation {
   trick: TrickPlay[];
   tricks: Trick[];
   hearts_broken: boolean;
+  count_down: boolean;
   voids: string[][];
   points: number[];
   scores: Int64[];
@@ -94,6 +95,7 @@ export interface RulesetJson {
   card_points: Record<Card, number>;
   moon: { scoring: string; bonus: number } | null;
   target: Int64;
+  count_down?: boolean;
 }
 
 /** The fields of Ruleset.replace (API-2), camelCase. */
@@ -112,6 +114,7 @@ export interface RulesetFields {
   cardPoints?: Record<Card, number>;
   moon?: { scoring: string; bonus: number } | null;
   target?: Int64;
+  countDown?: boolean | null;
   lowestRank?: string;
   removed?: Card[];
   passCycle?: PassDirection[];
@@ -198,6 +201,7 @@ export class Ruleset {
   readonly cardPoints: Record<Card, number>;
   readonly moon: { scoring: string; bonus: number } | null;
   readonly target: Int64;
+  readonly countDown: boolean;
   /** The cards of the deck, sorted. */
   readonly deck: Card[];
   readonly handSize: number;
@@ -233,6 +237,7 @@ export class Game {
   readonly trick: TrickPlay[];
   readonly tricksPlayed: Trick[];
   readonly heartsBroken: boolean;
+  readonly countDown: boolean;
   readonly points: number[];
   readonly scores: Int64[];
   readonly handScores: number[][];

@@ -240,6 +240,7 @@ const REPLACE_KEYS = Object.freeze({
   cardPoints: "card_points",
   moon: "moon",
   target: "target",
+  countDown: "count_down",
   lowestRank: "lowest_rank",
   removed: "removed",
   passCycle: "pass_cycle",
@@ -368,6 +369,10 @@ export class Ruleset {
   /** The total that ends the match (MATCH-1); a BigInt beyond 2^53. @type {number|bigint} */
   get target() {
     return this.#json().target;
+  }
+  /** Whether reaching the target starts the count-down (RS-20, MATCH-5). @type {boolean} */
+  get countDown() {
+    return this.#json().count_down ?? false;
   }
   /** The cards of the deck, sorted (RS-4). @type {string[]} */
   get deck() {
@@ -552,6 +557,10 @@ export class Game {
   /** Whether hearts are broken (PLAY-6). @type {boolean} */
   get heartsBroken() {
     return gameOf(this).heartsBroken;
+  }
+  /** Whether the hand (the coming one in phase deal) is a count-down hand (MATCH-5). @type {boolean} */
+  get countDown() {
+    return gameOf(this).countDown;
   }
   /** Each seat's points captured so far this hand. @type {number[]} */
   get points() {

@@ -71,6 +71,7 @@ def game_view(game: Any) -> dict[str, Any]:
         "tricks": tricks,
         "last_trick": tricks[-1] if tricks else None,
         "hearts_broken": game.hearts_broken,
+        "count_down": game.count_down,
         "points": game.points,
         "scores": game.scores,
         "hand_scores": game.hand_scores,

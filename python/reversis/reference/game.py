@@ -219,6 +219,8 @@ class Game:
         self._phase = "deal"
         self._hand_number = hand_number
         self._scores = list(scores)
+        # MATCH-5: a game that starts at or past the target under count_down starts counting down.
+        self._count_down = checked.count_down and max(scores) >= checked.target
         self._winners: list[int] = []
         self._reset_hand()
         # The history.
@@ -311,6 +313,11 @@ class Game:
     def hearts_broken(self) -> bool:
         """Whether hearts may be led (PLAY-6)."""
         return self._ruleset.hearts_breaking == "none" or self._broken
+
+    @property
+    def count_down(self) -> bool:
+        """Whether the hand (the coming one in phase ``deal``) is a count-down hand (MATCH-5)."""
+        return self._count_down
 
     @property
     def points(self) -> list[int]:
@@ -579,6 +586,7 @@ class Game:
             "tricks": self.tricks_played,
             "trick": self.trick,
             "hearts_broken": self.hearts_broken,
+            "count_down": self._count_down,
             "voids": self._void_letters(),
             "points": list(self._points),
             "scores": list(self._scores),
@@ -605,6 +613,7 @@ class Game:
             "trick": self.trick,
             "tricks": self.tricks_played,
             "hearts_broken": self.hearts_broken,
+            "count_down": self._count_down,
             "voids": self._void_letters(),
             "points": list(self._points),
             "scores": list(self._scores),
@@ -842,6 +851,7 @@ class Game:
             self._moon_taker,
             None if self._rng is None else self._rng.state,
             self._seed_deals,
+            self._count_down,
         )
 
     def _restore(self, position: tuple[Any, ...]) -> None:
@@ -865,6 +875,7 @@ class Game:
             self._moon_taker,
             rng_state,
             self._seed_deals,
+            self._count_down,
         ) = position
         self._scores, self._winners, self._hands = list(scores), list(winners), list(hands)
         self._selected = [list(selection) for selection in selected]
@@ -1004,7 +1015,7 @@ class Game:
         """SCORE-2, SCORE-3: a moon, and under ``taker-choice`` the taker's choice first."""
         ruleset = self._ruleset
         self._to_move = None
-        if ruleset._moon_scoring is not None:
+        if ruleset._moon_scoring is not None and not self._count_down:  # MATCH-6: no moon then
             for seat, captured in enumerate(self._captured):
                 if captured & ruleset._point_mask == ruleset._point_mask:
                     self._moon_taker = seat
@@ -1030,6 +1041,9 @@ class Game:
                 hand = [neg + (0 if seat == taker else bonus) for seat, neg in enumerate(negative)]
             else:
                 hand = [neg - (bonus if seat == taker else 0) for seat, neg in enumerate(negative)]
+        if self._count_down:
+            # MATCH-6: the points come off the totals, stopping at zero; the scores are the change.
+            hand = [max(total - points, min(total, 0)) - total for total, points in zip(self._scores, self._points)]
         scored = {
             "hand_number": self._hand_number,
             "points": list(self._points),
@@ -1041,7 +1055,14 @@ class Game:
         self._last_hand = {"hand_number": self._hand_number, "tricks": self.tricks_played, **_fresh(scored)}
         self._hand_scores.append(tuple(hand))
         self._scores = [min(max(total + gained, MIN_I64), MAX_I64) for total, gained in zip(self._scores, hand)]
-        if max(self._scores) >= ruleset.target:
+        if self._count_down:
+            over = min(self._scores) <= 0  # MATCH-7
+        elif max(self._scores) >= ruleset.target:
+            over = not ruleset.count_down  # MATCH-2, or MATCH-5's count-down from the next hand
+            self._count_down = ruleset.count_down
+        else:
+            over = False
+        if over:
             self._phase = "over"
             lowest = min(self._scores)
             self._winners = [seat for seat, total in enumerate(self._scores) if total == lowest]

@@ -32,9 +32,9 @@ REQUIRED_FIELDS = (
     "target",
 )
 #: RS-19: the fields that are not core, and may be left out.
-OPTIONAL_FIELDS = ("title", "sources", "spec_version")
+OPTIONAL_FIELDS = ("title", "sources", "spec_version", "count_down")
 #: The version of the specification this engine implements (spec/README.md §Version).
-SPEC_VERSION = "1.0.1"
+SPEC_VERSION = "1.1.0"
 #: RS-18: the one major version this engine reads.
 SPEC_MAJOR = "1"
 _VERSION_FORM = re.compile(r"(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)")
@@ -111,6 +111,7 @@ class Ruleset:
         "_sealed",
         "_sources",
         "_values",
+        "count_down",
         "first_trick_ban",
         "hearts_breaking",
         "name",
@@ -173,6 +174,8 @@ class Ruleset:
         if not 1 <= target <= MAX_TARGET:
             raise _fail(f"field 'target' must be a positive integer up to 2**64-1, not {target}")
         self.target = target
+        # RS-20 (1.1.0): optional, and false where absent, so that a 1.0 ruleset plays as it did.
+        self.count_down = "count_down" in data and _expect(data["count_down"], bool, "count_down")
         self._json = self._canonical_json()
         text = json.dumps(self._json, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
         self._hash = hash(text)
@@ -310,6 +313,8 @@ class Ruleset:
             "card_points": dict(self._card_points),
             "moon": None if self._moon_scoring is None else {"scoring": self._moon_scoring, "bonus": self._moon_bonus},
             "target": self.target,
+            # RS-20: written only where set, so that a ruleset of 1.0 keeps its canonical object.
+            **({"count_down": True} if self.count_down else {}),
         }
 
     @classmethod

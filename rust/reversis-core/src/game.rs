@@ -1170,6 +1170,12 @@ impl Game {
         self.pos.hand.hearts_broken()
     }
 
+    /// Whether the hand (the coming one in phase `deal`, the last one once the match is over)
+    /// is a count-down hand (MATCH-5).
+    pub fn count_down(&self) -> bool {
+        self.pos.count_down
+    }
+
     /// Each seat's points captured so far this hand (SCORE-1).
     pub fn points(&self) -> &[i32] {
         self.pos.hand.points()
@@ -1449,7 +1455,7 @@ impl Game {
 
     /// The observation of `seat` (OBS-1): exactly the keys `seat`, `phase`, `hand_number`,
     /// `dealer`, `pass_direction`, `to_move`, `awaiting_pass`, `hand`, `passed`, `selected`,
-    /// `received`, `tricks`, `trick`, `hearts_broken`, `voids`, `points`, `scores`, `legal`,
+    /// `received`, `tricks`, `trick`, `hearts_broken`, `count_down`, `voids`, `points`, `scores`, `legal`,
     /// `moon_taker`. It depends on nothing hidden from `seat` (OBS-2).
     ///
     /// # Errors
@@ -1479,6 +1485,7 @@ impl Game {
         o.insert("tricks".into(), self.tricks_json());
         o.insert("trick".into(), self.trick_json());
         o.insert("hearts_broken".into(), Value::from(self.hearts_broken()));
+        o.insert("count_down".into(), Value::from(self.count_down()));
         o.insert("voids".into(), self.voids_value());
         o.insert("points".into(), Value::from(self.points().to_vec()));
         o.insert("scores".into(), Value::from(self.scores().to_vec()));
@@ -1494,7 +1501,7 @@ impl Game {
 
     /// The position as JSON data (API-9), the same in both engines: `ruleset`, `seed`,
     /// `seed_deals`, `phase`, `hand_number`, `to_move`, `moon_taker`, `winners`, `hands`,
-    /// `selected`, `passed`, `received`, `trick`, `tricks`, `hearts_broken`, `voids`, `points`,
+    /// `selected`, `passed`, `received`, `trick`, `tricks`, `hearts_broken`, `count_down`, `voids`, `points`,
     /// `scores`. The history is not part of it, so it costs the same whatever the length of
     /// the match. Two games are equal exactly when their states are.
     pub fn state_json(&self) -> Value {
@@ -1531,6 +1538,7 @@ impl Game {
         o.insert("trick".into(), self.trick_json());
         o.insert("tricks".into(), self.tricks_json());
         o.insert("hearts_broken".into(), Value::from(self.hearts_broken()));
+        o.insert("count_down".into(), Value::from(self.count_down()));
         o.insert("voids".into(), self.voids_value());
         o.insert("points".into(), Value::from(self.points().to_vec()));
         o.insert("scores".into(), Value::from(self.scores().to_vec()));

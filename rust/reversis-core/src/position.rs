@@ -91,6 +91,8 @@ pub(crate) struct Position {
     // Bit `s` once seat `s` has passed this hand.
     passed_mask: u8,
     exchanged: bool,
+    // MATCH-5: whether this hand (the coming one in phase `deal`) is a count-down hand.
+    pub(crate) count_down: bool,
 }
 
 impl Position {
@@ -111,7 +113,17 @@ impl Position {
             phase: Phase::Deal,
             passed_mask: 0,
             exchanged: false,
+            count_down: rules.count_down() && Self::reached_target(rules, &scores),
         }
+    }
+
+    // MATCH-2: whether any total has reached or passed the target.
+    fn reached_target(rules: &Ruleset, scores: &PerSeat<i64>) -> bool {
+        let target = i128::from(rules.target());
+        scores
+            .first(rules.players())
+            .iter()
+            .any(|&t| i128::from(t) >= target)
     }
 
     // ------------------------------------------------------------------ reading
@@ -525,7 +537,8 @@ impl Position {
                 rules.moon(),
                 Some(m) if m.scoring == MoonScoring::TakerChoice
             );
-            if taker_choice && self.hand.moon_taker(rules).is_some() {
+            // MATCH-6: a count-down hand has no moon.
+            if taker_choice && !self.count_down && self.hand.moon_taker(rules).is_some() {
                 self.phase = Phase::Moon;
             } else {
                 out.hand = Some(self.score_hand(rules, None));
@@ -547,13 +560,24 @@ impl Position {
     fn score_hand(&mut self, rules: &Ruleset, choice: Option<MoonChoice>) -> HandSummary {
         let n = rules.players();
         let hand = self.hand;
-        let s = hand.hand_scores(rules, choice);
         let mut row = PerSeat::splat(0i64);
-        for seat in 0..n {
-            row[seat] = i64::from(s[seat]);
-            self.scores[seat] = self.scores[seat].saturating_add(row[seat]);
+        if self.count_down {
+            // MATCH-6: each seat's points come off its total, stopping at zero; the hand's
+            // score is the change.
+            for (seat, &points) in hand.points().iter().enumerate() {
+                let total = self.scores[seat];
+                // max(total − points, min(total, 0)) − total, which cannot overflow.
+                row[seat] = (-i64::from(points)).max(total.min(0) - total);
+                self.scores[seat] = total.saturating_add(row[seat]);
+            }
+        } else {
+            let s = hand.hand_scores(rules, choice);
+            for seat in 0..n {
+                row[seat] = i64::from(s[seat]);
+                self.scores[seat] = self.scores[seat].saturating_add(row[seat]);
+            }
         }
-        let moon_taker = hand.moon_taker(rules);
+        let moon_taker = hand.moon_taker(rules).filter(|_| !self.count_down);
         let moon_choice = match (moon_taker, rules.moon()) {
             (Some(_), Some(m)) => Some(match m.scoring {
                 MoonScoring::AddToOthers => MoonChoice::AddToOthers,
@@ -572,13 +596,17 @@ impl Position {
             moon_choice,
             scores: row,
         };
-        let target = i128::from(rules.target());
-        if self
-            .scores
-            .first(n)
-            .iter()
-            .any(|&t| i128::from(t) >= target)
-        {
+        let over = if self.count_down {
+            // MATCH-7: the race to zero is won.
+            self.scores.first(n).iter().any(|&t| t <= 0)
+        } else if Self::reached_target(rules, &self.scores) {
+            // MATCH-2, or MATCH-5: the count-down starts with the next hand.
+            self.count_down = rules.count_down();
+            !rules.count_down()
+        } else {
+            false
+        };
+        if over {
             self.phase = Phase::Over;
         } else {
             self.hand_number = self.hand_number.wrapping_add(1);

@@ -226,6 +226,8 @@ pub struct Ruleset {
     moon: Option<Moon>,
     // RS-11: the match ends after the hand in which a total reaches this.
     target: u64,
+    // RS-20 (1.1.0): reaching the target starts the count-down instead of ending the match.
+    count_down: bool,
     // Derived (RS-4, RS-12): the deck mask.
     deck: CardSet,
     // Derived (RS-12): cards per seat, also tricks per hand.
@@ -243,15 +245,15 @@ pub struct Ruleset {
 /// The version of the specification this crate implements (spec `README.md` §Version). Rulesets
 /// and records of any 1.x version are read as RS-18 and REC-5 say; those of another major
 /// version are refused.
-pub const SPEC_VERSION: &str = "1.0.1";
+pub const SPEC_VERSION: &str = "1.1.0";
 
 /// The major version of [`SPEC_VERSION`]: the one major version this crate reads (RS-18).
 const SPEC_MAJOR: &str = "1";
 
-/// The fields of `ruleset.md` (RS-1 … RS-11, RS-17): what a ruleset object may hold, and the keywords
+/// The fields of `ruleset.md` (RS-1 … RS-11, RS-17, RS-20): what a ruleset object may hold, and the keywords
 /// of [`Ruleset::replace`] besides its shorthands. The one list: the bindings export it and the
 /// tests hold the schema and the reference engine to it.
-pub const RULESET_FIELDS: [&str; 13] = [
+pub const RULESET_FIELDS: [&str; 14] = [
     "name",
     "title",
     "sources",
@@ -265,9 +267,10 @@ pub const RULESET_FIELDS: [&str; 13] = [
     "card_points",
     "moon",
     "target",
+    "count_down",
 ];
 /// The fields that are not core (RS-19): a ruleset may leave them out.
-pub const RULESET_OPTIONAL_FIELDS: [&str; 3] = ["title", "sources", "spec_version"];
+pub const RULESET_OPTIONAL_FIELDS: [&str; 4] = ["title", "sources", "spec_version", "count_down"];
 
 fn bad(field: &str, msg: impl fmt::Display) -> Error {
     Error::new(
@@ -516,6 +519,9 @@ struct RawRuleset {
     moon: Typed<Option<RawMoon>>,
     // RS-11
     target: Typed<Int>,
+    // RS-20, optional (RS-19: absent is false)
+    #[serde(default, deserialize_with = "present")]
+    count_down: Option<Typed<bool>>,
 }
 
 /// RS-4 as written.
@@ -591,6 +597,11 @@ impl RawRuleset {
         let points = rs_9_card_points(self.card_points, &deck)?;
         let moon = rs_10_moon(self.moon.or_shape("moon")?, &points)?;
         let target = rs_11_target(self.target)?;
+        let count_down = self
+            .count_down
+            .map(|c| c.or_bad("count_down", "a boolean"))
+            .transpose()?
+            .unwrap_or(false);
         let breakers = rs_15_breakers(hearts_breaking);
         Ok(Ruleset {
             name,
@@ -606,6 +617,7 @@ impl RawRuleset {
             card_points: points.card_points,
             moon,
             target,
+            count_down,
             deck: deck.cards,
             hand_size: deck.hand_size,
             point_cards: points.point_cards,
@@ -1094,6 +1106,10 @@ impl Ruleset {
             },
         );
         o.insert("target".into(), Value::from(self.target));
+        // RS-20: written only where set, so that a ruleset of 1.0 keeps its canonical object.
+        if self.count_down {
+            o.insert("count_down".into(), Value::from(true));
+        }
         Value::Object(o)
     }
 
@@ -1229,6 +1245,12 @@ impl Ruleset {
             }
         }
         Ruleset::from_value(&v)
+    }
+
+    /// RS-20: whether reaching the target starts the count-down (MATCH-5) rather than ending
+    /// the match.
+    pub fn count_down(&self) -> bool {
+        self.count_down
     }
 
     /// RS-1: the identifier.

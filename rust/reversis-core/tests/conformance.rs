@@ -44,6 +44,7 @@ fn view(g: &Game) -> Value {
         "tricks": tricks,
         "last_trick": last,
         "hearts_broken": g.hearts_broken(),
+        "count_down": g.count_down(),
         "points": g.points(),
         "scores": g.scores(),
         "hand_scores": g.hand_scores(),

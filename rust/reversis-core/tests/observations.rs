@@ -7,7 +7,7 @@ use common::*;
 use reversis_core::{Game, Phase};
 use serde_json::json;
 
-const KEYS: [&str; 19] = [
+const KEYS: [&str; 20] = [
     "seat",
     "phase",
     "hand_number",
@@ -22,6 +22,7 @@ const KEYS: [&str; 19] = [
     "tricks",
     "trick",
     "hearts_broken",
+    "count_down",
     "voids",
     "points",
     "scores",

@@ -480,6 +480,10 @@ impl PyRuleset {
         self.inner.target()
     }
     #[getter]
+    fn count_down(&self) -> bool {
+        self.inner.count_down()
+    }
+    #[getter]
     fn deck(&self) -> Vec<String> {
         card_strings(self.inner.deck())
     }
@@ -792,6 +796,10 @@ impl PyGame {
     #[getter]
     fn hearts_broken(&self, py: Python<'_>) -> bool {
         self.get(py).hearts_broken()
+    }
+    #[getter]
+    fn count_down(&self, py: Python<'_>) -> bool {
+        self.get(py).count_down()
     }
     #[getter]
     fn points(&self, py: Python<'_>) -> Vec<i32> {

@@ -564,6 +564,12 @@ impl WasmGame {
         self.inner.hearts_broken()
     }
 
+    /// Whether the hand is a count-down hand (MATCH-5).
+    #[wasm_bindgen(getter, js_name = countDown)]
+    pub fn count_down(&self) -> bool {
+        self.inner.count_down()
+    }
+
     /// Per seat, the points captured in the hand so far (SCORE-1).
     #[wasm_bindgen(getter)]
     pub fn points(&self) -> JsValue {
