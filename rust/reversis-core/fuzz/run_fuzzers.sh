@@ -8,8 +8,10 @@
 # RUSTC_BOOTSTRAP=1 set below (it lets stable take cargo-fuzz's -Z flags); with a nightly
 # toolchain TOOLCHAIN=+nightly. SANITIZER is none by default (see FUZZING.md, "Which build");
 # EXTRA=-a adds debug assertions and overflow checks; RUNS overrides the count.
-# Logs go to fuzz/logs/<target>.log (ignored by git); new inputs to fuzz/corpus/<target>/ and
-# crashes to fuzz/artifacts/<target>/. Afterwards minimize with `cargo fuzz cmin` (FUZZING.md).
+# A target whose corpus, fuzz/corpus/<target>/ (ignored by git), is missing or empty gets it
+# written first by seed_corpora.py, run with $PYTHON (python3 by default), which needs the
+# reversis package. Logs go to fuzz/logs/<target>.log (ignored by git); new inputs to the corpus
+# and crashes to fuzz/artifacts/<target>/. Minimize with `cargo fuzz cmin` (FUZZING.md).
 set -euo pipefail
 cd "$(dirname "$0")"
 export RUSTC_BOOTSTRAP=1
@@ -22,6 +24,15 @@ targets=("$@")
 
 # Longest input per target: past these the inputs only get slower, not new (see FUZZING.md).
 declare -A max_len=([ruleset_json]=4096 [record_bytes]=8192 [game_actions]=256)
+
+unseeded=()
+for target in "${targets[@]}"; do
+    [ -n "$(ls -A "corpus/$target" 2>/dev/null)" ] || unseeded+=("$target")
+done
+if [ ${#unseeded[@]} -gt 0 ]; then
+    echo "== corpus of ${unseeded[*]} missing: seed_corpora.py writes it"
+    "${PYTHON:-python3}" seed_corpora.py "${unseeded[@]}"
+fi
 
 mkdir -p logs
 nice -n 19 cargo $TOOLCHAIN fuzz build -O $EXTRA --sanitizer "$SANITIZER"

@@ -1,13 +1,18 @@
 #!/usr/bin/env python3
-"""Writes the seed corpora of the three fuzz targets from the conformance suite and the presets.
+"""Writes the corpora of the three fuzz targets from the named seeds, the conformance suite and the presets.
 
-    source /work/venv/bin/activate          # or any environment with the `reversis` package
-    python rust/reversis-core/fuzz/seed_corpora.py [--out DIR]
+    source .venv/bin/activate               # or any environment with the `reversis` package
+    python rust/reversis-core/fuzz/seed_corpora.py [--out DIR] [TARGET...]
 
-Files go to DIR/<target>/<sha1 of the content> (DIR is fuzz/corpus by default), the names
-libFuzzer itself gives, so running the script again, or after `cargo fuzz cmin`, only adds the
-seeds that are missing and never duplicates one. Nothing is deleted.
+The corpora are not committed: this script rebuilds them, and run_fuzzers.sh runs it for a
+target whose corpus is missing. Files go to DIR/<target>/<sha1 of the content> (DIR is
+fuzz/corpus, ignored by git, by default), the names libFuzzer itself gives, so running the
+script again, or after `cargo fuzz cmin`, only adds the seeds that are missing and never
+duplicates one. Nothing is deleted.
 
+- every target: the named seeds of fuzz/seeds/<target>/, each file one input, named for what it
+  exercises (`invalid-…` ones must be rejected); a `.hex` file is the input's bytes in hex, two
+  digits a byte, `#` starting a comment, so that binary inputs stay readable.
 - record_bytes: every record of the suite, in JSON and MessagePack: the `record` of `record`
   cases (invalid ones too, encoded here since `dump_record` refuses them), the base64 `data` of
   `record-bytes` cases as it is, the frozen records of conformance/compat/*/records as they
@@ -29,6 +34,7 @@ from __future__ import annotations
 import argparse
 import base64
 import hashlib
+import itertools
 import json
 import random
 import struct
@@ -36,9 +42,13 @@ import sys
 from pathlib import Path
 from typing import Any, Iterator
 
-import reversis
+try:
+    import reversis
+except ImportError:
+    sys.exit("seed_corpora.py needs the reversis package: run it with the Python of an environment that has it")
 
 FUZZ = Path(__file__).resolve().parent
+SEEDS = FUZZ / "seeds"
 ROOT = FUZZ.parents[2]
 CASES = ROOT / "conformance" / "cases"
 GENERATED = ROOT / "conformance" / "generated"
@@ -95,6 +105,27 @@ def msgpack(value: Any) -> bytes:
         head = bytes([0x80 | n]) if n < 16 else (b"\xde" + struct.pack(">H", n) if n < 1 << 16 else b"\xdf" + struct.pack(">I", n))
         return head + b"".join(msgpack(k) + msgpack(v) for k, v in value.items())
     raise TypeError(f"cannot encode {type(value).__name__}")
+
+
+# --- the named seeds ---------------------------------------------------------------------------
+
+
+def seed_bytes(path: Path) -> bytes:
+    """A named seed's input: the file's bytes, or for a `.hex` file the bytes its hex digits spell."""
+    if path.suffix != ".hex":
+        return path.read_bytes()
+    lines = path.read_text(encoding="utf-8").splitlines()
+    digits = "".join(line.split("#", 1)[0] for line in lines)
+    try:
+        return bytes.fromhex(digits)
+    except ValueError as error:
+        raise ValueError(f"{path}: not hex bytes: {error}") from None
+
+
+def named_seeds(target: str) -> Iterator[bytes]:
+    for path in sorted((SEEDS / target).iterdir()):
+        if path.is_file():
+            yield seed_bytes(path)
 
 
 # --- the suite ---------------------------------------------------------------------------------
@@ -469,7 +500,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"unknown target(s): {', '.join(sorted(unknown))}")
     makers = {"record_bytes": record_seeds, "ruleset_json": ruleset_seeds, "game_actions": game_seeds}
     for target in args.targets or TARGETS:
-        seeds, added, size = write(args.out, target, makers[target]())
+        seeds, added, size = write(args.out, target, itertools.chain(named_seeds(target), makers[target]()))
         print(f"{target}: {seeds} seeds ({size} bytes), {added} new in {args.out / target}")
     return 0
 
