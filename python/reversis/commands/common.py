@@ -15,7 +15,6 @@ import argparse
 import contextlib
 import math
 import os
-import shlex
 import shutil
 import signal
 import stat
@@ -64,12 +63,12 @@ def driver_command(text: str) -> str:
     An empty or blank command, an unclosed quote and a program that is not there are usage
     errors, never a run that tests something else or nothing.
     """
+    from .._jsonlines import split_command
+
     try:
-        argv = shlex.split(text)
+        argv = split_command(text)
     except ValueError as error:
-        raise argparse.ArgumentTypeError(f"cannot read the command {text!r}: {error}") from None
-    if not argv:
-        raise argparse.ArgumentTypeError("the command is empty")
+        raise argparse.ArgumentTypeError(str(error)) from None
     program = argv[0]
     if os.sep in program or (os.altsep and os.altsep in program):
         runnable = os.path.isfile(program) and os.access(program, os.X_OK)

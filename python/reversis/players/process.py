@@ -4,30 +4,42 @@
 process group of its own, says hello (PLY-3), asks one ``act`` per decision (PLY-5) and turns
 every fault of PLY-6 into a forfeit of the hand (PLY-7): the process group is killed, the rest of
 the seat's hand is played by the fallback, the lowest legal id, and the next hand starts a fresh
-process. Whatever the player does, the table waits at most the time limit and holds a bounded
-amount of memory, and no process of a player outlives the table: groups are killed on
-:meth:`ProcessPlayer.close`, on Ctrl-C and at exit (:func:`kill_all`).
+process. The pipes are the JSON Lines transport the conformance runner's driver client speaks
+too (:mod:`reversis._jsonlines`): whatever the player does, the table waits at most the time
+limit and holds a bounded amount of memory, and no process of a player outlives the table:
+groups are killed on :meth:`ProcessPlayer.close`, on Ctrl-C and at exit (:func:`kill_all`).
 
 :class:`LowestPlayer` plays the fallback as an ordinary player.
 """
 
 from __future__ import annotations
 
-import atexit
 import contextlib
 import json
-import os
-import queue
-import select
 import shlex
-import signal
-import subprocess
-import threading
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any, Callable, NoReturn
 
+from .._jsonlines import (
+    STDERR_KEPT,
+    STDERR_MODES,
+    Child,
+    InputClosed,
+    LineTooLong,
+    NotJson,
+    OutputEnded,
+    ReadTimeout,
+    StartError,
+    TransportError,
+    WriteTimeout,
+    exit_text,
+    kill_all,
+    parse_line,
+    shut_down,
+    split_command,
+)
 from . import Observation, Player
 
 __all__ = [
@@ -35,6 +47,7 @@ __all__ = [
     "FAULT_KINDS",
     "MAX_LINE",
     "PROTOCOL_VERSION",
+    "STDERR_KEPT",
     "Forfeit",
     "LowestPlayer",
     "PlayerFault",
@@ -48,8 +61,7 @@ __all__ = [
 PROTOCOL_VERSION = 1
 #: The longest line a player may write, newline not counted (PLY-1).
 MAX_LINE = 1024 * 1024
-#: How much of a player's standard error is kept, and how much of it goes with a forfeit (PLY-1, PLY-7).
-STDERR_KEPT = 64 * 1024
+#: How much of a player's standard error goes with a forfeit (PLY-7); :data:`STDERR_KEPT` of it is kept (PLY-1).
 FORFEIT_STDERR = 2 * 1024
 #: The default limit of one decision, and the least a hello is given (PLY-3, PLY-5).
 DEFAULT_TIME_LIMIT_MS = 5000
@@ -64,13 +76,6 @@ MAX_NAME = 64
 _RANKS = "23456789TJQKA"
 _SUITS = "CDHS"
 _MOON_CHOICES = {104: "add-to-others", 105: "subtract-from-taker"}
-_CHUNK = 64 * 1024
-#: How often a wait for an answer looks whether the player has ended meanwhile: its grandchild
-#: may hold the output pipe open, so the end of the output alone cannot tell.
-_POLL = 0.05
-#: Every player process started and not yet killed, for :func:`kill_all`.
-_RUNNING: set[_Child] = set()
-_HELD_SIGNALS = frozenset(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
 
 
 def _spec_version() -> str:
@@ -165,266 +170,6 @@ class Forfeit:
         return asdict(self)
 
 
-class _End:
-    """Why a player's output stopped giving lines: ``eof`` or ``too-long``."""
-
-    def __init__(self, kind: str) -> None:
-        self.kind = kind
-
-
-def _exit_text(status: int) -> str:
-    if status >= 0:
-        return f"exited with status {status}"
-    try:
-        name = f" ({signal.Signals(-status).name})"
-    except ValueError:
-        name = ""
-    return f"was killed by signal {-status}{name}"
-
-
-@contextlib.contextmanager
-def _signals_held() -> Iterator[None]:
-    """Hold Ctrl-C and termination signals while a process group is killed, so none stops it half-way."""
-    mask = getattr(signal, "pthread_sigmask", None)
-    if mask is None or not _HELD_SIGNALS or threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = mask(signal.SIG_BLOCK, _HELD_SIGNALS)
-    try:
-        yield
-    finally:
-        mask(signal.SIG_SETMASK, previous)
-
-
-class _Child:
-    """One run of a player: its process group, the threads that read it, its standard error's tail."""
-
-    def __init__(self, argv: list[str], stderr: str, max_line: int, cwd: str | None, env: dict[str, str] | None):
-        self.max_line = max_line
-        # Small: a player that floods its output waits on its pipe, the table does not grow.
-        self.lines: queue.Queue[bytes | _End] = queue.Queue(maxsize=4)
-        self._stop = threading.Event()
-        self._stderr = bytearray()
-        self._stderr_cut = False
-        self._stderr_lock = threading.Lock()
-        self._threads: list[threading.Thread] = []
-        self._requests: queue.Queue[bytes | None] | None = None
-        streams = {"capture": subprocess.PIPE, "show": None, "discard": subprocess.DEVNULL}
-        self.process = subprocess.Popen(
-            argv,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=streams[stderr],
-            bufsize=0,
-            cwd=cwd,
-            env=env,
-            # A group of its own: killing the group reaches whatever the player started, and a
-            # Ctrl-C at the terminal reaches the table only, which then kills the group.
-            start_new_session=True,
-        )
-        # Reachable by kill_all from now until it is killed, whatever interrupts what follows.
-        _RUNNING.add(self)
-        try:
-            self._start_threads()
-        except BaseException:
-            self.kill()
-            raise
-
-    def _start_threads(self) -> None:
-        assert self.process.stdin is not None
-        self._threads.append(threading.Thread(target=self._read_lines, daemon=True))
-        if self.process.stderr is not None:
-            self._threads.append(threading.Thread(target=self._read_stderr, daemon=True))
-        if os.name == "posix":
-            os.set_blocking(self.process.stdin.fileno(), False)
-        else:  # pipes cannot be made non-blocking: a thread writes, so a player that never reads cannot block the table
-            self._requests = queue.Queue()
-            self._threads.append(threading.Thread(target=self._write_requests, daemon=True))
-        for thread in self._threads:
-            thread.start()
-
-    def send(self, data: bytes, deadline: float) -> str | None:
-        """Write one line by ``deadline``; else say why not: ``timeout`` or ``closed``."""
-        if self._requests is not None:
-            self._requests.put(data)
-            return None
-        stream = self.process.stdin
-        assert stream is not None
-        view = memoryview(data)
-        while view:
-            try:
-                view = view[os.write(stream.fileno(), view) :]
-            except BlockingIOError:
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    return "timeout"
-                select.select([], [stream], [], min(remaining, _POLL))
-            except (OSError, ValueError):
-                return "closed"
-        return None
-
-    def close_input(self) -> None:
-        """The end of the player's input (PLY-4)."""
-        if self._requests is not None:
-            self._requests.put(None)
-            return
-        with contextlib.suppress(OSError):
-            assert self.process.stdin is not None
-            self.process.stdin.close()
-
-    def next_line(self, timeout: float) -> bytes | _End | None:
-        """The next line of output, why the output ended, or ``None`` after ``timeout`` seconds."""
-        try:
-            return self.lines.get(timeout=max(0.0, timeout))
-        except queue.Empty:
-            return None
-
-    def exit_status(self) -> int | None:
-        """The exit status once the process has ended (``-N`` for signal ``N``), else ``None``.
-
-        The process is not reaped, so its group id stays its own until the group is killed.
-        """
-        if self.process.returncode is not None:
-            return self.process.returncode
-        waitid = getattr(os, "waitid", None)
-        if waitid is None:
-            return self.process.poll()
-        try:
-            info = waitid(os.P_PID, self.process.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
-        except ChildProcessError:
-            return self.process.poll()
-        if info is None:
-            return None
-        return info.si_status if info.si_code == os.CLD_EXITED else -info.si_status
-
-    def ended(self) -> bool:
-        """Whether the process has ended (not reaped: see :meth:`exit_status`)."""
-        return self.exit_status() is not None
-
-    def ending(self, seconds: float) -> str:
-        """How the process ended, waiting up to ``seconds`` for it to end, for a fault's reason."""
-        deadline = time.monotonic() + seconds
-        while (status := self.exit_status()) is None and time.monotonic() < deadline:
-            time.sleep(0.01)
-        return _exit_text(status) if status is not None else ""
-
-    def signal_group(self) -> None:
-        """``SIGKILL`` the whole group, with no wait: what a signal handler may do.
-
-        Nothing once the process is reaped: it is reaped only after its group was killed, and
-        its id may since belong to another process.
-        """
-        if self.process.returncode is not None:
-            return
-        killpg = getattr(os, "killpg", None)
-        if killpg is not None:
-            with contextlib.suppress(OSError):
-                killpg(self.process.pid, signal.SIGKILL)
-        with contextlib.suppress(OSError):
-            self.process.kill()
-
-    def kill(self) -> None:
-        """Kill the whole process group, reap the process and let the reading threads end; safe to repeat."""
-        self._stop.set()
-        with _signals_held():
-            self.signal_group()
-            _RUNNING.discard(self)
-        self.close_input()
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            self.process.wait(timeout=5)
-        for thread in self._threads:
-            if thread.is_alive():
-                thread.join(timeout=1.0)
-
-    def stderr_tail(self, limit: int) -> str:
-        """The last ``limit`` bytes of standard error, from a line's start where it was cut."""
-        with self._stderr_lock:
-            data = bytes(self._stderr[-limit:])
-            cut = self._stderr_cut or len(self._stderr) > limit
-        text = data.decode("utf-8", "replace")
-        if cut and "\n" in text:
-            text = text.split("\n", 1)[1]
-        return text
-
-    def _deliver(self, item: bytes | _End) -> bool:
-        while not self._stop.is_set():
-            try:
-                self.lines.put(item, timeout=0.1)
-                return True
-            except queue.Full:
-                continue
-        return False
-
-    def _read_lines(self) -> None:
-        stream = self.process.stdout
-        assert stream is not None
-        pending = bytearray()
-        try:
-            while True:
-                try:
-                    chunk = os.read(stream.fileno(), _CHUNK)
-                except OSError:
-                    chunk = b""
-                if not chunk:
-                    self._deliver(_End("eof"))
-                    return
-                start = 0
-                while (newline := chunk.find(b"\n", start)) >= 0:
-                    if len(pending) + newline - start > self.max_line:
-                        self._deliver(_End("too-long"))
-                        return
-                    pending += chunk[start:newline]
-                    if not self._deliver(bytes(pending)):
-                        return
-                    pending.clear()
-                    start = newline + 1
-                pending += chunk[start:]
-                if len(pending) > self.max_line:
-                    self._deliver(_End("too-long"))
-                    return
-        finally:
-            with contextlib.suppress(OSError):
-                stream.close()
-
-    def _read_stderr(self) -> None:
-        stream = self.process.stderr
-        assert stream is not None
-        try:
-            while chunk := os.read(stream.fileno(), _CHUNK):
-                with self._stderr_lock:
-                    self._stderr += chunk
-                    if len(self._stderr) > STDERR_KEPT:
-                        del self._stderr[: len(self._stderr) - STDERR_KEPT]
-                        self._stderr_cut = True
-        except OSError:
-            return
-        finally:
-            with contextlib.suppress(OSError):
-                stream.close()
-
-    def _write_requests(self) -> None:
-        stream = self.process.stdin
-        assert stream is not None and self._requests is not None
-        try:
-            while (data := self._requests.get()) is not None:
-                view = memoryview(data)
-                while view:
-                    view = view[os.write(stream.fileno(), view) :]
-        except OSError:
-            return
-        finally:
-            with contextlib.suppress(OSError):
-                stream.close()
-
-
-def _line(message: dict[str, Any]) -> bytes:
-    return json.dumps(message, separators=(",", ":")).encode("utf-8") + b"\n"
-
-
-def _not_json(name: str) -> NoReturn:
-    raise ValueError(f"{name} is not JSON")
-
-
 def _is_int(value: Any) -> bool:
     return type(value) is int  # JSON integers only: neither true nor 13.0
 
@@ -463,11 +208,13 @@ class ProcessPlayer(Player):
         cwd: str | None = None,
         env: dict[str, str] | None = None,
     ) -> None:
-        """Prepare to run ``command`` for ``seat`` at a table of ``ruleset``; nothing starts yet."""
-        self.argv = shlex.split(command) if isinstance(command, str) else [str(word) for word in command]
-        if not self.argv:
-            raise ValueError("an empty command")
-        if stderr not in ("capture", "show", "discard"):
+        """Prepare to run ``command`` for ``seat`` at a table of ``ruleset``; nothing starts yet.
+
+        :raises ValueError: for an empty or blank command, one that cannot be split, an unknown
+            ``stderr`` or a time limit under 1 ms.
+        """
+        self.argv = split_command(command)
+        if stderr not in STDERR_MODES:
             raise ValueError(f"stderr is 'capture', 'show' or 'discard', not {stderr!r}")
         if time_limit_ms < 1:
             raise ValueError("the time limit is at least 1 ms")
@@ -487,7 +234,7 @@ class ProcessPlayer(Player):
         self.forfeit: Forfeit | None = None
         #: Whether the last decision was the fallback's.
         self.fell_back = False
-        self._child: _Child | None = None
+        self._child: Child | None = None
         self._next_id = 0
         self._hand: int | None = None
         self._decision = 0
@@ -504,7 +251,7 @@ class ProcessPlayer(Player):
     @property
     def pid(self) -> int | None:
         """The process id (and group id) of the running player, or ``None``."""
-        return self._child.process.pid if self._child is not None else None
+        return self._child.pid if self._child is not None else None
 
     def open(self) -> str:
         """Start the player and exchange hellos, if it is not running; returns its name.
@@ -533,7 +280,8 @@ class ProcessPlayer(Player):
             return
         start = {"type": "start", "hand_number": self._hand, "seed": seed}
         # A failed write is no fault in itself (PLY-6): the first act finds out why.
-        child.send(_line(start), time.monotonic() + self.time_limit_ms / 1000)
+        with contextlib.suppress(TransportError):
+            child.send(start, time.monotonic() + self.time_limit_ms / 1000)
 
     def end_hand(self, last_hand: dict[str, Any], totals: Sequence[int]) -> None:
         """Tell the player how the hand it played ended (EVT-2 and the totals); a failed write is no fault."""
@@ -543,7 +291,9 @@ class ProcessPlayer(Player):
             return
         keys = ("hand_number", "scores", "points", "moon_taker", "moon_choice", "tricks")
         message = {"type": "end", **{key: last_hand[key] for key in keys}, "totals": list(totals)}
-        if self._child.send(_line(message), time.monotonic() + GRACE) is not None:
+        try:
+            self._child.send(message, time.monotonic() + GRACE)
+        except TransportError:
             self._drop()
 
     def decide(self, observation: dict[str, Any], legal_actions: Sequence[int]) -> int:
@@ -606,12 +356,13 @@ class ProcessPlayer(Player):
         self._child = None
         raise PlayerFault(kind, reason, stderr)
 
-    def _spawn(self) -> _Child:
+    def _spawn(self) -> Child:
         try:
-            child = _Child(self.argv, self.stderr, self.max_line, self.cwd, self.env)
-        except (OSError, ValueError) as error:
-            reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
-            raise PlayerFault("start", f"could not start {self.command!r}: {reason}") from None
+            child = Child(
+                self.argv, name=self.command, max_line=self.max_line, stderr=self.stderr, cwd=self.cwd, env=self.env
+            )
+        except StartError as error:
+            raise PlayerFault("start", str(error)) from None
         self._child = child
         self._next_id = 0
         hello = {
@@ -661,40 +412,32 @@ class ProcessPlayer(Player):
             self._fault("illegal-action", f"action {action} answered to act {number} is not one of {legal}")
         return int(action)
 
-    def _exchange(self, child: _Child, message: dict[str, Any], what: str, limit_ms: int) -> Any:
+    def _exchange(self, child: Child, message: dict[str, Any], what: str, limit_ms: int) -> Any:
         """Send ``message`` and read one answer line within ``limit_ms``, parsed as JSON; faults otherwise."""
         deadline = time.monotonic() + limit_ms / 1000
-        unsent = child.send(_line(message), deadline)
-        if unsent == "timeout":
-            self._fault("timeout", f"it did not read {what} within {limit_ms} ms")
-        if unsent == "closed":
-            ended = child.ending(0.2) or "closed its standard input"
-            self._fault("exited", f"it {ended} before reading {what}")
-        item = self._next_answer(child, deadline)
-        if item is None:
-            self._fault("timeout", f"no answer to {what} within {limit_ms} ms")
-        if isinstance(item, _End):
-            if item.kind == "too-long":
-                self._fault("too-long", f"the answer to {what} is a line longer than {self.max_line:,} bytes")
-            ended = child.ending(0.2) or "closed its standard output"
-            self._fault("exited", f"it {ended} before answering {what}")
         try:
-            text = item.decode("utf-8")
-            return json.loads(text, parse_constant=_not_json)
-        except (ValueError, RecursionError):
-            self._fault("not-json", f"the answer to {what} is not JSON: {item[:200]!r}")
+            child.send(message, deadline)
+            line = child.receive(deadline)
+        except WriteTimeout:
+            self._fault("timeout", f"it did not read {what} within {limit_ms} ms")
+        except ReadTimeout:
+            self._fault("timeout", f"no answer to {what} within {limit_ms} ms")
+        except LineTooLong:
+            self._fault("too-long", f"the answer to {what} is a line longer than {self.max_line:,} bytes")
+        except InputClosed:
+            self._fault("exited", f"it {self._ending(child, 'closed its standard input')} before reading {what}")
+        except OutputEnded:
+            self._fault("exited", f"it {self._ending(child, 'closed its standard output')} before answering {what}")
+        try:
+            return parse_line(line)
+        except NotJson:
+            self._fault("not-json", f"the answer to {what} is not JSON: {line[:200]!r}")
 
-    def _next_answer(self, child: _Child, deadline: float) -> bytes | _End | None:
-        while True:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                return None
-            item = child.next_line(min(remaining, _POLL))
-            if item is not None:
-                return item
-            if child.ended():
-                # A line written just before the end may still be on its way from the pipe.
-                return child.next_line(_POLL) or _End("eof")
+    @staticmethod
+    def _ending(child: Child, otherwise: str) -> str:
+        """How the player ended, if it does within a moment, else ``otherwise``."""
+        status = child.wait_exit(0.2)
+        return exit_text(status) if status is not None else otherwise
 
 
 def _shown(value: Any) -> str:
@@ -710,26 +453,8 @@ def close_all(players: Iterable[ProcessPlayer]) -> None:
         if player._child is not None:
             closing.append(player)
     try:
-        for player in closing:
-            child = player._child
-            if child is not None and not child.ended():
-                child.send(_line({"type": "quit"}), time.monotonic() + 0.1)
-                child.close_input()
-        deadline = time.monotonic() + GRACE
-        for player in closing:
-            while player._child is not None and not player._child.ended() and time.monotonic() < deadline:
-                time.sleep(0.01)
-    finally:
         # Killed even after it exited: whatever it started in its group goes with it (PLY-4).
+        shut_down([(player._child, {"type": "quit"}) for player in closing if player._child is not None], GRACE)
+    finally:
         for player in closing:
             player._drop()
-
-
-def kill_all() -> None:
-    """``SIGKILL`` every running player's process group now, without waiting: for exit and signal handlers."""
-    with contextlib.suppress(RuntimeError):  # the set changed while a handler interrupted its update
-        for child in list(_RUNNING):
-            child.signal_group()
-
-
-atexit.register(kill_all)
