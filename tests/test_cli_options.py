@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+import reversis
 from reversis.cli import build_parser, main
 from reversis.commands.tournament import iter_deals
 
@@ -114,7 +115,7 @@ def test_version() -> None:
 
 def test_deals_stream_one_at_a_time() -> None:
     started = time.monotonic()
-    deals = iter_deals(["random", "rules"], preset="hartenjagen", hands=10**9, seed=1)
+    deals = iter_deals(["random", "rules"], ruleset=reversis.preset("hartenjagen"), hands=10**9, seed=1)
     first, second = next(deals), next(deals)
     deals.close()
     assert (first.index, second.index) == (0, 1)

@@ -25,6 +25,7 @@ from typing import Any
 
 import pytest
 
+import reversis
 from reversis.cli import main
 from reversis.commands.tournament import TournamentError, deal_seed, run_tournament, seatings, split_players
 from reversis.players import LowestPlayer, ProcessPlayer, observe
@@ -34,6 +35,7 @@ pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="re
 
 ROOT = Path(__file__).resolve().parents[1]
 PRESET = "hearts-computer"
+RULESET = reversis.preset(PRESET)
 #: The seatings of a deal between the rule-based player and one bot, and the hands the bot plays in them.
 SEATINGS = seatings(["rules", "bot"], 4)
 BOT_HANDS = sum(seating.count("bot") for seating in SEATINGS)
@@ -201,7 +203,7 @@ def _scores(result: Any) -> list[list[list[int]]]:
 @pytest.fixture(scope="module")
 def lowest_scores() -> list[list[list[int]]]:
     """What ``rules`` against the in-process ``lowest`` player scores on deal 0 of seed 11."""
-    return _scores(run_tournament(["rules", "lowest"], preset=PRESET, hands=1, seed=11, keep_deals=True))
+    return _scores(run_tournament(["rules", "lowest"], ruleset=RULESET, hands=1, seed=11, keep_deals=True))
 
 
 @pytest.fixture(scope="session")
@@ -244,7 +246,7 @@ def test_the_rust_bot_plays_a_tournament_without_forfeits(rust_bot: Path, tmp_pa
     assert all(hand["forfeits"] == [] for hand in data["deals"]) and len(data["deals"]) == 4
     assert all("lowest-rust" in seating for hand in data["deals"] for seating in hand["seatings"])
     # The Rust bot plays the lowest legal id: exactly the in-process lowest player, deal by deal.
-    lowest = run_tournament(["rules", "lowest"], preset=PRESET, hands=4, seed=0, keep_deals=True)
+    lowest = run_tournament(["rules", "lowest"], ruleset=RULESET, hands=4, seed=0, keep_deals=True)
     assert [hand["scores"] for hand in data["deals"]] == _scores(lowest)
     capsys.readouterr()
 
@@ -252,7 +254,13 @@ def test_the_rust_bot_plays_a_tournament_without_forfeits(rust_bot: Path, tmp_pa
 def test_a_protocol_bot_plays_exactly_as_the_player_it_wraps(tmp_path: Path) -> None:
     script = _write_bot(tmp_path, RANDOM_BOT)
     bot = f"cmd:{shlex.join([sys.executable, str(script)])}"
-    options: dict[str, Any] = {"preset": PRESET, "hands": 3, "seed": 5, "keep_deals": True, "chunk": 3}
+    options: dict[str, Any] = {
+        "ruleset": reversis.preset(PRESET),
+        "hands": 3,
+        "seed": 5,
+        "keep_deals": True,
+        "chunk": 3,
+    }
     wrapped = run_tournament(["rules", bot], **options)
     direct = run_tournament(["rules", "random"], **options)
     assert wrapped.players == ["rules", "random-bot"]
@@ -266,7 +274,7 @@ def test_a_protocol_bot_plays_exactly_as_the_player_it_wraps(tmp_path: Path) -> 
 
 def test_the_table_speaks_the_protocol(tmp_path: Path, lowest_scores: list[list[list[int]]]) -> None:
     bot, log = _bot(tmp_path, "record")
-    result = run_tournament(["rules", bot], preset=PRESET, hands=1, seed=11, keep_deals=True, time_limit_ms=3000)
+    result = run_tournament(["rules", bot], ruleset=RULESET, hands=1, seed=11, keep_deals=True, time_limit_ms=3000)
     assert _scores(result) == lowest_scores
     messages = [json.loads(line) for line in (log / "messages").read_text().splitlines()]
     hellos = [m for m in messages if m["type"] == "hello"]
@@ -324,7 +332,7 @@ def test_a_fault_forfeits_the_hand_and_the_run_goes_on(
     bot, log = _bot(tmp_path, mode, fault_at)
     started = time.monotonic()
     limit = 200 if kind == "timeout" else 3000  # short only where the fault is to take it
-    result = run_tournament(["rules", bot], preset=PRESET, hands=1, seed=11, keep_deals=True, time_limit_ms=limit)
+    result = run_tournament(["rules", bot], ruleset=RULESET, hands=1, seed=11, keep_deals=True, time_limit_ms=limit)
     assert time.monotonic() - started < 20
     # The fallback plays the lowest legal id, as the bot did before its fault: the scores are lowest's.
     assert _scores(result) == lowest_scores
@@ -348,7 +356,7 @@ def test_a_fault_forfeits_the_hand_and_the_run_goes_on(
 
 def test_a_forfeit_keeps_only_the_tail_of_standard_error(tmp_path: Path) -> None:
     bot, log = _bot(tmp_path, "noisy", 1)
-    result = run_tournament(["rules", bot], preset=PRESET, hands=1, seed=2, keep_deals=True, time_limit_ms=1000)
+    result = run_tournament(["rules", bot], ruleset=RULESET, hands=1, seed=2, keep_deals=True, time_limit_ms=1000)
     for forfeit in result.deals[0].forfeits:
         assert forfeit["kind"] == "exited" and "status 4" in forfeit["reason"]
         assert len(forfeit["stderr"].encode()) <= 2048
@@ -359,7 +367,13 @@ def test_a_forfeit_keeps_only_the_tail_of_standard_error(tmp_path: Path) -> None
 def test_a_bots_standard_error_can_be_shown(tmp_path: Path, capfd: Any) -> None:
     bot, log = _bot(tmp_path, "crash", 2)
     result = run_tournament(
-        ["rules", bot], preset=PRESET, hands=1, seed=2, keep_deals=True, time_limit_ms=1000, bot_stderr="show"
+        ["rules", bot],
+        ruleset=RULESET,
+        hands=1,
+        seed=2,
+        keep_deals=True,
+        time_limit_ms=1000,
+        bot_stderr="show",
     )
     assert capfd.readouterr().err.count("a crash at act 2\n") == BOT_HANDS
     assert [f["stderr"] for f in result.deals[0].forfeits] == [""] * BOT_HANDS
@@ -369,7 +383,7 @@ def test_a_bots_standard_error_can_be_shown(tmp_path: Path, capfd: Any) -> None:
 def test_a_bot_that_ignores_quit_is_killed(tmp_path: Path) -> None:
     bot, log = _bot(tmp_path, "ignore-quit")
     started = time.monotonic()
-    result = run_tournament(["rules", bot], preset=PRESET, hands=1, seed=3, keep_deals=True, time_limit_ms=1000)
+    result = run_tournament(["rules", bot], ruleset=RULESET, hands=1, seed=3, keep_deals=True, time_limit_ms=1000)
     assert result.deals[0].forfeits == []  # not exiting after quit is no fault (PLY-6)
     assert time.monotonic() - started < 15
     _assert_none_left(log, seconds=1.0)
@@ -418,7 +432,7 @@ def test_player_lists_keep_quoted_commas() -> None:
     with pytest.raises(TournamentError, match="unclosed quote"):
         split_players("cmd:./bot 'a,rules")
     with pytest.raises(TournamentError, match="names no command"):
-        run_tournament(["rules", "cmd: "], hands=1)
+        run_tournament(["rules", "cmd: "], ruleset=RULESET, hands=1)
 
 
 @pytest.mark.parametrize("value", ["0", "-5", "3600001", "soon"])
@@ -501,8 +515,6 @@ def test_legal_ids_and_pass_selections_follow_the_game(engine: Any) -> None:
 
 
 def test_a_process_player_is_a_player(tmp_path: Path) -> None:
-    import reversis
-
     bot, log = _bot(tmp_path, "crash", 2)
     ruleset = reversis.preset(PRESET)
     game = reversis.Game(ruleset, seed=4)

@@ -219,10 +219,12 @@ def test_search_play_refuses_a_seat_with_nothing_to_decide() -> None:
 def test_registered_in_the_tournament_with_options() -> None:
     assert tournament.PLAYER_CLASSES["search"] == ("reversis.players.search", "SearchPlayer")
     assert tournament.player_options("search:playouts=300:time_ms=2.5") == ("search", {"playouts": 300, "time_ms": 2.5})
-    player = tournament._make_player("search:playouts=300", 1, None)
+    player = tournament.players.make_player("search:playouts=300", 1, None)
     assert isinstance(player, SearchPlayer) and player.playouts == 300 and player.time_ms is None
-    result = tournament.run_tournament(["search:playouts=60", "rules"], preset="hearts-computer", hands=2, seed=1)
+    result = tournament.run_tournament(
+        ["search:playouts=60", "rules"], ruleset=reversis.preset("hearts-computer"), hands=2, seed=1
+    )
     assert result.players == ["search:playouts=60", "rules"]
     for bad in ["search:playouts", "search:depth=3", "search:playouts=0", "rules:playouts=5", "search:seed=1"]:
         with pytest.raises(tournament.TournamentError):
-            tournament.run_tournament([bad, "rules"], hands=1)
+            tournament.run_tournament([bad, "rules"], ruleset=reversis.preset("hearts-computer"), hands=1)

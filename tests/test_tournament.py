@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+import reversis
 from reversis.cli import main
 from reversis.commands import tournament
 from reversis.commands.tournament import (
@@ -20,6 +21,8 @@ from reversis.commands.tournament import (
     seatings,
     t_quantile,
 )
+
+RULESET = reversis.preset("hearts-computer")
 
 
 def _numbers(result: tournament.TournamentResult) -> dict:
@@ -85,15 +88,16 @@ def test_t_quantiles() -> None:
 
 
 def test_jobs_do_not_change_the_numbers() -> None:
-    one = run_tournament(["random", "rules"], preset="hartenjagen", hands=6, seed=3, jobs=1, keep_deals=True)
-    two = run_tournament(["random", "rules"], preset="hartenjagen", hands=6, seed=3, jobs=2, chunk=1, keep_deals=True)
+    rules = reversis.preset("hartenjagen")
+    one = run_tournament(["random", "rules"], ruleset=rules, hands=6, seed=3, jobs=1, keep_deals=True)
+    two = run_tournament(["random", "rules"], ruleset=rules, hands=6, seed=3, jobs=2, chunk=1, keep_deals=True)
     assert _numbers(one) == _numbers(two)
-    other = run_tournament(["random", "rules"], preset="hartenjagen", hands=6, seed=4, jobs=1, keep_deals=True)
+    other = run_tournament(["random", "rules"], ruleset=rules, hands=6, seed=4, jobs=1, keep_deals=True)
     assert _numbers(other) != _numbers(one)
 
 
 def test_every_player_plays_every_seat_with_every_deal() -> None:
-    result = run_tournament(["random", "rules"], preset="hearts-3", hands=3, seed=1, keep_deals=True)
+    result = run_tournament(["random", "rules"], ruleset=reversis.preset("hearts-3"), hands=3, seed=1, keep_deals=True)
     for deal in result.deals:
         assert len(deal.seatings) == len(seatings(["random", "rules"], 3))
         for seat in range(3):
@@ -103,7 +107,7 @@ def test_every_player_plays_every_seat_with_every_deal() -> None:
 
 
 def test_statistics_are_consistent() -> None:
-    result = run_tournament(["random", "rules"], preset="hearts-computer", hands=8, seed=2)
+    result = run_tournament(["random", "rules"], ruleset=RULESET, hands=8, seed=2)
     total = 0.0
     for stat in result.stats:
         assert stat.hands == 8 * len(seatings(["random", "rules"], 4))
@@ -119,24 +123,24 @@ def test_statistics_are_consistent() -> None:
 
 
 def test_rules_beats_random() -> None:
-    result = run_tournament(["random", "rules"], preset="hearts-computer", hands=40, seed=5)
+    result = run_tournament(["random", "rules"], ruleset=RULESET, hands=40, seed=5)
     (pair,) = result.pairs
     assert pair.low > 0  # random takes more points than the rule-based player
 
 
 def test_unknown_and_unavailable_players(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(TournamentError, match="unknown player"):
-        run_tournament(["random", "nobody"], hands=1)
+        run_tournament(["random", "nobody"], ruleset=RULESET, hands=1)
     monkeypatch.setitem(tournament.PLAYER_CLASSES, "ghost", ("reversis.players.no_such_module", "Ghost"))
     with pytest.raises(TournamentError, match="not available"):
-        run_tournament(["random", "ghost"], hands=1)
+        run_tournament(["random", "ghost"], ruleset=RULESET, hands=1)
     with pytest.raises(TournamentError):
-        run_tournament(["random", "random"], hands=1)
+        run_tournament(["random", "random"], ruleset=RULESET, hands=1)
 
 
 def test_progress_bar() -> None:
     stream = io.StringIO()
-    run_tournament(["random", "rules"], preset="hartenjagen", hands=2, seed=1, progress=stream)
+    run_tournament(["random", "rules"], ruleset=reversis.preset("hartenjagen"), hands=2, seed=1, progress=stream)
     text = stream.getvalue()
     assert "\r" in text
     assert "2/2 deals" in text
@@ -174,7 +178,7 @@ def test_help_says_the_unit_is_the_hand(capsys: pytest.CaptureFixture[str]) -> N
 
 
 def test_intervals_treat_a_deals_rotations_as_one_cluster() -> None:
-    result = run_tournament(["random", "rules"], preset="hearts-computer", hands=10, seed=7, keep_deals=True)
+    result = run_tournament(["random", "rules"], ruleset=RULESET, hands=10, seed=7, keep_deals=True)
     for stat in result.stats:
         per_deal = []
         for deal in result.deals:
@@ -193,21 +197,22 @@ def test_intervals_treat_a_deals_rotations_as_one_cluster() -> None:
 
 def test_correlated_rotations_do_not_narrow_the_interval() -> None:
     # Every rotation of a deal scores the same: four hands per deal carry one deal's information.
-    from reversis.commands.tournament import DealResult, _Tally
+    from reversis.commands.tournament import DealResult
+    from reversis.commands.tournament.stats import Tally
 
-    tally = _Tally(["a", "b"])
+    tally = Tally(["a", "b"])
     for index, points in enumerate([0, 26, 4, 13, 9, 2]):
         seatings = [["a", "b", "a", "b"], ["b", "a", "b", "a"]] * 2
         scores = [[points, 0, points, 0] if s[0] == "a" else [0, points, 0, points] for s in seatings]
         tally.add(DealResult(index, seatings, scores))
-    result = tally.result("x", 0, None, [])
+    result = tally.result(RULESET, 0, None, [])
     a = result.stat("a")
     mean, low, high = interval([0.0, 26.0, 4.0, 13.0, 9.0, 2.0])
     assert (a.mean, a.low, a.high) == (pytest.approx(mean), pytest.approx(low), pytest.approx(high))
 
 
 def test_one_deal_gives_no_interval(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    result = run_tournament(["random", "rules"], preset="hartenjagen", hands=1, seed=1)
+    result = run_tournament(["random", "rules"], ruleset=reversis.preset("hartenjagen"), hands=1, seed=1)
     assert all(math.isnan(s.low) and math.isnan(s.high) for s in result.stats)
     assert all(math.isnan(p.low) for p in result.pairs)
     table = tournament.format_table(result)

@@ -21,6 +21,7 @@ from typing import Any
 
 import pytest
 
+import reversis
 from reversis.cli import main
 from reversis.commands.tournament import run_tournament
 
@@ -114,16 +115,18 @@ def test_a_ray_tournament_equals_the_local_one_deal_by_deal(tmp_path: Path, caps
 SESSION_SCRIPT = """
 import json, sys
 import ray
+import reversis
 from reversis.commands.tournament import run_tournament
-from reversis.commands.tournament_ray import ray_session
+from reversis.commands.tournament_ray import ray_backend, ray_session
 
 def deals(result):
     return [[d.index, d.seed, d.seatings, d.scores, d.forfeits] for d in result.deals]
 
 options = json.loads(sys.argv[2])
+options["ruleset"] = reversis.Ruleset.from_json(options["ruleset"])
 with ray_session("", cpus=2) as cpus:
-    plain = run_tournament(["random", "rules"], ray="", chunk=2, **options)
-    bots = run_tournament(["rules", sys.argv[1]], ray="", **options)
+    plain = run_tournament(["random", "rules"], backend=ray_backend(), chunk=2, **options)
+    bots = run_tournament(["rules", sys.argv[1]], backend=ray_backend(), **options)
     inside = ray.is_initialized()
 print(json.dumps({
     "cpus": cpus, "inside": inside, "after": ray.is_initialized(), "plain": deals(plain), "bots": deals(bots),
@@ -137,13 +140,18 @@ def test_ray_sessions_are_reused_and_protocol_bots_play_in_ray_tasks(tmp_path: P
     script = tmp_path / "bot.py"
     script.write_text(textwrap.dedent(RANDOM_BOT))
     bot = f"cmd:{shlex.join([sys.executable, str(script)])}"
-    options: dict[str, Any] = {"preset": "hartenjagen", "hands": 4, "seed": 5, "keep_deals": True, "jobs": 1}
-    proc = _run([sys.executable, "-c", SESSION_SCRIPT, bot, json.dumps(options)])
+    options: dict[str, Any] = {"hands": 4, "seed": 5, "keep_deals": True, "jobs": 1}
+    # Not a preset: the Ray tasks play the ruleset they are sent, whose hands all take 13 + 5 points.
+    hearts = reversis.preset("hearts-4")
+    ruleset = hearts.replace(name="hearts-4-light", moon=None, card_points={**hearts.card_points, "QS": 5})
+    proc = _run([sys.executable, "-c", SESSION_SCRIPT, bot, json.dumps({**options, "ruleset": ruleset.to_json()})])
+    options["ruleset"] = ruleset
     assert proc.returncode == 0, proc.stderr
     on_ray = json.loads(proc.stdout)
     assert on_ray["cpus"] == 2
     assert on_ray["inside"] and not on_ray["after"]  # the outer session is the one shut down
     assert on_ray["plain"] == _deals(run_tournament(["random", "rules"], **options))
+    assert all(sum(hand) == 18 for deal in on_ray["plain"] for hand in deal[3])
     local_bots = run_tournament(["rules", bot], **options)
     assert on_ray["players"] == ["rules", "random-bot"] == local_bots.players
     assert on_ray["bots"] == _deals(local_bots)

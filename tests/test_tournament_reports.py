@@ -13,11 +13,13 @@ from xml.etree import ElementTree
 
 import pytest
 
+import reversis
 from reversis.cli import main
 from reversis.commands import tournament
 from reversis.commands.tournament import (
     CSV_COLUMNS,
     DealResult,
+    cli,
     deal_json,
     deal_rows,
     deal_seed,
@@ -25,8 +27,10 @@ from reversis.commands.tournament import (
     run_tournament,
     seatings,
 )
+from reversis.commands.tournament.stats import Tally
 
 PRESET = "hartenjagen"
+RULESET = reversis.preset(PRESET)
 ARGS = ["--players", "random,rules", "--preset", PRESET, "--hands", "5", "--seed", "11", "--jobs", "1"]
 
 
@@ -38,7 +42,7 @@ def _usage_error(capsys: pytest.CaptureFixture[str], argv: list[str]) -> str:
 
 
 def _result(**options: Any) -> tournament.TournamentResult:
-    return run_tournament(["random", "rules"], preset=PRESET, hands=5, seed=11, keep_deals=True, **options)
+    return run_tournament(["random", "rules"], ruleset=RULESET, hands=5, seed=11, keep_deals=True, **options)
 
 
 def test_json_and_csv_hold_every_deal_and_seat_as_played(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -87,7 +91,7 @@ def test_forfeits_are_flagged_at_their_seat() -> None:
 
 
 def test_the_table_prints_every_pair(capsys: pytest.CaptureFixture[str]) -> None:
-    result = run_tournament(["random", "rules", "lowest"], preset=PRESET, hands=3, seed=2)
+    result = run_tournament(["random", "rules", "lowest"], ruleset=RULESET, hands=3, seed=2)
     assert len(result.pairs) == 3
     table = format_table(result)
     for first, second in (("random", "rules"), ("random", "lowest"), ("rules", "lowest")):
@@ -125,7 +129,7 @@ def test_without_matplotlib_the_message_names_the_extra_before_the_run(
 ) -> None:
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib fails as where it is not installed
     played: list[int] = []
-    monkeypatch.setattr(tournament, "run_tournament", lambda *a, **k: played.append(1))
+    monkeypatch.setattr(cli, "run_tournament", lambda *a, **k: played.append(1))
     status = main(["tournament", *ARGS, "--chart", str(tmp_path / "chart.svg"), "--json", str(tmp_path / "t.json")])
     assert status == 2
     assert "pip install reversis[plot]" in capsys.readouterr().err
@@ -174,14 +178,14 @@ def test_a_stopped_run_leaves_the_previous_reports(
     report, table = tmp_path / "t.json", tmp_path / "t.csv"
     report.write_text("the previous report")
     table.write_text("the previous rows")
-    add = tournament._Tally.add
+    add = Tally.add
 
     def add_then_stop(self: Any, deal: DealResult) -> None:
         add(self, deal)
         if self.deals == 3:
             raise KeyboardInterrupt
 
-    monkeypatch.setattr(tournament._Tally, "add", add_then_stop)
+    monkeypatch.setattr(Tally, "add", add_then_stop)
     assert main(["tournament", *ARGS, "--json", str(report), "--csv", str(table)]) == 130
     assert report.read_text() == "the previous report" and table.read_text() == "the previous rows"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["t.csv", "t.json"]

@@ -19,9 +19,13 @@ import shutil
 import signal
 import stat
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
+
+if TYPE_CHECKING:
+    from reversis import Ruleset
 
 __all__ = [
+    "MAX_RULESET_BYTES",
     "MAX_SEED",
     "Terminated",
     "count",
@@ -31,6 +35,7 @@ __all__ = [
     "non_negative",
     "positive",
     "preset_name",
+    "ruleset_file",
     "save_file",
     "seed",
     "writable_file",
@@ -38,6 +43,8 @@ __all__ = [
 
 #: The largest seed (ERR-6: seeds are integers in 0 … 2⁶⁴−1).
 MAX_SEED = 2**64 - 1
+#: The most bytes of a ruleset file read: every preset is a few hundred, and ``/dev/zero`` is endless.
+MAX_RULESET_BYTES = 1024 * 1024
 
 
 class Terminated(BaseException):
@@ -170,6 +177,31 @@ def preset_name(text: str) -> str:
     if text not in names:
         raise argparse.ArgumentTypeError(f"no preset named {text!r}; the presets are {', '.join(names)}")
     return text
+
+
+def ruleset_file(text: str) -> Ruleset:
+    """``--ruleset FILE``: the :class:`reversis.Ruleset` in a JSON file, else a usage error saying what is wrong.
+
+    The file holds one ruleset object of spec/ruleset.md as UTF-8 JSON; what is wrong with a
+    ruleset is said as the engine says it (``invalid-ruleset``, naming the field).
+    """
+    import reversis
+
+    if not text:
+        raise argparse.ArgumentTypeError("the file name is empty")
+    try:
+        with open(Path(text).expanduser(), "rb") as source:
+            data = source.read(MAX_RULESET_BYTES + 1)
+    except OSError as error:
+        raise argparse.ArgumentTypeError(f"cannot read the ruleset {text}: {error.strerror or error}") from None
+    if len(data) > MAX_RULESET_BYTES:
+        raise argparse.ArgumentTypeError(
+            f"cannot read the ruleset {text}: it is larger than {MAX_RULESET_BYTES:,} bytes, which no ruleset is"
+        )
+    try:
+        return reversis.Ruleset.from_json(data)
+    except reversis.InvalidInputError as error:
+        raise argparse.ArgumentTypeError(f"{text}: {error}") from None
 
 
 def save_file(text: str) -> str:

@@ -1,10 +1,12 @@
 """``reversis tournament --ray``: the deals of a tournament sharded over a Ray cluster.
 
 The deals are played by the same function as in the local worker processes
-(:func:`~reversis.commands.tournament._play_chunk`), a chunk of deals per Ray task, the players
-built inside the task from their names and options; the results are taken in deal order, a
-bounded number of tasks in flight, so they equal a local run's deal by deal and memory does not
-grow with ``--hands``.
+(:func:`~reversis.commands.tournament.deals.play_chunk`), a chunk of deals per Ray task, the
+ruleset sent as its canonical JSON text and the players built inside the task from their names
+and options; the results are taken in deal order, a bounded number of tasks in flight, so they
+equal a local run's deal by deal and memory does not grow with ``--hands``.
+:func:`ray_backend` is the backend of :func:`~reversis.commands.tournament.run_tournament`
+that plays them so.
 
 Without an address a local Ray instance is started with ``--jobs`` CPUs and shut down at the end
 (Ctrl-C and ``SIGTERM`` included); with one, the command connects to that cluster (as
@@ -19,6 +21,7 @@ Ray is an optional extra, ``pip install reversis[ray]``; it is imported only her
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 import os
 import signal
@@ -27,12 +30,17 @@ import sys
 import threading
 from collections import deque
 from collections.abc import Generator, Iterator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from .tournament import DEFAULT_TIME_LIMIT_MS, DealResult, TournamentError, _chunks, _play_chunk
+from .tournament.deals import Backend, DealResult, check_tournament, chunks, play_chunk, ruleset_text
+from .tournament.errors import TournamentError
+from .tournament.players import DEFAULT_TIME_LIMIT_MS
 
-__all__ = ["CONNECT_TIMEOUT_S", "RayClusterError", "iter_deals", "ray_session"]
+if TYPE_CHECKING:
+    from reversis import Ruleset
+
+__all__ = ["CONNECT_TIMEOUT_S", "RayClusterError", "iter_deals", "ray_backend", "ray_session"]
 
 #: Seconds to wait for a cluster's head node to answer, so a wrong address fails instead of hanging.
 CONNECT_TIMEOUT_S = 5
@@ -223,7 +231,7 @@ def _shutdown(ray: Any) -> None:
 def iter_deals(
     players: Sequence[str],
     *,
-    preset: str = "hearts-computer",
+    ruleset: Ruleset,
     hands: int = 100,
     seed: int = 0,
     rollouts: int | None = None,
@@ -235,14 +243,18 @@ def iter_deals(
 ) -> Generator[DealResult, None, None]:
     """Play deals ``0 … hands − 1`` as Ray tasks and yield their results in order.
 
-    As :func:`reversis.commands.tournament.iter_deals`, of whose checks this is the rest: at most
-    ``2 · CPUs`` tasks of ``chunk`` deals (at most :data:`MAX_CHUNK` by default) are in flight.
+    As :func:`reversis.commands.tournament.iter_deals`, with the same checks: at most ``2 · CPUs``
+    tasks of ``chunk`` deals (at most :data:`MAX_CHUNK` by default) are in flight.
     Closing the generator, or an exception, Ctrl-C included, cancels the tasks in flight (their
     ``cmd:`` players' processes are killed as the tasks unwind). ``address`` and ``jobs`` are
     as :func:`ray_session`'s ``address`` and ``cpus``.
 
+    :raises TournamentError: as :func:`reversis.commands.tournament.iter_deals`.
     :raises RayClusterError: as :func:`ray_session`, or when a task is lost with its worker.
     """
+    names = list(players)
+    check_tournament(names, ruleset, hands, jobs or 1)
+    text = ruleset_text(ruleset)
     bots: dict[str, Any] = {"time_limit_ms": time_limit_ms, "bot_stderr": bot_stderr}
     with ray_session(address, cpus=jobs, show_logs=bot_stderr == "show") as cpus:
         import ray
@@ -250,11 +262,11 @@ def iter_deals(
 
         size = chunk or max(1, min(MAX_CHUNK, hands // (cpus * 4)))
         # Deterministic tasks: one rerun after its worker died gives the same deals.
-        task = ray.remote(num_cpus=1, max_retries=1)(_play_chunk)
+        task = ray.remote(num_cpus=1, max_retries=1)(play_chunk)
         window: deque[Any] = deque()
         try:
-            for part in _chunks(hands, size):
-                window.append(task.remote(preset, list(players), seed, part, rollouts, **bots))
+            for part in chunks(hands, size):
+                window.append(task.remote(text, names, seed, part, rollouts, **bots))
                 if len(window) >= 2 * cpus:
                     yield from _take(ray, window.popleft())
             while window:
@@ -275,6 +287,15 @@ def iter_deals(
             raise
         finally:
             _cancel(ray, window)
+
+
+def ray_backend(address: str = "") -> Backend:
+    """The backend of :func:`~reversis.commands.tournament.run_tournament` that plays the deals on Ray.
+
+    As :func:`iter_deals` at ``address``: ``""`` starts a local instance of ``jobs`` CPUs for the
+    tournament (unless a session of :func:`ray_session` is open, which is used).
+    """
+    return functools.partial(iter_deals, address=address)
 
 
 def _take(ray: Any, ref: Any) -> list[DealResult]:

@@ -1,0 +1,121 @@
+"""The local backend: deals played in worker processes on this machine, in order, a bounded number at a time.
+
+The workers ignore Ctrl-C, which is the parent's to handle: closing :func:`iter_deals` (or an
+exception in the parent, Ctrl-C included) terminates them at once, and with ``cmd:`` players
+each worker kills their process groups as it goes (PLY-4).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+from collections import deque
+from collections.abc import Generator, Sequence
+from typing import TYPE_CHECKING, Any
+
+from .deals import DealResult, check_tournament, chunks, play_chunk, ruleset_text
+from .players import DEFAULT_TIME_LIMIT_MS, is_command
+
+if TYPE_CHECKING:
+    from reversis import Ruleset
+
+__all__ = ["iter_deals"]
+
+#: The signals blocked while worker processes start, so none arrives before they ignore it.
+_STOP_SIGNALS = {getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)}
+
+
+def _worker_signals(bots: bool = False) -> None:
+    """In a worker: Ctrl-C is the parent's to handle; ``SIGTERM`` (the pool's terminate) just ends it.
+
+    With ``cmd:`` players the worker first kills their process groups: they live in sessions of
+    their own, so nothing else would reach them (PLY-4).
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    handler: Any = signal.SIG_DFL
+    if bots:
+        from reversis.players.process import kill_all
+
+        def handler(signum: int, frame: Any) -> None:
+            kill_all()
+            signal.signal(signum, signal.SIG_DFL)
+            os.kill(os.getpid(), signum)
+
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), handler)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
+
+
+def _start_pool(jobs: int, bots: bool = False) -> Any:
+    """A ``multiprocessing`` pool of ``jobs`` workers that ignore Ctrl-C (the parent stops them).
+
+    The stop signals are blocked while the workers start, so none reaches a worker before it
+    ignores Ctrl-C; one that arrived meanwhile is raised once they are unblocked, and then the
+    new pool is terminated at once.
+    """
+    if not hasattr(signal, "pthread_sigmask"):
+        return multiprocessing.get_context().Pool(jobs, initializer=_worker_signals, initargs=(bots,))
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
+    try:
+        pool = multiprocessing.get_context().Pool(jobs, initializer=_worker_signals, initargs=(bots,))
+    except BaseException:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+        raise
+    try:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)  # a Ctrl-C that came meanwhile is raised here
+    except BaseException:
+        pool.terminate()
+        pool.join()
+        raise
+    return pool
+
+
+def iter_deals(
+    players: Sequence[str],
+    *,
+    ruleset: Ruleset,
+    hands: int = 100,
+    seed: int = 0,
+    jobs: int = 1,
+    rollouts: int | None = None,
+    chunk: int | None = None,
+    time_limit_ms: int = DEFAULT_TIME_LIMIT_MS,
+    bot_stderr: str = "capture",
+) -> Generator[DealResult, None, None]:
+    """Play deals ``0 … hands − 1`` under ``ruleset`` and yield their results in order, never holding them all.
+
+    With ``jobs`` above 1 the deals are played in that many worker processes, at most
+    ``2 · jobs`` chunks of ``chunk`` deals in flight; closing the generator (or an exception,
+    Ctrl-C included) terminates the workers at once, and the processes of ``cmd:`` players with
+    them. The results depend only on the players, ``ruleset``, ``seed`` and ``rollouts``, never
+    on ``jobs`` or ``chunk`` (for ``cmd:`` players: if their decisions depend only on what the
+    protocol gives them, PLY-4). Players are named as given (``cmd:…``), not as reported.
+
+    :raises TournamentError: for an unknown or unavailable player, a repeated player, more
+        player types than seats, fewer than one deal or fewer than one job.
+    """
+    names = list(players)
+    check_tournament(names, ruleset, hands, jobs)
+    text = ruleset_text(ruleset)
+    size = chunk or max(1, min(16, hands // (jobs * 8) or 1))
+    bots: dict[str, Any] = {"time_limit_ms": time_limit_ms, "bot_stderr": bot_stderr}
+    if jobs == 1:
+        for part in chunks(hands, size):
+            yield from play_chunk(text, names, seed, part, rollouts, **bots)
+        return
+    pool = _start_pool(jobs, bots=any(is_command(name) for name in names))
+    try:
+        window: deque[Any] = deque()
+        for part in chunks(hands, size):
+            window.append(pool.apply_async(play_chunk, (text, names, seed, part, rollouts), bots))
+            if len(window) >= 2 * jobs:
+                yield from window.popleft().get()
+        while window:
+            yield from window.popleft().get()
+        pool.close()
+    finally:
+        pool.terminate()
+        pool.join()
