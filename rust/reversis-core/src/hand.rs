@@ -137,6 +137,12 @@ impl HandState {
         self.leader = kernel::first_leader(&self.hands[..n], dealer, opening_bit(rules)) as u8;
     }
 
+    /// Makes `seat` the leader of the first trick, as the holder of the opening card would be,
+    /// for a replay of a hand whose hands nobody knows.
+    pub(crate) fn lead_from(&mut self, seat: usize) {
+        self.leader = seat as u8;
+    }
+
     /// Replaces a seat's cards (used by the pass, PASS-3).
     ///
     /// # Panics

@@ -1,12 +1,15 @@
 //! The rules of play read backwards (the kernel's inverses), at the positions of real hands: a
-//! card is legal from a hand exactly when the hand holds none of the cards its play reveals.
+//! card is legal from a hand exactly when the hand holds none of the cards its play reveals,
+//! and the sampler's layouts after a hand's plays are layouts from which every play was legal,
+//! with every revealed void and known card in place.
 #![allow(clippy::needless_range_loop)]
 
 mod common;
 
 use common::*;
 use reversis_core::{
-    Card, CardSet, Game, HandState, MoonChoice, Phase, Ruleset, SplitMix64, FULL_DECK, SUIT_MASKS,
+    revealed, Card, CardSet, Game, HandState, MoonChoice, PerSeat, Phase, Ruleset, Sampler,
+    SplitMix64, FULL_DECK, SUIT_MASKS,
 };
 
 /// Every preset, and variants for the rules the presets leave out: a free first lead under
@@ -141,4 +144,107 @@ fn a_card_is_legal_exactly_from_the_hands_that_hold_nothing_its_play_reveals() {
         }
     }
     assert!(shown.iter().all(|&k| k > 100), "{shown:?}");
+}
+
+/// The hand's plays so far, in order, and the seat that leads the first trick.
+fn plays_of(g: &Game) -> (Vec<(usize, Card)>, usize) {
+    let mut plays: Vec<(usize, Card)> = g.tricks().iter().flat_map(|t| t.plays()).collect();
+    plays.extend(g.trick());
+    let leader = plays.first().map_or_else(|| g.to_move().unwrap(), |p| p.0);
+    (plays, leader)
+}
+
+#[test]
+fn sampled_layouts_keep_every_revealed_void_and_known_card_and_make_every_play_legal() {
+    let mut rng = SplitMix64::new(12);
+    let mut narrower = 0;
+    let mut checked = 0;
+    for rules in variants() {
+        let n = rules.players();
+        for hand_number in 0..4 {
+            let mut moment = 0;
+            random_hand(&rules, hand_number, &mut rng.clone(), |g| {
+                moment += 1;
+                if moment % 9 != 1 {
+                    return;
+                }
+                let (plays, leader) = plays_of(g);
+                let mut played_by = PerSeat::splat(CardSet::EMPTY);
+                for &(s, c) in &plays {
+                    played_by[s].insert(c);
+                }
+                for seat in 0..n {
+                    let k = g.knowledge(seat).unwrap();
+                    let sampler = Sampler::after_plays(&rules, &k, leader, &plays).unwrap();
+                    let plain = Sampler::new(&rules, &k).unwrap();
+                    assert!(sampler.count() <= plain.count());
+                    narrower += usize::from(sampler.count() < plain.count());
+                    let mut draw = SplitMix64::new(rng.next_u64());
+                    for _ in 0..8 {
+                        let layout = sampler.sample(&mut draw);
+                        assert_eq!(layout[seat], k.hand);
+                        let mut all = CardSet::EMPTY;
+                        for s in 0..n {
+                            assert_eq!(layout[s].len(), usize::from(k.counts[s]));
+                            assert!((layout[s] & all).is_empty());
+                            all |= layout[s];
+                            assert_eq!(k.known[s] & layout[s], k.known[s], "a known card");
+                            for suit in 0..4 {
+                                if k.voids[s] & (1 << suit) != 0 {
+                                    assert_eq!(layout[s].0 & SUIT_MASKS[suit], 0, "a void");
+                                }
+                            }
+                        }
+                        assert_eq!(all | k.played, rules.deck());
+                        // The hands the plays were made from: every play legal, in turn.
+                        let hands: Vec<CardSet> =
+                            (0..n).map(|s| layout[s] | played_by[s]).collect();
+                        let mut st = HandState::new(&rules, &hands, g.dealer());
+                        assert_eq!(st.to_move(), leader);
+                        for &(s, c) in &plays {
+                            assert_eq!(st.to_move(), s);
+                            assert_eq!(st.check_play(&rules, c), Ok(()), "{} {c}", rules.name());
+                            st.play_unchecked(&rules, c);
+                        }
+                        checked += 1;
+                    }
+                }
+            });
+            rng.next_u64();
+        }
+    }
+    assert!(checked > 1000 && narrower > 20, "{checked} {narrower}");
+}
+
+#[test]
+fn the_revealed_cards_include_the_voids_and_refuse_a_history_out_of_turn() {
+    let r = rules("hearts-4");
+    let mut g = Game::new(r.clone(), Some(5), 3, None).unwrap();
+    play_out_n(&mut g, 9);
+    let (plays, leader) = plays_of(&g);
+    let shown = revealed(&r, leader, &plays).unwrap();
+    for s in 0..4 {
+        for suit in 0..4 {
+            if g.hand_state().voids(s) & (1 << suit) != 0 {
+                assert_eq!(shown[s].0 & SUIT_MASKS[suit], SUIT_MASKS[suit]);
+            }
+        }
+        // What a seat is shown not to hold, it does not hold.
+        assert!((shown[s] & g.hand(s).unwrap()).is_empty());
+    }
+    let mut swapped = plays.clone();
+    swapped.swap(1, 2);
+    assert!(revealed(&r, leader, &swapped).is_err());
+    assert!(revealed(&r, (leader + 1) % 4, &plays).is_err());
+    let mut twice = plays.clone();
+    twice.push((twice[4].0, twice[0].1));
+    assert!(revealed(&r, leader, &twice).is_err());
+    assert!(revealed(&r, 4, &[]).is_err());
+}
+
+fn play_out_n(g: &mut Game, plays: usize) {
+    for _ in 0..plays {
+        let card = g.legal_plays().last().unwrap();
+        g.play(card, None).unwrap();
+    }
 }
