@@ -498,51 +498,39 @@ def test_resampling_knows_a_point_card_on_the_first_trick_shows_a_hand_of_point_
     assert 0 < with_queen < 40
 
 
-def test_layouts_are_counted_and_drawn_uniformly() -> None:
-    # Six cards for three seats, two each; seat 1 may not hold spades, seat 2 not QS.
-    hidden = ["2C", "3C", "4H", "5H", "QS", "2S"]
-    allowed = {1: {"2C", "3C", "4H", "5H"}, 2: {"2C", "3C", "4H", "5H", "2S"}, 3: set(hidden)}
-    counts = {1: 2, 2: 2, 3: 2}
-    layouts = set()
-    for assignment in itertools.product((1, 2, 3), repeat=len(hidden)):
-        hands = {s: tuple(c for c, t in zip(hidden, assignment) if t == s) for s in counts}
-        if all(len(hands[s]) == counts[s] and set(hands[s]) <= allowed[s] for s in counts):
-            layouts.add(tuple(hands[s] for s in sorted(counts)))
-    draws = openspiel_game._Layouts(hidden, counts, allowed)
-    assert draws.count() == len(layouts)
-    rng = random.Random(0)
-    order = {c: i for i, c in enumerate(hidden)}
-    seen = collections.Counter(
-        tuple(tuple(sorted(h, key=order.__getitem__)) for _, h in sorted(draws.draw(rng).items())) for _ in range(6000)
-    )
-    assert set(seen) == layouts
-    expected = 6000 / len(layouts)
-    chi2 = sum((seen[lay] - expected) ** 2 / expected for lay in layouts)
-    assert chi2 < 3 * len(layouts)
+def hands(state: Any) -> tuple[tuple[str, ...], ...]:
+    return tuple(tuple(state.game.hand(s)) for s in range(state.num_players()))
 
 
-def test_layouts_counted_card_by_card_agree_with_the_suit_sampler() -> None:
+def test_resampling_draws_every_layout_the_core_counts_alike() -> None:
+    # Late in a hand without passing, the hidden cards of the resampled states are the layouts
+    # the core's sampler counts (voids and what legal play reveals included), each as often.
     from reversis import _core
 
-    rng = random.Random(6)
-    checked = 0
-    for preset in ("hearts-4", "hearts-6", "hartenjagen"):
-        game = load(preset)
-        rules = reversis.preset(preset)
-        for _ in range(10):
-            state = play_until(game.new_initial_state(), rng, len(rules.deck) + rng.randrange(14, 50))
-            if state.is_terminal() or state.game.phase != "play":
-                continue
-            for seat in range(rules.players):
-                obs = state.game.observation(seat)
-                knowledge = openspiel_game._Knowledge.of(game._config, obs)
-                if knowledge.beyond_suits:
-                    continue
-                told = dict(obs, voids=[sorted(v, key="CDHS".index) for v in knowledge.voids])
-                want = _core.count_layouts(rules, told)
-                assert openspiel_game._Layouts(knowledge.hidden, knowledge.counts, knowledge.allowed).count() == want
-                checked += 1
-    assert checked >= 20
+    rules = reversis.preset("hearts-4").replace(passing=None)
+    rng = random.Random(4)
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    tested = 0
+    for _ in range(40):
+        state = start_with(rules, [list(h) for h in reversis.deal_from_seed(rules, rng.getrandbits(32))[0]], [])
+        while state.game.phase == "play" and len(state.game.hand(0)) > 2:
+            random_step(state, rng)
+        if state.game.phase != "play":
+            continue
+        seat = state.current_player()
+        count = _core.count_consistent(rules, state.game.observation(seat))
+        if not 3 <= count <= 12:
+            continue
+        draws = 80 * count
+        seen = collections.Counter(hands(state.resample_from_infostate(seat, sampler)) for _ in range(draws))
+        assert len(seen) == count
+        expected = draws / count
+        chi2 = sum((k - expected) ** 2 / expected for k in seen.values())
+        assert chi2 < 3 * count + 20, (chi2, count)
+        tested += 1
+        if tested == 3:
+            break
+    assert tested >= 2
 
 
 # ----------------------------------------------------------------------------- OpenSpiel's bots and algorithms

@@ -1,13 +1,16 @@
-"""The exact hidden-card sampler (``_core.sample_hidden``, ``_core.count_layouts``).
+"""The exact hidden-card sampler (``_core.sample_hidden``, ``_core.count_layouts``, and
+``_core.sample_consistent``, ``_core.count_consistent`` with what legal play reveals).
 
 Expected values come from reasoning and an independent enumeration written here: a seat may
 know its hand, the cards played, the cards it passed (with their receiver until played), every
 seat's number of cards and the revealed voids (OBS-1); every layout consistent with that must be
-drawn with the same probability.
+drawn with the same probability. What legal play reveals beyond the voids is checked against the
+reference engine replaying the hand from every layout.
 """
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import random
@@ -17,7 +20,7 @@ from typing import Any
 import pytest
 
 import reversis
-from reversis import _core
+from reversis import _core, reference
 from reversis.players import RandomPlayer, act_for
 
 OFFSET = {"left": 1, "right": -1, "across": 2, "hold": 0}
@@ -193,3 +196,174 @@ def test_a_malformed_observation_is_refused() -> None:
         _core.sample_hidden(rules, bad, 1, 0)
     with pytest.raises(reversis.InvalidInputError):
         _core.sample_hidden(rules, {"seat": 0}, 1, 0)
+
+
+# ----------------------------------------------------------------------------- what legal play reveals
+#
+# ``_core.sample_consistent`` draws among the layouts from which every play of the hand was legal.
+# The truth it must match comes from the reference engine, which shares no code with the core:
+# every layout of the hidden cards is dealt to a reference game (with the cards each seat played
+# back in its hand) and the hand's plays are replayed there.
+
+#: Rulesets without passing, so that the deal is the layout plus the cards played: among them the
+#: first-trick ban with seven players (a point card discarded shows a hand of them), no ban with
+#: ``none`` breaking, and decks of twelve cards, whose hands are short enough that what the first
+#: tricks reveal (a heart led while unbroken after a free first lead, a point card discarded, who
+#: holds the opening card) still counts when so few cards are hidden that every layout is tried.
+TINY_DECK = {
+    "deck": {"lowest_rank": "Q", "removed": []},
+    "opening_card": "QC",
+    "card_points": {"QH": 1, "KH": 1, "AH": 1, "QS": 13},
+}
+NO_PASS_VARIANTS = [
+    ("hearts-4", {"passing": None}),
+    ("hearts-7", {"passing": None}),
+    ("hartenjagen", {}),
+    ("hearts-3", {"passing": None, **TINY_DECK}),
+    ("hearts-3", {"passing": None, **TINY_DECK, "opening_card": None, "hearts_breaking": "heart"}),
+    ("hearts-4", {"passing": None, **TINY_DECK}),
+]
+
+
+def lumpy_deal(deck: list[str], players: int, rng: random.Random) -> list[list[str]]:
+    """A deal of runs of the sorted deck, cut near a suit and with a few swaps, uniform one time in
+    four: hands of one suit, of hearts alone and of point cards alone come up, and with them the
+    plays that reveal most."""
+    cards = list(deck)
+    if rng.randrange(4) == 0:
+        rng.shuffle(cards)
+    else:
+        for _ in range(rng.randrange(8)):
+            i, j = rng.randrange(len(cards)), rng.randrange(len(cards))
+            cards[i], cards[j] = cards[j], cards[i]
+        suit = rng.choice("CDHS")
+        shift = next(i for i, c in enumerate(cards) if c[1] == suit) + rng.randrange(-2, 3)
+        cards = cards[shift:] + cards[:shift]
+    size = len(cards) // players
+    return [cards[s * size : (s + 1) * size] for s in range(players)]
+
+
+def splits(cards: list[str], counts: dict[int, int]) -> list[dict[int, list[str]]]:
+    """Every way to give ``cards`` to the seats of ``counts``, each seat its number."""
+    seats = sorted(counts)
+    if not seats:
+        return [{}] if not cards else []
+    first, rest = seats[0], {s: counts[s] for s in seats[1:]}
+    out = []
+    for mine in itertools.combinations(cards, counts[first]):
+        others = [c for c in cards if c not in mine]
+        for tail in splits(others, rest):
+            out.append({first: list(mine), **tail})
+    return out
+
+
+def replayed_layouts(ref_rules: Any, hand_number: int, obs: dict[str, Any]) -> list[tuple[tuple[str, ...], ...]]:
+    """Every layout of the hidden cards from which the reference engine replays the observed hand."""
+    n = ref_rules.players
+    seat = obs["seat"]
+    plays = [(p["seat"], p["card"]) for t in obs["tricks"] for p in t["cards"]]
+    plays += [(p["seat"], p["card"]) for p in obs["trick"]]
+    played_by: list[list[str]] = [[] for _ in range(n)]
+    for s, card in plays:
+        played_by[s].append(card)
+    hidden = [c for c in ref_rules.deck if c not in obs["hand"] and c not in {card for _, card in plays}]
+    counts = {s: ref_rules.hand_size - len(played_by[s]) for s in range(n) if s != seat}
+    out = []
+    for layout in splits(hidden, counts):
+        layout[seat] = list(obs["hand"])
+        game = reference.Game(ref_rules, hand_number=hand_number)
+        game.deal([layout[s] + played_by[s] for s in range(n)])
+        try:
+            for s, card in plays:
+                game.play(card, s)
+        except reversis.ReversisError:
+            continue
+        if game.to_move == obs["to_move"]:
+            out.append(tuple(tuple(sorted(layout[s], key=_core.card_id)) for s in range(n)))
+    return out
+
+
+def few_layouts(game: Any, seat: int) -> bool:
+    """Whether the cards hidden from ``seat`` can be laid out in at most 200 ways (within the counts)."""
+    counts = [len(game.hand(s)) for s in range(game.ruleset.players) if s != seat]
+    return math.factorial(sum(counts)) // math.prod(math.factorial(c) for c in counts) <= 200
+
+
+@functools.lru_cache(maxsize=1)
+def consistent_endgames() -> list[tuple[Any, Any, int, dict[str, Any]]]:
+    """Positions of the variants late in a hand, with few hidden cards, from up to three seats each."""
+    rng = random.Random(17)
+    found = []
+    for name, fields in NO_PASS_VARIANTS:
+        rules = reversis.Ruleset.from_json({**reversis.preset(name).to_json(), **fields, "name": f"{name}-variant"})
+        ref_rules = reference.Ruleset.from_json(rules.to_json())
+        n = rules.players
+        for _ in range(40 if len(rules.deck) < 20 else 10):
+            hand_number = rng.randrange(4)
+            game = reversis.Game(rules, hand_number=hand_number)
+            game.deal(lumpy_deal(list(rules.deck), n, rng))
+            while game.phase == "play" and not any(few_layouts(game, seat) for seat in range(n)):
+                game.play(rng.choice(game.legal_plays()))
+            for _ in range(rng.randrange(sum(len(game.hand(s)) for s in range(n)) // 2 + 1)):
+                if game.phase == "play":
+                    game.play(rng.choice(game.legal_plays()))
+            if game.phase != "play":
+                continue
+            seats = [seat for seat in range(n) if few_layouts(game, seat)]
+            for seat in rng.sample(seats, min(3, len(seats))):
+                found.append((rules, ref_rules, hand_number, game.observation(seat)))
+    return found
+
+
+def test_consistent_layouts_are_those_the_reference_engine_replays() -> None:
+    cases = consistent_endgames()
+    assert len(cases) >= 80
+    narrower = 0
+    for i, (rules, ref_rules, hand_number, obs) in enumerate(cases):
+        truth = replayed_layouts(ref_rules, hand_number, obs)
+        assert truth, obs
+        assert _core.count_consistent(rules, obs) == len(truth), (rules.name, obs)
+        narrower += _core.count_layouts(rules, obs) > len(truth)
+        for layout in _core.sample_consistent(rules, obs, 40, i):
+            assert tuple(tuple(h) for h in layout) in truth
+    # Legal play revealed more than the voids in enough of them to count.
+    assert narrower >= 10, narrower
+
+
+def test_consistent_samples_are_uniform_where_play_reveals_more_than_voids() -> None:
+    tested = 0
+    for i, (rules, ref_rules, hand_number, obs) in enumerate(consistent_endgames()):
+        truth = replayed_layouts(ref_rules, hand_number, obs)
+        if not 3 <= len(truth) <= 20 or _core.count_layouts(rules, obs) == len(truth):
+            continue
+        draws = 300 * len(truth)
+        freq = Counter(tuple(tuple(h) for h in s) for s in _core.sample_consistent(rules, obs, draws, 500 + i))
+        assert set(freq) <= set(truth)
+        chi2 = sum((freq.get(lay, 0) - 300) ** 2 / 300 for lay in truth)
+        assert chi2 < chi2_critical(len(truth) - 1), (chi2, len(truth))
+        tested += 1
+        if tested == 4:
+            break
+    assert tested >= 2
+
+
+def test_consistent_samples_keep_the_pass_and_the_voids_of_passing_hands() -> None:
+    # With passing, as in test_samples_respect_everything_the_seat_knows: the receiver holds the
+    # cards passed to it until it plays them, and no seat holds a card of a suit it showed void.
+    for seed in range(4):
+        rules = reversis.preset("hearts-4")
+        game = play_to("hearts-4", seed, 9 + 9 * seed, hand_number=seed % 3)
+        for seat in range(4):
+            obs = game.observation(seat)
+            to = receiver(obs, 4)
+            played = played_cards(obs)
+            for layout in _core.sample_consistent(rules, obs, 30, seed):
+                assert layout[seat] == obs["hand"]
+                for s in range(4):
+                    assert len(layout[s]) == len(game.hand(s))
+                    assert not any(c[1] in obs["voids"][s] for c in layout[s])
+                if to is not None and to != seat:
+                    assert all(c in played or c in layout[to] for c in obs["passed"])
+    twice = dict(obs, trick=[*obs["trick"], obs["tricks"][0]["cards"][0]])
+    with pytest.raises(reversis.InvalidInputError):
+        _core.sample_consistent(rules, twice, 1, 0)

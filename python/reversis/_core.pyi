@@ -22,6 +22,7 @@ __all__ = [
     "action_ids",
     "action_label",
     "card_id",
+    "count_consistent",
     "count_layouts",
     "deal_from_seed",
     "dump_record",
@@ -31,6 +32,7 @@ __all__ = [
     "parse_card",
     "preset",
     "preset_names",
+    "sample_consistent",
     "sample_hidden",
     "search_play",
     "search_policy",
@@ -260,3 +262,7 @@ def search_play(
     time_ms: float | None = None,
 ) -> list[int]: ...
 def search_policy(ruleset: Ruleset, observation: dict[str, Any], seed: int | None = None) -> list[int]: ...
+def sample_consistent(
+    ruleset: Ruleset, observation: dict[str, Any], samples: int, seed: int
+) -> list[list[list[str]]]: ...
+def count_consistent(ruleset: Ruleset, observation: dict[str, Any]) -> int: ...

@@ -71,9 +71,10 @@ own ``hearts`` through the conformance protocol.
   (with their receiver until played) and what the legality of the plays reveals (a heart led
   before hearts were broken shows a hand of hearts; a point card discarded on the first trick
   under the first-trick ban shows a hand of point cards; before the first lead the seat to move
-  holds the opening card). Other seats' passes are drawn uniformly among those that fit the
-  layout; earlier hands of a match are replayed as they were (nothing of them but the totals is
-  part of the information state). OpenSpiel's Python ISMCTS
+  holds the opening card), as the core's sampler draws them (``reversis._core.sample_consistent``,
+  which reads the plays with the inverses of the rules of play). Other seats' passes are drawn
+  uniformly among those that fit the layout; earlier hands of a match are replayed as they were
+  (nothing of them but the totals is part of the information state). OpenSpiel's Python ISMCTS
   (``open_spiel.python.algorithms.ismcts.ISMCTSBot``) uses it. The C++ ``pyspiel.ISMCTSBot``
   cannot: OpenSpiel does not let a Python game override the C++ resampler, and that bot crashes
   on any Python game. ``undo_action`` is not offered either (OpenSpiel has no Python hook for it).
@@ -152,13 +153,11 @@ class _Config:
     max_hands: int
     deck: tuple[str, ...] = field(init=False)
     deck_index: dict[str, int] = field(init=False)
-    point_cards: frozenset[str] = field(init=False)
 
     def __post_init__(self) -> None:
         deck = tuple(self.ruleset.deck)
         object.__setattr__(self, "deck", deck)
         object.__setattr__(self, "deck_index", {card: i for i, card in enumerate(deck)})
-        object.__setattr__(self, "point_cards", frozenset(self.ruleset.point_cards))
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Config:
         return self
@@ -566,211 +565,9 @@ class ReversisState(pyspiel.State):
 
     def _sample_hands(self, player: int, rng: random.Random) -> list[set[str]]:
         """Every seat's cards now (the deal's in phase pass), drawn as the seat knows them (see the module)."""
-        config = self._config
         observation = self._game.observation(player)
         seed = rng.getrandbits(64)
-        if observation["phase"] == "pass":
-            return [set(hand) for hand in _core.sample_hidden(config.ruleset, observation, 1, seed)[0]]
-        knowledge = _Knowledge.of(config, observation)
-        if not knowledge.beyond_suits:
-            told = dict(observation, voids=[sorted(v, key=_SUITS.index) for v in knowledge.voids])
-            return [set(hand) for hand in _core.sample_hidden(config.ruleset, told, 1, seed)[0]]
-        # What the suit-by-suit sampler cannot express: count and draw card class by card class.
-        drawn = _Layouts(knowledge.hidden, knowledge.counts, knowledge.allowed).draw(rng)
-        return [knowledge.fixed[s] | set(drawn.get(s, [])) for s in range(config.players)]
-
-
-@dataclass
-class _Knowledge:
-    """What one seat knows of where the hidden cards are, in phase play or later (OBS-1).
-
-    ``fixed`` holds the cards placed for certain (the observer's hand, the cards it passed that
-    their receiver still holds), ``hidden`` the others, ``counts`` how many of them each other seat
-    holds and ``allowed`` which of them it may hold. ``voids`` are the revealed voids with those the
-    legal plays imply; ``beyond_suits`` says whether ``allowed`` says more than the voids do.
-    """
-
-    fixed: list[set[str]]
-    hidden: list[str]
-    counts: dict[int, int]
-    allowed: dict[int, set[str]]
-    voids: list[set[str]]
-    beyond_suits: bool
-
-    @classmethod
-    def of(cls, config: _Config, observation: dict[str, Any]) -> _Knowledge:
-        """Read it from the observer's OBS-1 observation."""
-        n = config.players
-        player = int(observation["seat"])
-        voids, only_points = _revealed(config, observation)
-        plays = _plays_of(observation)
-        played = {card for _, card in plays}
-        fixed: list[set[str]] = [set() for _ in range(n)]
-        direction = observation["pass_direction"]
-        if observation["passed"] and observation["received"] is not None and direction in _OFFSETS:
-            fixed[(player + _OFFSETS[direction]) % n] = set(observation["passed"]) - played
-        fixed[player] = set(observation["hand"])
-        placed = set().union(*fixed)
-        hidden = [c for c in config.deck if c not in played and c not in placed]
-        beyond = False
-        # A hand of point cards rules out whole suits where no point card can still be hidden, and
-        # says more than voids can where a suit has both kinds of card hidden.
-        for s in only_points - {player}:
-            for suit in _SUITS:
-                if suit in voids[s]:
-                    continue
-                kinds = {c in config.point_cards for c in hidden if c[1] == suit}
-                if True not in kinds:
-                    voids[s].add(suit)
-                elif False in kinds:
-                    beyond = True
-        # Before the first lead the seat to move holds the opening card (PLAY-1).
-        holder: int | None = None
-        opening = config.ruleset.opening_card
-        if opening in hidden and not plays:
-            holder = int(observation["to_move"])
-            beyond = True
-        counts = {s: config.ruleset.hand_size - len(fixed[s]) for s in range(n) if s != player}
-        for s, _ in plays:
-            if s != player:
-                counts[s] -= 1
-        allowed = {
-            s: {
-                c
-                for c in hidden
-                if c[1] not in voids[s]
-                and (s not in only_points or c in config.point_cards)
-                and (c != opening or holder is None or s == holder)
-            }
-            for s in counts
-        }
-        return cls(fixed, hidden, counts, allowed, voids, beyond)
-
-
-class _Layouts:
-    """The ways to deal ``hidden`` so that seat ``s`` gets ``counts[s]`` cards, all from ``allowed[s]``.
-
-    The cards fall into classes by the seats that may hold them. A memoised recursion over the
-    classes, whose state is the seats' remaining room, counts the layouts; a draw picks each
-    class's split among its seats with probability proportional to the split's multinomial times
-    the completions of the later classes, then places the class's cards uniformly into it, so
-    every layout is drawn with the same probability.
-    """
-
-    def __init__(self, hidden: Sequence[str], counts: dict[int, int], allowed: dict[int, set[str]]) -> None:
-        """Group the cards into classes."""
-        self._seats = sorted(counts)
-        classes: dict[tuple[int, ...], list[str]] = {}
-        for card in hidden:
-            owners = tuple(i for i, s in enumerate(self._seats) if card in allowed[s])
-            classes.setdefault(owners, []).append(card)
-        self._groups = list(classes.items())
-        self._room = tuple(counts[s] for s in self._seats)
-        self._memo: dict[tuple[int, tuple[int, ...]], int] = {}
-
-    def count(self) -> int:
-        """The number of layouts."""
-        return self._completions(0, self._room)
-
-    def draw(self, rng: random.Random) -> dict[int, list[str]]:
-        """One layout, every one as likely: each seat's cards."""
-        if self.count() == 0:
-            raise RuntimeError("no layout of the hidden cards fits what the seat knows")
-        room = self._room
-        hands: dict[int, list[str]] = {s: [] for s in self._seats}
-        for level, (owners, cards) in enumerate(self._groups):
-            options = [
-                (split, _multinomial(len(cards), split) * self._completions(level + 1, _less(room, owners, split)))
-                for split in _splits(len(cards), owners, room)
-            ]
-            pick = rng.randrange(sum(weight for _, weight in options))
-            chosen = options[-1][0]
-            for split, weight in options:
-                if pick < weight:
-                    chosen = split
-                    break
-                pick -= weight
-            shuffled = rng.sample(cards, len(cards))
-            start = 0
-            for i, part in zip(owners, chosen):
-                hands[self._seats[i]].extend(shuffled[start : start + part])
-                start += part
-            room = _less(room, owners, chosen)
-        return hands
-
-    def _completions(self, level: int, room: tuple[int, ...]) -> int:
-        if level == len(self._groups):
-            return 0 if any(room) else 1
-        key = (level, room)
-        if key not in self._memo:
-            owners, cards = self._groups[level]
-            self._memo[key] = sum(
-                _multinomial(len(cards), split) * self._completions(level + 1, _less(room, owners, split))
-                for split in _splits(len(cards), owners, room)
-            )
-        return self._memo[key]
-
-
-def _splits(size: int, owners: tuple[int, ...], room: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
-    """Each way to give ``size`` cards to the seats ``owners`` (indices into ``room``) within their room."""
-    if not owners:
-        if size == 0:
-            yield ()
-        return
-    first, rest = owners[0], owners[1:]
-    later = sum(room[i] for i in rest)
-    for take in range(max(0, size - later), min(size, room[first]) + 1):
-        for tail in _splits(size - take, rest, room):
-            yield (take, *tail)
-
-
-def _multinomial(size: int, split: tuple[int, ...]) -> int:
-    result = math.factorial(size)
-    for part in split:
-        result //= math.factorial(part)
-    return result
-
-
-def _less(room: tuple[int, ...], owners: tuple[int, ...], split: tuple[int, ...]) -> tuple[int, ...]:
-    left = list(room)
-    for i, part in zip(owners, split):
-        left[i] -= part
-    return tuple(left)
-
-
-def _plays_of(observation: dict[str, Any]) -> list[tuple[int, str]]:
-    """Every play of the hand so far, in order."""
-    plays = [(int(p["seat"]), str(p["card"])) for t in observation["tricks"] for p in t["cards"]]
-    return plays + [(int(p["seat"]), str(p["card"])) for p in observation["trick"]]
-
-
-def _revealed(config: _Config, observation: dict[str, Any]) -> tuple[list[set[str]], set[int]]:
-    """Each seat's voids, with those its legal plays revealed (PLAY-5, PLAY-6), and the seats holding only point cards.
-
-    A heart led while hearts are unbroken shows a hand of hearts (PLAY-6); a point card played on
-    the first trick by a seat that cannot follow suit, where the ban applies, a hand of point cards
-    (PLAY-5). Cards only leave a hand during play, so what held then holds now.
-    """
-    ruleset = config.ruleset
-    voids = [set(v) for v in observation["voids"]]
-    only_points: set[int] = set()
-    breaking = ruleset.hearts_breaking
-    broken = breaking == "none"
-    tricks = [t["cards"] for t in observation["tricks"]] + [observation["trick"]]
-    for number, trick in enumerate(tricks):
-        led = ""
-        for position, play in enumerate(trick):
-            seat, card = int(play["seat"]), str(play["card"])
-            if position == 0:
-                led = card[1]
-                forced = number == 0 and ruleset.opening_card is not None
-                if led == "H" and not broken and not forced:
-                    voids[seat] |= {"C", "D", "S"}
-            elif number == 0 and ruleset.first_trick_ban and card[1] != led and card in config.point_cards:
-                only_points.add(seat)
-            if card[1] == "H" or (card == "QS" and breaking == "heart-or-QS"):
-                broken = True
-    return voids, only_points
+        return [set(hand) for hand in _core.sample_consistent(self._config.ruleset, observation, 1, seed)[0]]
 
 
 # ----------------------------------------------------------------------------- text

@@ -1,14 +1,12 @@
 //! The play of one hand as a small `Copy` value (spec `game.md`, PLAY-1 … PLAY-8, SCORE-1,
-//! SCORE-2), built for search: every rule is a mask operation and nothing allocates.
+//! SCORE-2), built for search: every rule is a mask operation of the [`kernel`] and nothing
+//! allocates.
 
 use crate::card::{Card, CardSet, Suit, SUIT_MASKS};
 use crate::error::ErrorCode;
-use crate::ruleset::{HeartsBreaking, MoonChoice, MoonScoring, Ruleset};
+use crate::kernel::{self, MoonRace};
+use crate::ruleset::{MoonChoice, Ruleset};
 use crate::seat::{PerSeat, MAX_PLAYERS};
-
-const MOON_NOBODY: u8 = 0xFE;
-const MOON_SPLIT: u8 = 0xFF;
-const HEARTS: u64 = SUIT_MASKS[Suit::Hearts as usize];
 
 /// A completed trick (PLAY-7, SCORE-1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -90,8 +88,8 @@ pub struct HandState {
     tricks_played: u8,
     // PLAY-6.
     hearts_broken: bool,
-    // The only seat that has captured point cards so far, or MOON_NOBODY / MOON_SPLIT.
-    moon_cand: u8,
+    // Who has captured point cards so far (SCORE-2).
+    moon: MoonRace,
 }
 
 impl HandState {
@@ -107,8 +105,8 @@ impl HandState {
             leader: 0,
             trick_len: 0,
             tricks_played: 0,
-            hearts_broken: rules.hearts_breaking() == HeartsBreaking::None,
-            moon_cand: MOON_NOBODY,
+            hearts_broken: kernel::broken_at_start(rules.breakers().0),
+            moon: MoonRace::START,
         }
     }
 
@@ -136,12 +134,13 @@ impl HandState {
     pub fn start_play(&mut self, rules: &Ruleset, dealer: usize) {
         let n = rules.players();
         assert!(dealer < n, "dealer out of range");
-        self.leader = ((dealer + 1) % n) as u8;
-        if let Some(o) = rules.opening_card() {
-            if let Some(s) = (0..n).find(|&s| self.hands[s] & o.bit() != 0) {
-                self.leader = s as u8;
-            }
-        }
+        self.leader = kernel::first_leader(&self.hands[..n], dealer, opening_bit(rules)) as u8;
+    }
+
+    /// Makes `seat` the leader of the first trick, as the holder of the opening card would be,
+    /// for a replay of a hand whose hands nobody knows.
+    pub(crate) fn lead_from(&mut self, seat: usize) {
+        self.leader = seat as u8;
     }
 
     /// Replaces a seat's cards (used by the pass, PASS-3).
@@ -227,6 +226,32 @@ impl HandState {
         (self.trick_len > 0).then(|| Suit::from_index(self.trick[0] as usize / 13))
     }
 
+    // The mask of the suit led to the trick in progress (of clubs before a lead).
+    #[inline]
+    fn led(&self) -> u64 {
+        SUIT_MASKS[(self.trick[0] as usize / 13) & 3]
+    }
+
+    // The opening card's bit while it governs a lead: the first trick's (PLAY-1).
+    #[inline]
+    fn opening(&self, rules: &Ruleset) -> u64 {
+        if self.tricks_played == 0 {
+            opening_bit(rules)
+        } else {
+            0
+        }
+    }
+
+    // The cards the first-trick ban forbids on this trick (PLAY-5).
+    #[inline]
+    fn banned(&self, rules: &Ruleset) -> u64 {
+        if self.tricks_played == 0 && rules.first_trick_ban() {
+            rules.point_cards().0
+        } else {
+            0
+        }
+    }
+
     /// Completed tricks this hand.
     #[inline]
     pub fn tricks_played(&self) -> usize {
@@ -265,40 +290,46 @@ impl HandState {
         self.cascade(rules).0
     }
 
-    /// The PLAY-8 cascade, written once: the legal cards of the seat to move, and the code of
-    /// the stage that restricted them (`None` when every card held is legal). A card held but
-    /// not legal breaks exactly that stage's rule, the first it breaks in PLAY-8's order.
+    /// The PLAY-8 cascade of the [`kernel`]: the legal cards of the seat to move, and the code
+    /// of the stage that restricted them (`None` when every card held is legal). A card held
+    /// but not legal breaks exactly that stage's rule, the first it breaks in PLAY-8's order.
     #[inline]
     pub fn cascade(&self, rules: &Ruleset) -> (CardSet, Option<ErrorCode>) {
         let hand = self.hands[self.to_move()];
-        if self.trick_len == 0 {
-            if self.tricks_played == 0 {
-                if let Some(o) = rules.opening_card() {
-                    if hand & o.bit() != 0 {
-                        return (CardSet(o.bit()), Some(ErrorCode::MustLeadOpeningCard));
-                    }
-                }
-            }
-            if !self.hearts_broken {
-                let non_hearts = hand & !HEARTS;
-                if non_hearts != 0 && non_hearts != hand {
-                    return (CardSet(non_hearts), Some(ErrorCode::HeartsNotBroken));
-                }
-            }
-            return (CardSet(hand), None);
-        }
-        let follow = hand & SUIT_MASKS[self.trick[0] as usize / 13];
-        if follow != 0 {
-            let code = (follow != hand).then_some(ErrorCode::MustFollowSuit);
-            return (CardSet(follow), code);
-        }
-        if self.tricks_played == 0 && rules.first_trick_ban() {
-            let safe = hand & !rules.point_cards().0;
-            if safe != 0 && safe != hand {
-                return (CardSet(safe), Some(ErrorCode::PointsOnFirstTrick));
-            }
-        }
-        (CardSet(hand), None)
+        let ([first, legal], codes) = if self.trick_len == 0 {
+            (
+                kernel::lead_cascade(hand, self.opening(rules), self.hearts_broken),
+                [ErrorCode::MustLeadOpeningCard, ErrorCode::HeartsNotBroken],
+            )
+        } else {
+            (
+                kernel::follow_cascade(hand, self.led(), self.banned(rules)),
+                [ErrorCode::MustFollowSuit, ErrorCode::PointsOnFirstTrick],
+            )
+        };
+        let code = if first != hand {
+            Some(codes[0])
+        } else if legal != first {
+            Some(codes[1])
+        } else {
+            None
+        };
+        (CardSet(legal), code)
+    }
+
+    /// What a legal play of `card` by the seat to move shows about its hand, the inverse of
+    /// [`HandState::cascade`] (the [`kernel`]'s): the cards it cannot hold, as a void in the
+    /// suit led, the opening card where it led another, every card but hearts where it led a
+    /// heart before hearts were broken, every card worth nothing where it discarded a point card
+    /// on a banned first trick. Empty where the play shows nothing.
+    #[inline]
+    pub fn reveals(&self, rules: &Ruleset, card: Card) -> CardSet {
+        let bit = card.bit();
+        CardSet(if self.trick_len == 0 {
+            kernel::lead_reveals(bit, self.opening(rules), self.hearts_broken)
+        } else {
+            kernel::follow_reveals(bit, self.led(), self.banned(rules))
+        })
     }
 
     /// Checks a play of `card` by the seat to move, reporting the first rule it breaks in the
@@ -339,13 +370,10 @@ impl HandState {
         );
         self.hands[seat] &= !bit;
         self.played |= bit;
-        if self.trick_len > 0 {
-            let led = self.trick[0] / 13;
-            if card.id() / 13 != led {
-                self.voids |= 1u32 << (seat * 4 + led as usize);
-            }
+        if self.trick_len > 0 && kernel::follow_suit_reveals(bit, self.led()) != 0 {
+            self.voids |= 1u32 << (seat * 4 + self.trick[0] as usize / 13);
         }
-        if rules.breakers().0 & bit != 0 {
+        if kernel::breaks_hearts(bit, rules.breakers().0) {
             self.hearts_broken = true;
         }
         self.trick[self.trick_len as usize] = card.id();
@@ -358,29 +386,18 @@ impl HandState {
 
     fn resolve_trick(&mut self, rules: &Ruleset) -> CompletedTrick {
         let n = self.players as usize;
-        let led = self.trick[0] / 13;
-        let mut best = 0usize;
+        let best = kernel::trick_winner(&self.trick[..n]);
         let mut pts = 0i32;
         let mut mask = 0u64;
         let table = rules.points_table();
-        for i in 0..n {
-            let c = self.trick[i];
-            if c / 13 == led && c > self.trick[best] {
-                best = i;
-            }
+        for &c in &self.trick[..n] {
             pts += table[c as usize];
             mask |= 1u64 << c;
         }
         let winner = self.leader as usize + best;
         let winner = if winner >= n { winner - n } else { winner };
         self.points[winner] += pts;
-        if mask & rules.point_cards().0 != 0 {
-            if self.moon_cand == MOON_NOBODY {
-                self.moon_cand = winner as u8;
-            } else if self.moon_cand != winner as u8 {
-                self.moon_cand = MOON_SPLIT;
-            }
-        }
+        self.moon = self.moon.after(winner, mask & rules.point_cards().0 != 0);
         let mut cards = [Card::TWO_OF_CLUBS; MAX_PLAYERS];
         for (i, c) in cards.iter_mut().enumerate().take(n) {
             *c = Card::new(self.trick[i]);
@@ -404,11 +421,8 @@ impl HandState {
     /// moon (SCORE-2); `None` otherwise or while the hand is in progress.
     #[inline]
     pub fn moon_taker(&self, rules: &Ruleset) -> Option<usize> {
-        if rules.moon().is_some()
-            && self.is_complete(rules)
-            && (self.moon_cand as usize) < MAX_PLAYERS
-        {
-            Some(self.moon_cand as usize)
+        if rules.moon().is_some() && self.is_complete(rules) {
+            self.moon.taker()
         } else {
             None
         }
@@ -424,25 +438,17 @@ impl HandState {
     pub fn hand_scores(&self, rules: &Ruleset, choice: Option<MoonChoice>) -> PerSeat<i32> {
         let mut s = PerSeat(self.points);
         if let (Some(t), Some(moon)) = (self.moon_taker(rules), rules.moon()) {
-            let how = match moon.scoring {
-                MoonScoring::AddToOthers => MoonChoice::AddToOthers,
-                MoonScoring::SubtractFromTaker => MoonChoice::SubtractFromTaker,
-                MoonScoring::TakerChoice => {
-                    choice.expect("hand_scores: the moon taker's choice is needed")
-                }
-            };
-            s[t] -= rules.positive_total();
-            match how {
-                MoonChoice::AddToOthers => {
-                    for (o, v) in s.first_mut(self.players as usize).iter_mut().enumerate() {
-                        if o != t {
-                            *v += moon.bonus;
-                        }
-                    }
-                }
-                MoonChoice::SubtractFromTaker => s[t] -= moon.bonus,
-            }
+            let how = kernel::moon_choice(moon.scoring, choice)
+                .expect("hand_scores: the moon taker's choice is needed");
+            let points = s.first_mut(self.players as usize);
+            kernel::score_moon(points, t, how, moon.bonus, rules.positive_total());
         }
         s
     }
+}
+
+// The opening card's bit, 0 without one (PLAY-1, PLAY-2).
+#[inline]
+fn opening_bit(rules: &Ruleset) -> u64 {
+    rules.opening_card().map_or(0, |c| c.bit())
 }

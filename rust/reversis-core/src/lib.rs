@@ -4,7 +4,8 @@
 //! card sets as 64-bit masks, validated data-driven rulesets and the named presets, the hand and
 //! match state machines with error codes, records in JSON and MessagePack, observations, the
 //! portable seeded deal, action ids, events and undo, an exact sampler of hidden cards, and a
-//! batch simulator.
+//! batch simulator. The rules of play are written once, as functions of card masks beside their
+//! inverses, in [`kernel`].
 //!
 //! # Examples
 //!
@@ -30,6 +31,7 @@ mod error;
 mod event;
 mod game;
 mod hand;
+pub mod kernel;
 mod limits;
 mod position;
 mod record;
@@ -65,7 +67,7 @@ pub use ruleset::{
     preset, preset_names, HeartsBreaking, Moon, MoonChoice, MoonScoring, PassDirection, Passing,
     Ruleset, RULESET_FIELDS, RULESET_OPTIONAL_FIELDS, SPEC_VERSION,
 };
-pub use sample::{count_layouts, Knowledge, Layout, Sampler};
+pub use sample::{count_layouts, revealed, Knowledge, Layout, Sampler};
 pub use seat::{PerSeat, MAX_PLAYERS};
 pub use simulate::{hand_generator, play_random_hand, simulate, simulate_with_masks};
 pub use vector::{

@@ -11,6 +11,7 @@ use crate::error::{Error, ErrorCode};
 use crate::event::HandSummary;
 use crate::game::Phase;
 use crate::hand::{CompletedTrick, HandState};
+use crate::kernel;
 use crate::rng::SplitMix64;
 use crate::ruleset::{MoonChoice, MoonScoring, PassDirection, Ruleset};
 use crate::seat::{PerSeat, MAX_PLAYERS};
@@ -579,11 +580,7 @@ impl Position {
         }
         let moon_taker = hand.moon_taker(rules).filter(|_| !self.count_down);
         let moon_choice = match (moon_taker, rules.moon()) {
-            (Some(_), Some(m)) => Some(match m.scoring {
-                MoonScoring::AddToOthers => MoonChoice::AddToOthers,
-                MoonScoring::SubtractFromTaker => MoonChoice::SubtractFromTaker,
-                MoonScoring::TakerChoice => choice.unwrap_or(MoonChoice::AddToOthers),
-            }),
+            (Some(_), Some(m)) => kernel::moon_choice(m.scoring, choice),
             _ => None,
         };
         let mut points = PerSeat::splat(0i32);

@@ -1,8 +1,8 @@
 //! The portable seeded deal (spec `seeding.md`, SEED-1 … SEED-5).
 
-use crate::card::{Card, CardSet};
+use crate::card::CardSet;
 use crate::ruleset::Ruleset;
-use crate::seat::PerSeat;
+use crate::seat::{PerSeat, MAX_PLAYERS};
 
 const GOLDEN: u64 = 0x9E37_79B9_7F4A_7C15;
 
@@ -124,28 +124,53 @@ impl SplitMix64 {
     ) -> PerSeat<CardSet> {
         let n = ruleset.players();
         assert!(dealer < n, "dealer out of range");
-        let mut cards = [Card::TWO_OF_CLUBS; 52];
-        let mut len = 0;
-        for c in ruleset.deck() {
-            cards[len] = c;
-            len += 1;
-        }
-        let cards = &mut cards[..len];
-        for i in (1..cards.len()).rev() {
-            let j = below(self, i as u64 + 1) as usize;
-            cards.swap(i, j);
-        }
-        let mut hands = PerSeat::splat(CardSet::EMPTY);
-        let mut seat = (dealer + 1) % n;
-        for c in cards.iter() {
-            hands[seat].insert(*c);
-            seat += 1;
-            if seat == n {
-                seat = 0;
-            }
-        }
-        hands
+        let (deck, len) = deck_ids(ruleset);
+        PerSeat(deal_ids(self, &deck, len, n, dealer, below).map(CardSet))
     }
+}
+
+/// The card ids of `ruleset`'s deck in ascending order, the order a deal shuffles from
+/// (SEED-3), and their number: the first `len` entries are used, and there are 64, so that an
+/// index masked with 63 is in bounds.
+pub(crate) fn deck_ids(ruleset: &Ruleset) -> ([u8; 64], usize) {
+    let mut deck = [0u8; 64];
+    let mut len = 0;
+    for c in ruleset.deck() {
+        deck[len] = c.id();
+        len += 1;
+    }
+    (deck, len)
+}
+
+/// One deal (SEED-3, SEED-4) of the first `len` cards of `deck` (see [`deck_ids`]) to
+/// `players` seats, `dealer` dealing: Fisher–Yates with `below` (for `i` from `len−1` down to
+/// 1, `j = below(i+1)`, swap `i` and `j`), and the card that ends at position `k` goes to seat
+/// `(dealer + 1 + k) mod players`. A position is final once the shuffle has passed it, so its
+/// card is dealt there and then and the array is never read again. One mask per seat.
+#[inline(always)]
+pub(crate) fn deal_ids(
+    rng: &mut SplitMix64,
+    deck: &[u8; 64],
+    len: usize,
+    players: usize,
+    dealer: usize,
+    mut below: impl FnMut(&mut SplitMix64, u64) -> u64,
+) -> [u64; MAX_PLAYERS] {
+    let n = players;
+    let mut cards = *deck;
+    let mut hands = [0u64; MAX_PLAYERS];
+    let mut seat = (dealer + len) % n;
+    for i in (1..len).rev() {
+        let j = below(rng, i as u64 + 1) as usize & 63;
+        let c = cards[j];
+        cards[j] = cards[i & 63];
+        hands[seat] |= 1u64 << (c & 63);
+        seat = if seat == 0 { n - 1 } else { seat - 1 };
+    }
+    if len > 0 {
+        hands[seat] |= 1u64 << (cards[0] & 63);
+    }
+    hands
 }
 
 /// The first `count` draws of SEED-1 from `seed` (API-5 `seed_draws`).

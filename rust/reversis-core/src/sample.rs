@@ -14,14 +14,19 @@
 //! [`Sampler::with_exclusions`] adds what a seat's legal plays reveal beyond its voids (a card
 //! it cannot hold, one by one): each suit's hidden cards are split further into groups of cards
 //! that the same seats may hold, and the groups take the suits' place in the programme.
+//! [`revealed`] reads those cards off the hand's plays with the inverses of the rules of play
+//! ([`crate::kernel`]), and [`Sampler::after_plays`] samples with them: the layouts it draws are
+//! exactly those from which every play of the hand was legal.
 
 #![allow(clippy::needless_range_loop)]
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use crate::card::{CardSet, SUIT_MASKS};
+use crate::card::{Card, CardSet, SUIT_MASKS};
 use crate::error::{Error, ErrorCode};
+use crate::hand::HandState;
+use crate::kernel;
 use crate::rng::SplitMix64;
 use crate::ruleset::Ruleset;
 use crate::seat::PerSeat;
@@ -160,6 +165,29 @@ impl Sampler {
     ) -> Result<Sampler, Error> {
         Sampler::build(rules, knowledge, excluded)?
             .ok_or_else(|| invalid("no layout of the hidden cards is consistent"))
+    }
+
+    /// As [`Sampler::new`], among the layouts from which every play of the hand was legal:
+    /// `plays` are the hand's plays in order from the first lead, `leader` the seat that leads
+    /// the first trick, and the cards each seat cannot hold are [`revealed`]'s. For a knowledge
+    /// of the hands in play (phase `play` or later), not of the deal before a pass, from which
+    /// the first leader does not follow.
+    ///
+    /// # Errors
+    ///
+    /// As [`revealed`] and [`Sampler::new`], and `invalid-action` where the knowledge's played
+    /// cards are not those of `plays`.
+    pub fn after_plays(
+        rules: &Ruleset,
+        knowledge: &Knowledge,
+        leader: usize,
+        plays: &[(usize, Card)],
+    ) -> Result<Sampler, Error> {
+        let excluded = revealed(rules, leader, plays)?;
+        if plays.iter().fold(0, |m, (_, c)| m | c.bit()) != knowledge.played.0 {
+            return Err(invalid("the played cards are not those of the plays"));
+        }
+        Sampler::with_exclusions(rules, knowledge, &excluded)
     }
 
     /// The number of layouts consistent with `knowledge` and `excluded` (see
@@ -473,6 +501,86 @@ impl Sampler {
         }
         out
     }
+}
+
+/// The cards each seat cannot hold, as the legality of a hand's plays shows them, for
+/// [`Sampler::with_exclusions`]. `plays` are the hand's plays in order from the first lead, and
+/// `leader` is the seat that leads the first trick (the first play's seat, once there is one).
+///
+/// The hand is replayed, and each play read through the inverse of the rule it was made under
+/// ([`HandState::reveals`]): a suit not followed, the opening card not led, every card but
+/// hearts where a heart was led before hearts were broken, every card worth nothing where a
+/// point card was discarded on a banned first trick. The first leader holds the opening card
+/// (PLAY-1), so no other seat does. What a play shows a seat did not hold then, it does not
+/// hold later in the hand: cards leave a hand only by being played. A seat's revealed voids
+/// are among its cards here.
+///
+/// # Errors
+///
+/// `invalid-action` if a seat is not one of the table, `leader` is not the first play's seat,
+/// a play is out of turn, a card is not in the deck or is played twice, or a seat plays more
+/// cards than a hand holds.
+///
+/// # Examples
+///
+/// ```
+/// use reversis_core::{preset, revealed, Card};
+/// let rules = preset("hearts-4").unwrap();
+/// let card = |s: &str| s.parse::<Card>().unwrap();
+/// let plays = [(0, card("2C")), (1, card("QS"))];
+/// let shown = revealed(&rules, 0, &plays).unwrap();
+/// // Seat 1 holds no club and, having discarded QS on the first trick, no card worth nothing.
+/// assert!(shown[1].contains(card("AC")) && shown[1].contains(card("KS")));
+/// assert!(!shown[1].contains(card("5H")));
+/// // Seat 0 led the opening card, which nobody else can have held.
+/// assert!(shown[2].contains(card("2C")) && shown[0].is_empty());
+/// ```
+pub fn revealed(
+    rules: &Ruleset,
+    leader: usize,
+    plays: &[(usize, Card)],
+) -> Result<PerSeat<CardSet>, Error> {
+    let n = rules.players();
+    if leader >= n {
+        return Err(invalid(format!("no seat {leader} at a table of {n}")));
+    }
+    if plays.first().is_some_and(|&(s, _)| s != leader) {
+        return Err(invalid(format!("seat {leader} does not lead the hand")));
+    }
+    let mut own = PerSeat::splat(CardSet::EMPTY);
+    let mut seen = CardSet::EMPTY;
+    for &(s, c) in plays {
+        if s >= n {
+            return Err(invalid(format!("no seat {s} at a table of {n}")));
+        }
+        if !rules.deck().contains(c) || seen.contains(c) {
+            return Err(invalid(format!("{c} is not in the deck or played twice")));
+        }
+        seen.insert(c);
+        own[s].insert(c);
+        if own[s].len() > rules.hand_size() {
+            return Err(invalid(format!("seat {s} played too many cards")));
+        }
+    }
+    // Each seat holds just the cards it will play: the rules read the context, not the hands.
+    let mut st = HandState::empty(rules);
+    for (s, cards) in own.iter().enumerate().take(n) {
+        st.set_hand(s, *cards);
+    }
+    st.lead_from(leader);
+    let opening = rules.opening_card().map_or(0, |c| c.bit());
+    let mut out = PerSeat::splat(CardSet::EMPTY);
+    for (s, set) in out.iter_mut().enumerate().take(n) {
+        set.0 |= kernel::first_leader_reveals(s, leader, opening);
+    }
+    for &(s, c) in plays {
+        if st.to_move() != s {
+            return Err(invalid(format!("seat {s} played {c} out of turn")));
+        }
+        out[s] |= st.reveals(rules, c);
+        st.play_unchecked(rules, c);
+    }
+    Ok(out)
 }
 
 /// The number of layouts of the hidden cards consistent with `knowledge`.

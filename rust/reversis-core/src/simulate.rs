@@ -4,18 +4,17 @@
 //! The playout here does not go through [`HandState`](crate::HandState): a batch plays millions
 //! of hands whose intermediate states nobody observes, so it keeps only what the rules need
 //! (one mask per seat, the cards each seat has taken, whether hearts are broken) and reads the
-//! ruleset once per batch into a plan. It makes the same random draws in the same order as
-//! a playout through `HandState` would, so it deals and plays the same hands; the tests of this
-//! module check that against `HandState` on every preset.
+//! ruleset once per batch into a plan. The rules are the [`kernel`]'s, as `HandState`'s are,
+//! and the deal is SEED-3's; it makes the same random draws in the same order as a playout
+//! through `HandState` would, so it deals and plays the same hands; the tests of this module
+//! check that against `HandState` on every preset.
 
 use std::sync::Mutex;
 
-use crate::card::{Suit, SUIT_MASKS};
-use crate::rng::SplitMix64;
+use crate::kernel::{self, MoonRace};
+use crate::rng::{deal_ids, deck_ids, SplitMix64};
 use crate::ruleset::{MoonChoice, MoonScoring, PassDirection, Ruleset};
 use crate::seat::{PerSeat, MAX_PLAYERS};
-
-const HEARTS: u64 = SUIT_MASKS[Suit::Hearts as usize];
 
 /// The most distinct card values scored by popcount; a ruleset with more falls back to summing
 /// the value of every captured card.
@@ -42,10 +41,10 @@ struct Plan<'a> {
     deck_len: usize,
     // The opening card's bit, or 0 without one (PLAY-2).
     opening: u64,
-    first_trick_ban: bool,
+    // The cards the first-trick ban forbids on the first trick, 0 without the ban (PLAY-5).
+    banned: u64,
     point_cards: u64,
     breakers: u64,
-    broken_at_start: bool,
     // Cards of equal value as masks, so that a seat's points are a few popcounts; the first
     // `value_groups` are used, and `None` means more distinct values than the array holds.
     values: [(u64, i32); MAX_VALUE_GROUPS],
@@ -54,12 +53,9 @@ struct Plan<'a> {
 
 impl<'a> Plan<'a> {
     fn new(rules: &'a Ruleset) -> Plan<'a> {
-        let mut deck = [0u8; 64];
-        let mut deck_len = 0;
-        for c in rules.deck() {
-            deck[deck_len] = c.id();
-            deck_len += 1;
-        }
+        let (deck, deck_len) = deck_ids(rules);
+        // Only cards of the deck can be captured, so only they decide a moon.
+        let point_cards = rules.point_cards().0 & rules.deck().0;
         let mut values = [(0u64, 0i32); MAX_VALUE_GROUPS];
         let mut value_groups = Some(0);
         for &(card, v) in rules.card_points() {
@@ -83,11 +79,13 @@ impl<'a> Plan<'a> {
             deck,
             deck_len,
             opening: rules.opening_card().map_or(0, |c| c.bit()),
-            first_trick_ban: rules.first_trick_ban(),
-            // Only cards of the deck can be captured, so only they decide a moon.
-            point_cards: rules.point_cards().0 & rules.deck().0,
+            banned: if rules.first_trick_ban() {
+                point_cards
+            } else {
+                0
+            },
+            point_cards,
             breakers: rules.breakers().0,
-            broken_at_start: rules.breakers().0 == 0,
             values,
             value_groups,
         }
@@ -195,30 +193,6 @@ fn choose<R: Recorder>(rng: &mut SplitMix64, legal: u64, rec: &mut R) -> u64 {
     select_in(legal, prefix, rng.below_fast(prefix >> 56))
 }
 
-/// The deal of SEED-3 and SEED-4 with [`SplitMix64::below_fast`], as
-/// [`SplitMix64::deal_fast`] makes it: the card that ends at position `i` goes to seat
-/// `dealer + 1 + i`. A position is final once the shuffle has passed it, so its card is dealt
-/// there and then and the array is never read again.
-#[inline(always)]
-fn deal(plan: &Plan, rng: &mut SplitMix64, dealer: usize) -> [u64; MAX_PLAYERS] {
-    let n = plan.players;
-    let len = plan.deck_len;
-    let mut cards = plan.deck;
-    let mut hands = [0u64; MAX_PLAYERS];
-    let mut seat = (dealer + len) % n;
-    for i in (1..len).rev() {
-        let j = rng.below_fast(i as u64 + 1) as usize & 63;
-        let c = cards[j];
-        cards[j] = cards[i & 63];
-        hands[seat] |= 1u64 << (c & 63);
-        seat = if seat == 0 { n - 1 } else { seat - 1 };
-    }
-    if len > 0 {
-        hands[seat] |= 1u64 << (cards[0] & 63);
-    }
-    hands
-}
-
 /// One trick from `leader` (PLAY-3 … PLAY-8): returns the winner and the trick's cards.
 /// `FIRST` is the hand's first trick, where the opening card and the first-trick ban apply.
 #[inline(always)]
@@ -231,19 +205,15 @@ fn trick<const FIRST: bool, R: Recorder>(
     rec: &mut R,
 ) -> (usize, u64) {
     let n = plan.players;
-    let held = hands[leader];
-    let plain = held & !HEARTS;
-    // PLAY-8's cascade for a lead, each stage skipped where it would leave nothing (D-2).
-    let legal = if FIRST && held & plan.opening != 0 {
-        plan.opening
-    } else if !broken && plain != 0 {
-        plain
+    let (opening, banned) = if FIRST {
+        (plan.opening, plan.banned)
     } else {
-        held
+        (0, 0)
     };
+    let legal = kernel::lead_mask(hands[leader], opening, broken);
     let lead = choose(rng, legal, rec);
     hands[leader] ^= lead;
-    let suit = SUIT_MASKS[(lead.trailing_zeros() / 13) as usize & 3];
+    let suit = kernel::suit_of(lead);
     let mut cards = lead;
     let mut best = lead;
     let mut winner = leader;
@@ -253,21 +223,11 @@ fn trick<const FIRST: bool, R: Recorder>(
         if seat == n {
             seat = 0;
         }
-        let held = hands[seat];
-        let follow = held & suit;
-        let legal = if follow != 0 {
-            follow
-        } else if FIRST && plan.first_trick_ban && held & !plan.point_cards != 0 {
-            held & !plan.point_cards
-        } else {
-            held
-        };
+        let legal = kernel::follow_mask(hands[seat], suit, banned);
         let card = choose(rng, legal, rec);
         hands[seat] ^= card;
         cards |= card;
-        // Only a card of the suit led can win (PLAY-7); within a suit a higher bit is a
-        // higher rank.
-        if card & suit > best {
+        if kernel::beats(card, best, suit) {
             best = card;
             winner = seat;
         }
@@ -284,7 +244,14 @@ fn playout<R: Recorder>(
     let rules = plan.rules;
     let n = plan.players;
     let dealer = rules.dealer(hand_number);
-    let mut hands = deal(plan, rng, dealer);
+    let mut hands = deal_ids(
+        rng,
+        &plan.deck,
+        plan.deck_len,
+        n,
+        dealer,
+        SplitMix64::below_fast,
+    );
     if let Some(dir) = rules
         .pass_direction(hand_number)
         .filter(|&d| d != PassDirection::Hold)
@@ -303,55 +270,42 @@ fn playout<R: Recorder>(
             hands[dir.target(s, n)] |= o;
         }
     }
-    let mut leader = (dealer + 1) % n;
-    if let Some(s) = (0..n).find(|&s| hands[s] & plan.opening != 0) {
-        leader = s;
-    }
+    let mut leader = kernel::first_leader(&hands[..n], dealer, plan.opening);
     let mut taken = [0u64; MAX_PLAYERS];
-    let mut broken = plan.broken_at_start;
+    let mut broken = kernel::broken_at_start(plan.breakers);
     if plan.hand_size > 0 {
         let (w, cards) = trick::<true, R>(plan, rng, &mut hands, leader, broken, rec);
         taken[w] |= cards;
-        broken |= cards & plan.breakers != 0;
+        broken |= kernel::breaks_hearts(cards, plan.breakers);
         leader = w;
     }
     for _ in 1..plan.hand_size {
         let (w, cards) = trick::<false, R>(plan, rng, &mut hands, leader, broken, rec);
         taken[w] |= cards;
-        broken |= cards & plan.breakers != 0;
+        broken |= kernel::breaks_hearts(cards, plan.breakers);
         leader = w;
     }
     let mut scores = PerSeat::splat(0);
     for (s, t) in scores.iter_mut().zip(&taken).take(n) {
         *s = plan.points_of(*t);
     }
-    // SCORE-2: a moon is one seat holding every point card of the deck at the end.
-    if let Some(moon) = rules.moon() {
-        let pc = plan.point_cards;
-        if let Some(t) = (0..n).find(|&s| pc != 0 && taken[s] & pc == pc) {
-            let how = match moon.scoring {
-                MoonScoring::AddToOthers => MoonChoice::AddToOthers,
-                MoonScoring::SubtractFromTaker => MoonChoice::SubtractFromTaker,
-                MoonScoring::TakerChoice => {
-                    if rng.below_fast(2) == 0 {
-                        MoonChoice::AddToOthers
-                    } else {
-                        MoonChoice::SubtractFromTaker
-                    }
-                }
-            };
-            scores[t] -= rules.positive_total();
-            match how {
-                MoonChoice::AddToOthers => {
-                    for (o, v) in scores.iter_mut().enumerate().take(n) {
-                        if o != t {
-                            *v += moon.bonus;
-                        }
-                    }
-                }
-                MoonChoice::SubtractFromTaker => scores[t] -= moon.bonus,
+    // The race of SCORE-2 run once over the seats' captures rather than trick by trick: who
+    // captured point cards does not depend on when.
+    let moon = (0..n).fold(MoonRace::START, |race, s| {
+        race.after(s, taken[s] & plan.point_cards != 0)
+    });
+    if let (Some(m), Some(taker)) = (rules.moon(), moon.taker()) {
+        // A uniform choice for the taker, drawn only where it has one (SCORE-3).
+        let choice = (m.scoring == MoonScoring::TakerChoice).then(|| {
+            if rng.below_fast(2) == 0 {
+                MoonChoice::AddToOthers
+            } else {
+                MoonChoice::SubtractFromTaker
             }
-        }
+        });
+        let how = kernel::moon_choice(m.scoring, choice).expect("a choice under taker-choice");
+        let points = scores.first_mut(n);
+        kernel::score_moon(points, taker, how, m.bonus, rules.positive_total());
     }
     scores
 }

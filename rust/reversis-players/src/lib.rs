@@ -25,8 +25,8 @@ mod search;
 pub use search::{monotonic, policy_decision, search_decision, search_decision_timed, Budget};
 
 use reversis_core::{
-    Card, CardSet, Error, ErrorCode, HandState, HeartsBreaking, Knowledge, Layout, MoonChoice,
-    MoonScoring, PassDirection, PerSeat, Ruleset, Sampler, SplitMix64, Suit,
+    Card, CardSet, Error, ErrorCode, HandState, Knowledge, Layout, MoonChoice, MoonScoring,
+    PassDirection, PerSeat, Ruleset, Sampler, SplitMix64,
 };
 use serde_json::Value;
 
@@ -93,6 +93,14 @@ fn plays_of(v: &Value, rules: &Ruleset) -> Result<Vec<(usize, Card)>, Error> {
 struct History {
     tricks: Vec<(Vec<(usize, Card)>, usize)>,
     trick: Vec<(usize, Card)>,
+}
+
+impl History {
+    /// Every play of the hand in order, the trick in progress included.
+    fn plays(&self) -> Vec<(usize, Card)> {
+        let done = self.tricks.iter().flat_map(|(t, _)| t.iter());
+        done.chain(self.trick.iter()).copied().collect()
+    }
 }
 
 fn history_of(rules: &Ruleset, obs: &Value) -> Result<History, Error> {
@@ -174,14 +182,8 @@ pub fn knowledge_from_observation(rules: &Ruleset, obs: &Value) -> Result<Knowle
         "play" | "moon" | "over" => {}
         other => return Err(invalid(format!("unknown phase {other:?}"))),
     }
-    let history = history_of(rules, obs)?;
     let mut played_by = PerSeat::splat(0u8);
-    let plays = history
-        .tricks
-        .iter()
-        .flat_map(|(t, _)| t.iter())
-        .chain(history.trick.iter());
-    for &(s, c) in plays {
+    for (s, c) in history_of(rules, obs)?.plays() {
         if k.played.contains(c) {
             return Err(invalid(format!("{c} is played twice")));
         }
@@ -233,77 +235,40 @@ pub fn count_observation_layouts(rules: &Ruleset, obs: &Value) -> Result<u128, E
     reversis_core::count_layouts(rules, &knowledge_from_observation(rules, obs)?)
 }
 
-/// The cards each seat cannot hold now, beyond its revealed voids, as the legality of the
-/// hand's plays shows them to the observer of `obs` (for [`Sampler::with_exclusions`]):
+/// The cards each seat cannot hold now, as the legality of the hand's plays shows them to the
+/// observer of `obs` (for [`Sampler::with_exclusions`]): [`reversis_core::revealed`] of the
+/// plays in its tricks, the first leader being the first play's seat or, before the first
+/// lead, the seat to move. Besides the voids of OBS-1:
 ///
 /// - a heart led while hearts were unbroken, other than a forced opening card, shows a hand of
 ///   hearts (PLAY-6);
 /// - a point card discarded on the first trick under the first-trick ban shows a hand of point
 ///   cards (PLAY-5);
-/// - before the first lead, the seat to move holds the opening card (PLAY-1).
+/// - the seat that leads the first trick holds the opening card (PLAY-1).
 ///
-/// Cards only leave a hand during play, so what held then holds now. Empty in phase `pass`,
-/// where the layout is the deal's.
+/// Empty in phase `pass`, where the layout is the deal's.
 ///
 /// # Errors
 ///
-/// As [`knowledge_from_observation`].
+/// As [`knowledge_from_observation`] and [`reversis_core::revealed`].
 pub fn play_exclusions(rules: &Ruleset, obs: &Value) -> Result<PerSeat<CardSet>, Error> {
-    let n = rules.players();
-    let mut out = PerSeat::splat(CardSet::EMPTY);
     match field(obs, "phase")?.as_str() {
         Some("play" | "moon" | "over") => {}
-        Some("pass") => return Ok(out),
+        Some("pass") => return Ok(PerSeat::splat(CardSet::EMPTY)),
         Some("deal") => return Err(invalid("nothing has been dealt yet")),
         Some(other) => return Err(invalid(format!("unknown phase {other:?}"))),
         None => return Err(invalid("phase must be a string")),
     }
-    let history = history_of(rules, obs)?;
-    let deck = rules.deck().0;
-    let hearts = Suit::Hearts.mask().0;
-    let opening = rules.opening_card().filter(|&c| rules.deck().contains(c));
-    let mut broken = rules.hearts_breaking() == HeartsBreaking::None;
-    let tricks = history
-        .tricks
-        .iter()
-        .map(|(t, _)| t.as_slice())
-        .chain(std::iter::once(history.trick.as_slice()));
-    for (number, trick) in tricks.enumerate() {
-        let Some(&(_, lead)) = trick.first() else {
-            continue;
-        };
-        for (position, &(s, c)) in trick.iter().enumerate() {
-            if position == 0 {
-                let forced = number == 0 && Some(c) == opening;
-                if c.suit() == Suit::Hearts && !broken && !forced {
-                    out[s].0 |= deck & !hearts;
-                }
-            } else if number == 0
-                && rules.first_trick_ban()
-                && c.suit() != lead.suit()
-                && rules.point_cards().contains(c)
-            {
-                out[s].0 |= deck & !rules.point_cards().0;
-            }
-            if rules.breakers().contains(c) {
-                broken = true;
-            }
-        }
-    }
-    if let (Some(card), true) = (
-        opening,
-        history.tricks.is_empty() && history.trick.is_empty(),
-    ) {
-        if let v @ Value::Number(_) = field(obs, "to_move")? {
-            let leader = seat_of(v, n, "to_move")?;
-            for (s, set) in out.iter_mut().enumerate().take(n) {
-                if s != leader {
-                    set.insert(card);
-                }
-            }
-        }
-    }
-    Ok(out)
+    let plays = history_of(rules, obs)?.plays();
+    let leader = match plays.first() {
+        Some(&(s, _)) => s,
+        None => match field(obs, "to_move")? {
+            v @ Value::Number(_) => seat_of(v, rules.players(), "to_move")?,
+            // No seat to move and nothing played: nothing to read.
+            _ => return Ok(PerSeat::splat(CardSet::EMPTY)),
+        },
+    };
+    reversis_core::revealed(rules, leader, &plays)
 }
 
 /// The number of layouts consistent with everything the observer of `obs` knows: what

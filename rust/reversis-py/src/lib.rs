@@ -1571,6 +1571,43 @@ fn search_policy(
     core_result(py.detach(|| players::policy_decision(&rules, &obs, seed)))
 }
 
+/// `samples` layouts of the hidden cards drawn exactly uniformly among those consistent with
+/// everything the observer of `observation` (OBS-1) has seen: as `sample_hidden`, and only the
+/// layouts from which every play of the hand was legal (a suit not followed, a heart led before
+/// hearts were broken, a point card discarded on the first trick, the first leader's opening
+/// card). Each one sorted hand per seat.
+#[pyfunction]
+fn sample_consistent(
+    py: Python<'_>,
+    ruleset: &Bound<'_, PyAny>,
+    observation: &Bound<'_, PyAny>,
+    samples: &Bound<'_, PyAny>,
+    seed: &Bound<'_, PyAny>,
+) -> PyResult<Vec<Vec<Vec<String>>>> {
+    let rules = ruleset_arg(ruleset)?;
+    let samples = count_arg(samples, "a number of samples", 0, MAX_SAMPLES)?;
+    let seed = unsigned_arg(seed, ErrorCode::InvalidSetup, "a seed")?;
+    let obs = json_arg(observation, ErrorCode::InvalidAction, "an observation")?;
+    let layouts = py.detach(|| players::sample_consistent_layouts(&rules, &obs, samples, seed));
+    let n = rules.players();
+    Ok(core_result(layouts)?
+        .into_iter()
+        .map(|l| l.first(n).iter().map(|h| card_strings(*h)).collect())
+        .collect())
+}
+
+/// The number of layouts `sample_consistent` draws among.
+#[pyfunction]
+fn count_consistent(
+    py: Python<'_>,
+    ruleset: &Bound<'_, PyAny>,
+    observation: &Bound<'_, PyAny>,
+) -> PyResult<u128> {
+    let rules = ruleset_arg(ruleset)?;
+    let obs = json_arg(observation, ErrorCode::InvalidAction, "an observation")?;
+    core_result(py.detach(|| players::count_consistent_layouts(&rules, &obs)))
+}
+
 #[pymodule]
 fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<PyRuleset>()?;
@@ -1614,5 +1651,7 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(monte_carlo_play, module)?)?;
     module.add_function(wrap_pyfunction!(search_play, module)?)?;
     module.add_function(wrap_pyfunction!(search_policy, module)?)?;
+    module.add_function(wrap_pyfunction!(sample_consistent, module)?)?;
+    module.add_function(wrap_pyfunction!(count_consistent, module)?)?;
     Ok(())
 }
