@@ -1028,7 +1028,10 @@ class Game:
         """Turn the hand's points into scores (SCORE-1 … SCORE-4) and move on (MATCH-2)."""
         ruleset = self._ruleset
         taker = self._moon_taker
-        if moon_choice is None:
+        if self._count_down:
+            # MATCH-6: the points come off the totals, stopping at zero; the scores are the change.
+            hand = [max(total - points, min(total, 0)) - total for total, points in zip(self._scores, self._points)]
+        elif moon_choice is None:
             hand = list(self._points)
         else:
             # SCORE-2: the positive part is replaced; cards worth less than zero still count.
@@ -1041,9 +1044,6 @@ class Game:
                 hand = [neg + (0 if seat == taker else bonus) for seat, neg in enumerate(negative)]
             else:
                 hand = [neg - (bonus if seat == taker else 0) for seat, neg in enumerate(negative)]
-        if self._count_down:
-            # MATCH-6: the points come off the totals, stopping at zero; the scores are the change.
-            hand = [max(total - points, min(total, 0)) - total for total, points in zip(self._scores, self._points)]
         scored = {
             "hand_number": self._hand_number,
             "points": list(self._points),

@@ -709,9 +709,9 @@ impl PyGame {
         scores: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         if ruleset.is(blank(ruleset.py())?) {
-            let placeholder =
-                core::Game::new(core_result(core::preset("hearts-4"))?, None, 0, None);
-            return Ok(PyGame::from_game(core_result(placeholder)?));
+            // Any valid game: the copy, replay or unpickling that asked for it replaces it.
+            let unfilled = core::Game::new(core_result(core::preset("hearts-4"))?, None, 0, None);
+            return Ok(PyGame::from_game(core_result(unfilled)?));
         }
         let Some(ruleset) = any_ruleset(ruleset)? else {
             return fail(
@@ -1449,16 +1449,55 @@ fn sample_hidden(
     samples: &Bound<'_, PyAny>,
     seed: &Bound<'_, PyAny>,
 ) -> PyResult<Vec<Vec<Vec<String>>>> {
+    draw_layouts(
+        py,
+        ruleset,
+        observation,
+        samples,
+        seed,
+        players::sample_layouts,
+    )
+}
+
+type DrawLayouts = fn(
+    &core::Ruleset,
+    &Value,
+    usize,
+    u64,
+) -> Result<Vec<core::PerSeat<core::CardSet>>, core::Error>;
+
+// The arguments of `sample_hidden` and `sample_consistent` read, `draw` run without the GIL,
+// each layout given as its sorted hands.
+fn draw_layouts(
+    py: Python<'_>,
+    ruleset: &Bound<'_, PyAny>,
+    observation: &Bound<'_, PyAny>,
+    samples: &Bound<'_, PyAny>,
+    seed: &Bound<'_, PyAny>,
+    draw: DrawLayouts,
+) -> PyResult<Vec<Vec<Vec<String>>>> {
     let rules = ruleset_arg(ruleset)?;
     let samples = count_arg(samples, "a number of samples", 0, MAX_SAMPLES)?;
     let seed = unsigned_arg(seed, ErrorCode::InvalidSetup, "a seed")?;
     let obs = json_arg(observation, ErrorCode::InvalidAction, "an observation")?;
-    let layouts = core_result(py.detach(|| players::sample_layouts(&rules, &obs, samples, seed)))?;
+    let layouts = core_result(py.detach(|| draw(&rules, &obs, samples, seed)))?;
     let n = rules.players();
     Ok(layouts
         .into_iter()
         .map(|l| l.first(n).iter().map(|h| card_strings(*h)).collect())
         .collect())
+}
+
+// The arguments of `count_layouts` and `count_consistent` read, `count` run without the GIL.
+fn count_layouts_with(
+    py: Python<'_>,
+    ruleset: &Bound<'_, PyAny>,
+    observation: &Bound<'_, PyAny>,
+    count: fn(&core::Ruleset, &Value) -> Result<u128, core::Error>,
+) -> PyResult<u128> {
+    let rules = ruleset_arg(ruleset)?;
+    let obs = json_arg(observation, ErrorCode::InvalidAction, "an observation")?;
+    core_result(py.detach(|| count(&rules, &obs)))
 }
 
 /// The number of layouts of the hidden cards consistent with what the observer knows.
@@ -1468,9 +1507,7 @@ fn count_layouts(
     ruleset: &Bound<'_, PyAny>,
     observation: &Bound<'_, PyAny>,
 ) -> PyResult<u128> {
-    let rules = ruleset_arg(ruleset)?;
-    let obs = json_arg(observation, ErrorCode::InvalidAction, "an observation")?;
-    core_result(py.detach(|| players::count_observation_layouts(&rules, &obs)))
+    count_layouts_with(py, ruleset, observation, players::count_observation_layouts)
 }
 
 /// The Monte Carlo player's card for the observer, who must be to play.
@@ -1584,16 +1621,14 @@ fn sample_consistent(
     samples: &Bound<'_, PyAny>,
     seed: &Bound<'_, PyAny>,
 ) -> PyResult<Vec<Vec<Vec<String>>>> {
-    let rules = ruleset_arg(ruleset)?;
-    let samples = count_arg(samples, "a number of samples", 0, MAX_SAMPLES)?;
-    let seed = unsigned_arg(seed, ErrorCode::InvalidSetup, "a seed")?;
-    let obs = json_arg(observation, ErrorCode::InvalidAction, "an observation")?;
-    let layouts = py.detach(|| players::sample_consistent_layouts(&rules, &obs, samples, seed));
-    let n = rules.players();
-    Ok(core_result(layouts)?
-        .into_iter()
-        .map(|l| l.first(n).iter().map(|h| card_strings(*h)).collect())
-        .collect())
+    draw_layouts(
+        py,
+        ruleset,
+        observation,
+        samples,
+        seed,
+        players::sample_consistent_layouts,
+    )
 }
 
 /// The number of layouts `sample_consistent` draws among.
@@ -1603,9 +1638,7 @@ fn count_consistent(
     ruleset: &Bound<'_, PyAny>,
     observation: &Bound<'_, PyAny>,
 ) -> PyResult<u128> {
-    let rules = ruleset_arg(ruleset)?;
-    let obs = json_arg(observation, ErrorCode::InvalidAction, "an observation")?;
-    core_result(py.detach(|| players::count_consistent_layouts(&rules, &obs)))
+    count_layouts_with(py, ruleset, observation, players::count_consistent_layouts)
 }
 
 #[pymodule]
