@@ -77,8 +77,10 @@ def test_every_preset_is_registered_once() -> None:
         assert kind.dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
         assert kind.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
         assert kind.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
-        # Every preset has a moon, so a hand's scores have no constant sum.
-        assert kind.utility == pyspiel.GameType.Utility.GENERAL_SUM
+        # A moon makes a hand's scores sum to more than its points; without one (black-maria)
+        # every hand hands out the same points.
+        utility = pyspiel.GameType.Utility
+        assert kind.utility == (utility.CONSTANT_SUM if rules.moon is None else utility.GENERAL_SUM)
         assert kind.reward_model == pyspiel.GameType.RewardModel.TERMINAL
         assert kind.provides_information_state_string and kind.provides_information_state_tensor
         assert kind.provides_observation_string and kind.provides_observation_tensor
