@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import statistics
 from typing import Any
 
 #: (label, numerator, denominator, the ratio the project promises): each side is (kind, engine).
@@ -21,18 +22,52 @@ VECTOR_RATIOS = [
 ]
 
 
+#: (label, faster side, slower side, the ratio promised) of the WebAssembly benchmark: the
+#: package under Node against the native core, each ratio native time over WebAssembly time.
+WASM_RATIOS = [
+    ("simulate: WebAssembly vs native", ("simulate", "wasm"), ("simulate", "native"), 0.5),
+    ("per-step ids: JavaScript vs Python", ("per-step ids", "javascript"), ("per-step ids", "python"), 0.5),
+]
+
+
+def _write_wasm(write: Any, info: dict[str, Any]) -> None:
+    per_hand = {tuple(key.split("|")): seconds for key, seconds in info["per_hand"].items()}
+    spread = {tuple(key.split("|")): bounds for key, bounds in info["spread"].items()}
+    write("median seconds per whole hearts-4 hand, WebAssembly (Node) beside native, in turn each round:")
+    for key, seconds in sorted(per_hand.items()):
+        low, high = spread[key]
+        write(
+            f"  {key[0]:<15} {key[1]:<10} {seconds * 1e6:>10.2f} µs  "
+            f"(fastest {low * 1e6:.2f}, slowest {high * 1e6:.2f})"
+        )
+    for label, wasm, native, promised in WASM_RATIOS:
+        ratio = per_hand[native] / per_hand[wasm]
+        verdict = "meets" if ratio >= promised else "BELOW"
+        write(f"  {label:<40} {ratio:>10,.2f}x  ({verdict} the {promised}x target)")
+    write(
+        f"  the module: {info['module_bytes'] / 1000:,.0f} KB, "
+        f"{info['module_gzip_bytes'] / 1000:,.0f} KB gzipped (goal: 300 KB gzipped)"
+    )
+
+
 def pytest_terminal_summary(terminalreporter: Any, config: Any) -> None:
     session = getattr(config, "_benchmarksession", None)
     if session is None or not session.benchmarks:
         return
     per_hand: dict[tuple[str, str], float] = {}
     per_call: dict[str, float] = {}
+    wasm: dict[str, Any] | None = None
+    browser: dict[str, Any] | None = None
     rates: dict[str, float] = {}
     for bench in session.benchmarks:
         info = bench.extra_info
         if bench.stats is None:
             continue
-        if info.get("kind") == "vector":
+        if info.get("kind") == "wasm":
+            wasm = info
+        elif info.get("kind") == "browser-search":
+            browser = info
+        elif info.get("kind") == "vector":
             rates.update(info["decisions_per_second"])
         elif info.get("kind") == "side-by-side":
             for key, seconds in info["per_hand"].items():
@@ -44,17 +79,18 @@ def pytest_terminal_summary(terminalreporter: Any, config: Any) -> None:
             per_hand[(info["kind"], info["engine"])] = bench.stats.median / info["hands"]
     write = terminalreporter.write_line
     write("")
-    write("median seconds per whole hearts-4 hand (per-step: play only, the deal not timed):")
-    for (kind, engine), seconds in sorted(per_hand.items()):
-        write(f"  {kind:<15} {engine:<10} {seconds * 1e6:>10.1f} µs  ({1 / seconds:>12,.0f} hands/s)")
-    write("ratios (how many times faster):")
-    for label, slow, fast, promised in RATIOS:
-        if slow in per_hand and fast in per_hand:
-            ratio = per_hand[slow] / per_hand[fast]
-            verdict = "meets" if ratio >= promised else "BELOW"
-            write(f"  {label:<40} {ratio:>10,.1f}x  ({verdict} the {promised}x target)")
-        else:
-            write(f"  {label:<40} {'n/a':>10}  (not measured in this run)")
+    if per_hand:
+        write("median seconds per whole hearts-4 hand (per-step: play only, the deal not timed):")
+        for (kind, engine), seconds in sorted(per_hand.items()):
+            write(f"  {kind:<15} {engine:<10} {seconds * 1e6:>10.1f} µs  ({1 / seconds:>12,.0f} hands/s)")
+        write("ratios (how many times faster):")
+        for label, slow, fast, promised in RATIOS:
+            if slow in per_hand and fast in per_hand:
+                ratio = per_hand[slow] / per_hand[fast]
+                verdict = "meets" if ratio >= promised else "BELOW"
+                write(f"  {label:<40} {ratio:>10,.1f}x  ({verdict} the {promised}x target)")
+            else:
+                write(f"  {label:<40} {'n/a':>10}  (not measured in this run)")
     if per_call:
         write("median nanoseconds per call (Rust engine, hearts-4, five tricks into a hand):")
         for call, seconds in sorted(per_call.items()):
@@ -72,3 +108,18 @@ def pytest_terminal_summary(terminalreporter: Any, config: Any) -> None:
                     else f"  ({'meets' if ratio >= promised else 'BELOW'} the {promised}x target)"
                 )
                 write(f"  {label:<48} {ratio:>8,.1f}x{verdict}")
+    if wasm is not None:
+        _write_wasm(write, wasm)
+    if browser is not None:
+        plays = sorted(browser["play_ms"])
+        write(f"the search player's decisions in {browser['browser']}, its default budget, through web/worker.js:")
+        write(
+            f"  a card: median {statistics.median(plays):.1f} ms, slowest {plays[-1]:.1f} ms, "
+            f"of {len(plays)} (goal: 250 ms)"
+        )
+        if browser["pass_ms"]:
+            passes = sorted(browser["pass_ms"])
+            write(
+                f"  a pass (four times the budget): median {statistics.median(passes):.1f} ms, "
+                f"slowest {passes[-1]:.1f} ms"
+            )

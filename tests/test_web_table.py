@@ -668,3 +668,24 @@ def test_a_finished_match_is_kept_when_the_next_one_starts(table: Table) -> None
     assert table.save()["record"] != json.loads(finished)["record"]
     assert table.game().seed == 5
     assert "finished match is kept" in driver.find_element("tag name", "body").text
+
+
+def test_the_readme_screenshot_command_takes_a_picture(site: Path, tmp_path: Path) -> None:
+    """web/screenshot.py, as the README gives it, writes a PNG of a table in play."""
+    import sys
+
+    destination = tmp_path / "table.png"
+    taken = subprocess.run(
+        [sys.executable, str(WEB / "screenshot.py"), str(destination), "--cards", "1"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert taken.returncode == 0, taken.stderr
+    png = destination.read_bytes()
+    assert png.startswith(b"\x89PNG\r\n\x1a\n")
+    width, height = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
+    assert width >= 800 and height >= 600, (width, height)
+    assert list(tmp_path.iterdir()) == [destination], "a temporary file was left behind"

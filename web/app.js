@@ -18,8 +18,6 @@ const OPPONENTS = { rules: "rule-based", random: "random", montecarlo: "Monte Ca
 const DEFAULT_OPPONENTS = "rules";
 // As `reversis play`: playouts per legal card of the Monte Carlo player.
 const DEFAULT_ROLLOUTS = 100;
-// The search player's budget per decision (a pass gets four times as much).
-const SEARCH_TIME_MS = 400;
 const MAX_SEED = (1n << 64n) - 1n;
 const NAMES_4 = ["You", "West", "North", "East"];
 const NAMES = ["You", "Ada", "Bram", "Cleo", "Dirk", "Eva", "Floor"];
@@ -507,7 +505,9 @@ async function workerDecide(seat) {
   await workerReady;
   const id = nextRequest++;
   const { opponents, rollouts } = table.settings;
-  const player = { name: opponents, seed: decisionSeed(seat), rollouts, timeMs: SEARCH_TIME_MS };
+  // The search player decides at its default budget (4,000 playouts a card): bounded by work,
+  // not the clock, so that a seat's decision follows from its seed whatever the machine.
+  const player = { name: opponents, seed: decisionSeed(seat), rollouts };
   // The observation is seat `seat`'s alone: the worker never sees the game.
   const observation = table.game.observation(seat);
   return new Promise((resolve, reject) => {

@@ -12,7 +12,7 @@ try {
   self.postMessage({ type: "failed", message: String(error && error.message ? error.message : error) });
 }
 
-const OPTIONS = { random: [], rules: [], montecarlo: ["rollouts"], search: ["timeMs"] };
+const OPTIONS = { random: [], rules: [], montecarlo: ["rollouts"], search: [] };
 
 self.addEventListener("message", (event) => {
   const { id, ruleset, observation, player } = event.data;

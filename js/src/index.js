@@ -6,13 +6,24 @@
 import init, * as wasm from "../wasm/reversis_wasm.js";
 
 const wasmUrl = new URL("../wasm/reversis_wasm_bg.wasm", import.meta.url);
-if (wasmUrl.protocol === "file:") {
-  // Node's fetch cannot read file: URLs; browsers and workers never take this branch, so they
-  // never resolve the node: import.
-  const { readFile } = await import("node:fs/promises");
-  await init({ module_or_path: await readFile(wasmUrl) });
-} else {
-  await init({ module_or_path: wasmUrl });
+// Node's fetch cannot read file: URLs; browsers and workers never take that branch, so they
+// never resolve the node: import.
+const wasmExports =
+  wasmUrl.protocol === "file:"
+    ? await init({ module_or_path: await (await import("node:fs/promises")).readFile(wasmUrl) })
+    : await init({ module_or_path: wasmUrl });
+
+// The per-step calls (phase, legalActions, applyAction on the acting seat) take paths that
+// allocate nothing and convert no value across the boundary: a phase crosses as its index, the
+// legal ids through one buffer in the module's memory, an id the package has checked as a number.
+const PHASES = Object.freeze(Array.from(wasm.phases()));
+const LEGAL_IDS = wasm.legalIdsScratch();
+let memoryBytes = new Uint8Array(wasmExports.memory.buffer);
+
+/** The module's memory as bytes; a view is detached when the memory grows, so made anew then. */
+function moduleBytes() {
+  if (memoryBytes.byteLength === 0) memoryBytes = new Uint8Array(wasmExports.memory.buffer);
+  return memoryBytes;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -520,7 +531,7 @@ export class Game {
   }
   /** `"deal"`, `"pass"`, `"play"`, `"moon"` or `"over"`. @type {string} */
   get phase() {
-    return gameOf(this).phase;
+    return PHASES[gameOf(this).phaseIndex];
   }
   /** The current (or coming) hand's number (DEAL-2). @type {number|bigint} */
   get handNumber() {
@@ -638,7 +649,18 @@ export class Game {
    * @throws {InvalidInputError} `invalid-action`
    */
   legalActions(seat = null) {
-    return Array.from(call(() => gameOf(this).legalActions(seatArg(seat))));
+    const inner = gameOf(this);
+    if (seat === null || seat === undefined) {
+      const count = call(() => inner.legalIdsToScratch());
+      const bytes = moduleBytes();
+      const ids = new Array(count);
+      for (let i = 0; i < count; i++) ids[i] = bytes[LEGAL_IDS + i];
+      return ids;
+    }
+    const ids = call(() => inner.legalActions(seat));
+    const list = new Array(ids.length);
+    for (let i = 0; i < ids.length; i++) list[i] = ids[i];
+    return list;
   }
 
   /**
@@ -667,7 +689,12 @@ export class Game {
    * @throws {InvalidInputError|IllegalActionError}
    */
   applyAction(actionId, seat = null) {
-    call(() => gameOf(this).applyAction(actionId, seatArg(seat)));
+    const inner = gameOf(this);
+    if ((seat === null || seat === undefined) && Number.isInteger(actionId) && actionId >= 0 && actionId < NUM_ACTIONS) {
+      call(() => inner.applyActionId(actionId));
+    } else {
+      call(() => inner.applyAction(actionId, seatArg(seat)));
+    }
   }
 
   /**

@@ -292,3 +292,59 @@ test("the ERR-6 limits and the ruleset fields are the core's, as the spec and th
   const optional = Object.keys(schema.properties).filter((field) => !schema.required.includes(field));
   assert.deepStrictEqual([...reversis.RULESET_OPTIONAL_FIELDS].sort(), optional.sort());
 });
+
+/** The ids of a BigInt mask, ascending. */
+function maskIds(mask) {
+  const ids = [];
+  for (let id = 0; mask > 0n; id++, mask >>= 1n) if (mask & 1n) ids.push(id);
+  return ids;
+}
+
+test("the acting seat's fast paths answer as the general ones: legal ids, the phase, applyAction", () => {
+  // legalActions() and applyAction(id) for the acting seat skip the conversion of a seat and of
+  // the id; with the seat given they take the general path. Both must agree everywhere.
+  for (const name of ["hearts-4", "hearts-computer", "hartenjagen", "hearts-7"]) {
+    const game = new Game(preset(name), { seed: 11 });
+    let steps = 0;
+    while (game.phase !== "over" && steps < 400) {
+      const seat = game.phase === "pass" ? game.awaitingPass[0] : game.toAct;
+      const fast = game.phase === "pass" ? null : game.legalActions();
+      const general = game.legalActions(seat);
+      if (fast !== null) {
+        assert.ok(Array.isArray(fast));
+        assert.deepStrictEqual(fast, general);
+      }
+      assert.deepStrictEqual(general, maskIds(game.legalMask(seat)));
+      assert.ok(["deal", "pass", "play", "moon", "over"].includes(game.phase));
+      // An id that is not legal now, through either path: the same error, nothing changed.
+      const illegal = [...Array(NUM_ACTIONS).keys()].find((id) => !general.includes(id));
+      if (fast !== null && illegal !== undefined) {
+        const before = game.state();
+        const codes = [() => game.applyAction(illegal), () => game.applyAction(illegal, seat)].map((attempt) => {
+          try {
+            attempt();
+          } catch (error) {
+            return [error.constructor.name, error.code, error.message];
+          }
+          return null;
+        });
+        assert.notStrictEqual(codes[0], null);
+        assert.deepStrictEqual(codes[0], codes[1]);
+        assert.deepStrictEqual(game.state(), before);
+      }
+      const id = general[steps % general.length];
+      if (fast !== null) game.applyAction(id);
+      else game.applyAction(id, seat);
+      steps += 1;
+    }
+  }
+  // Outside the fast path's domain the general checks still answer.
+  const game = new Game(preset("hearts-4"), { seed: 3 });
+  while (game.phase !== "play") game.applyAction(game.legalActions(game.awaitingPass[0])[0], game.awaitingPass[0]);
+  for (const bad of [-1, 1.5, NUM_ACTIONS, "3", 2n ** 70n]) {
+    throwsCode(() => game.applyAction(bad), InvalidInputError, "invalid-action");
+  }
+  const waiting = new Game(preset("hearts-4"));
+  assert.strictEqual(waiting.phase, "deal");
+  assert.deepStrictEqual(waiting.legalActions(), maskIds(waiting.legalMask()));
+});

@@ -75,14 +75,14 @@ impl SplitMix64 {
     #[inline]
     pub fn below_fast(&mut self, n: u64) -> u64 {
         assert!(n > 0, "below_fast(0)");
-        let mut product = u128::from(self.next_u64()) * u128::from(n);
-        if (product as u64) < n {
+        let (mut high, mut low) = wide_product(self.next_u64(), n);
+        if low < n {
             let threshold = n.wrapping_neg() % n;
-            while (product as u64) < threshold {
-                product = u128::from(self.next_u64()) * u128::from(n);
+            while low < threshold {
+                (high, low) = wide_product(self.next_u64(), n);
             }
         }
-        (product >> 64) as u64
+        high
     }
 
     /// Fisher–Yates (SEED-3): for `i` from `len−1` down to 1, `j = below(i+1)`, swap `i` and
@@ -210,4 +210,59 @@ pub fn deal_from_seed(
             g.deal(ruleset, dealer)[..ruleset.players()].to_vec()
         })
         .collect()
+}
+
+/// The high and low 64 bits of `x * n`.
+#[inline(always)]
+fn wide_product(x: u64, n: u64) -> (u64, u64) {
+    // WebAssembly has no 64×64→128 multiply: a `u128` product there is a call to a 128-bit
+    // multiply routine. For the small `n` of card draws, two 64-bit products give it exactly.
+    #[cfg(target_arch = "wasm32")]
+    if n <= u64::from(u32::MAX) {
+        return wide_product_by_halves(x, n);
+    }
+    let product = u128::from(x) * u128::from(n);
+    ((product >> 64) as u64, product as u64)
+}
+
+/// `wide_product` for `n < 2^32` from the products of `n` with the two 32-bit halves of `x`:
+/// `x·n = xh·n·2^32 + xl·n`, so the high word is `(xh·n + ⌊xl·n / 2^32⌋) / 2^32`, and neither
+/// product nor their sum (below `2^64`) overflows.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+#[inline(always)]
+fn wide_product_by_halves(x: u64, n: u64) -> (u64, u64) {
+    debug_assert!(n <= u64::from(u32::MAX));
+    let high = ((x >> 32) * n + (((x & 0xffff_ffff) * n) >> 32)) >> 32;
+    (high, x.wrapping_mul(n))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_product_by_halves_is_the_full_product() {
+        let mut rng = SplitMix64::new(11);
+        let edges = [
+            0,
+            1,
+            u64::MAX,
+            u64::MAX - 1,
+            1 << 32,
+            (1 << 32) - 1,
+            1 << 63,
+        ];
+        let factors = [1, 2, 3, 13, 52, 104, u64::from(u32::MAX)];
+        for n in factors {
+            let draws: Vec<u64> = (0..2_000).map(|_| rng.next_u64()).collect();
+            for x in edges.into_iter().chain(draws) {
+                let full = u128::from(x) * u128::from(n);
+                assert_eq!(
+                    wide_product_by_halves(x, n),
+                    ((full >> 64) as u64, full as u64),
+                    "{x} * {n}"
+                );
+            }
+        }
+    }
 }

@@ -433,6 +433,29 @@ impl WasmRuleset {
     }
 }
 
+/// The phases by [`WasmGame::phase_index`].
+#[wasm_bindgen]
+pub fn phases() -> Vec<String> {
+    ["deal", "pass", "play", "moon", "over"]
+        .iter()
+        .map(|&name| name.to_owned())
+        .collect()
+}
+
+thread_local! {
+    /// Where [`WasmGame::legal_ids_to_scratch`] writes: one buffer for the module, which runs on
+    /// one thread, large enough for every action id.
+    static LEGAL_IDS: std::cell::RefCell<[u8; core::NUM_ACTIONS as usize]> =
+        const { std::cell::RefCell::new([0; core::NUM_ACTIONS as usize]) };
+}
+
+/// The address in the module's memory of the buffer [`WasmGame::legal_ids_to_scratch`] fills;
+/// it never moves (a view of the memory must be made anew when the memory grows).
+#[wasm_bindgen(js_name = legalIdsScratch)]
+pub fn legal_ids_scratch() -> usize {
+    LEGAL_IDS.with(|ids| ids.as_ptr() as usize)
+}
+
 /// A game of one ruleset: a match of hands, with its history (spec/api.md).
 #[wasm_bindgen(js_name = Game)]
 pub struct WasmGame {
@@ -489,17 +512,17 @@ impl WasmGame {
             .map_or(JsValue::NULL, |seed| to_js(&Value::from(seed)))
     }
 
-    /// `deal`, `pass`, `play`, `moon` or `over`.
-    #[wasm_bindgen(getter)]
-    pub fn phase(&self) -> String {
+    /// The phase as its index in [`PHASES`]: a per-step loop reads it every decision, and a
+    /// number crosses to JavaScript without the string decoding a name would cost.
+    #[wasm_bindgen(getter, js_name = phaseIndex)]
+    pub fn phase_index(&self) -> u8 {
         match self.inner.phase() {
-            core::Phase::Deal => "deal",
-            core::Phase::Pass => "pass",
-            core::Phase::Play => "play",
-            core::Phase::Moon => "moon",
-            core::Phase::Over => "over",
+            core::Phase::Deal => 0,
+            core::Phase::Pass => 1,
+            core::Phase::Play => 2,
+            core::Phase::Moon => 3,
+            core::Phase::Over => 4,
         }
-        .to_owned()
     }
 
     /// The number of the current (or coming) hand.
@@ -660,6 +683,31 @@ impl WasmGame {
             mask &= mask - 1;
         }
         Ok(ids)
+    }
+
+    /// The acting seat's legal action ids, ascending, written to the [`legal_ids_scratch`]
+    /// buffer; returns how many there are. The per-step loop's form of `legalActions`: no
+    /// allocation on either side of the boundary.
+    #[wasm_bindgen(js_name = legalIdsToScratch)]
+    pub fn legal_ids_to_scratch(&self) -> Result<usize, JsValue> {
+        let mut mask = core_result(self.inner.legal_mask(None))?;
+        LEGAL_IDS.with(|ids| {
+            let mut ids = ids.borrow_mut();
+            let mut count = 0;
+            while mask != 0 {
+                ids[count] = mask.trailing_zeros() as u8;
+                count += 1;
+                mask &= mask - 1;
+            }
+            Ok(count)
+        })
+    }
+
+    /// Applies action id `actionId` for the acting seat: `applyAction` for an id the package has
+    /// already checked is an integer below `NUM_ACTIONS`, without converting a JavaScript value.
+    #[wasm_bindgen(js_name = applyActionId)]
+    pub fn apply_action_id(&mut self, action_id: u8) -> Result<(), JsValue> {
+        core_result(self.inner.apply_action(u16::from(action_id), None))
     }
 
     /// The legal action ids of `seat` as a `BigInt` bit mask: bit `i` for legal id `i`.

@@ -1,0 +1,144 @@
+"""The search player's decision time in a real browser, as the web table (web/) asks for it.
+
+Headless Chromium loads the built site (web/build.sh into web/dist) from a local server; the page
+starts the table's own worker (web/worker.js), plays seeded ``hearts-computer`` hands with the
+rule-based player at every other seat, and times each of seat 0's decisions from the moment the
+observation is posted to the worker until its action comes back: the search player at its
+default budget (4,000 playouts a card, four times that for a pass), the package's
+``createPlayer("search")`` without options. ``conftest.py`` prints the median, the slowest and the
+count. Needs Selenium, Chromium and chromedriver (Debian's ``chromium`` and ``chromium-driver``)
+and the built module (``bash js/build.sh``); skipped without them. Run:
+
+    python -m pytest benches/test_bench_browser.py --benchmark-only
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import shutil
+import statistics
+import subprocess
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, ClassVar
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+#: Seeds of the matches played; each plays HANDS hands.
+SEEDS = (1, 2, 3)
+HANDS = 2
+
+# Runs in the page: arguments are the seeds, the hands per match, and Selenium's callback.
+TIME_DECISIONS = """
+const [seeds, handsPerMatch, done] = arguments;
+(async () => {
+  const reversis = await import("/js/src/index.js");
+  const worker = new Worker("/worker.js", { type: "module" });
+  const answers = new Map();
+  const ready = new Promise((resolve, reject) => {
+    worker.addEventListener("message", ({ data }) => {
+      if (data.type === "ready") resolve();
+      else if (data.type === "failed") reject(new Error(data.message));
+      else answers.get(data.id)(data);
+    });
+  });
+  await ready;
+  const ruleset = reversis.preset("hearts-computer");
+  const rules = reversis.createPlayer("rules", { seed: 1 });
+  const others = [rules, rules, rules, rules];
+  const times = { pass: [], play: [] };
+  let id = 0;
+  for (const seed of seeds) {
+    const game = new reversis.Game(ruleset, { seed: BigInt(seed) });
+    while (game.phase !== "over" && game.handNumber < handsPerMatch) {
+      const phase = game.phase;
+      const seat = phase === "pass" ? game.awaitingPass[0] : game.toMove;
+      if (seat !== 0 || (phase !== "pass" && phase !== "play")) {
+        reversis.actFor(game, others);
+        continue;
+      }
+      const request = {
+        id: id++,
+        ruleset: ruleset.toJson(),
+        observation: game.observation(0),
+        player: { name: "search", seed: id },
+      };
+      const started = performance.now();
+      const answer = await new Promise((resolve) => {
+        answers.set(request.id, resolve);
+        worker.postMessage(request);
+      });
+      times[phase].push(performance.now() - started);
+      if (answer.type !== "action") throw new Error(answer.message);
+      game.apply(answer.action);
+    }
+    game.free();
+  }
+  worker.terminate();
+  done({ times, agent: navigator.userAgent });
+})().catch((error) => done({ error: String(error && error.stack ? error.stack : error) }));
+"""
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    extensions_map: ClassVar[dict[str, str]] = {
+        **http.server.SimpleHTTPRequestHandler.extensions_map,
+        ".js": "text/javascript",
+        ".wasm": "application/wasm",
+    }
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture(scope="module")
+def site_url() -> Iterator[str]:
+    if not (ROOT / "js" / "wasm" / "reversis_wasm_bg.wasm").is_file():
+        pytest.skip("the WebAssembly module is not built (bash js/build.sh)")
+    subprocess.run(["bash", str(ROOT / "web" / "build.sh")], check=True, cwd=ROOT, capture_output=True)
+    handler = functools.partial(_Quiet, directory=str(ROOT / "web" / "dist"))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    webdriver = pytest.importorskip("selenium.webdriver")
+    chromium = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+    driver_path = os.environ.get("CHROMEDRIVER") or shutil.which("chromedriver")
+    if not chromium or not driver_path:
+        pytest.skip("Chromium and chromedriver are not installed (apt-get install chromium chromium-driver)")
+    options = webdriver.ChromeOptions()
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"):
+        options.add_argument(argument)
+    options.binary_location = chromium
+    driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(driver_path))
+    driver.set_script_timeout(600)
+    yield driver
+    driver.quit()
+
+
+def test_search_decision_in_the_browser(benchmark: Any, browser: Any, site_url: str) -> None:
+    # A page of the site's origin that runs nothing itself: the worker and the module load from it.
+    browser.get(site_url + "style.css")
+    result: dict[str, Any] = benchmark.pedantic(
+        lambda: browser.execute_async_script(TIME_DECISIONS, list(SEEDS), HANDS), rounds=1
+    )
+    assert "error" not in result, result.get("error")
+    times = result["times"]
+    # No match ends within two hands (a seat takes at most 26 points a hand), so seat 0 plays every card.
+    assert len(times["play"]) == 13 * HANDS * len(SEEDS), times
+    benchmark.extra_info.update(
+        kind="browser-search",
+        browser=result["agent"],
+        play_ms=times["play"],
+        pass_ms=times["pass"],
+        median_play_ms=statistics.median(times["play"]),
+    )
