@@ -6,6 +6,12 @@ writes ``seeding/vectors.json`` (seed-to-hands vectors), ``generated/<preset>.js
 recorded match per preset, replayed step by step with the expected legal set, trick winner and
 scores) and ``bench/<preset>.json`` (one full hand per preset, for ``reversis bench``).
 
+    python conformance/generate.py --compat 1.1.0
+
+writes the compatibility fixtures of a release, ``compat/<version>/`` (see compat/README.md),
+once: the version must be the one the specification states, and an existing release folder is
+never overwritten (those files are frozen). It writes nothing else.
+
 The expected values here are what ``reversis.reference`` computed. They add volume, not
 authority: the hand-written cases in ``cases/`` are derived from the documents, and both
 engines must agree with those and with these.
@@ -13,6 +19,8 @@ engines must agree with those and with these.
 
 from __future__ import annotations
 
+import argparse
+import hashlib
 import json
 import random
 import sys
@@ -23,6 +31,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "python"))
 
 from reversis import reference  # noqa: E402
+from reversis.reference.ruleset import SPEC_VERSION  # noqa: E402
 
 GENERATED_BY = "conformance/generate.py with the reference engine (reversis.reference)"
 MATCH_SEED = 20261130
@@ -200,8 +209,118 @@ def vector_file() -> dict[str, Any]:
     }
 
 
-def main() -> None:
-    """Write every generated file."""
+COMPAT_DESCRIPTION = (
+    "the outcome of each frozen record of records/: replayed from its ruleset and actions alone, it ends in "
+    "this phase, hand, totals, per-hand scores and winners; its deals are those deal_from_seed(ruleset, "
+    "deal_seed) gives from hand 0 (SEED-5)"
+)
+
+
+def _record_text(record: dict[str, Any]) -> str:
+    """A record as JSON text (REC-1) laid out for reading: one line per key and per action."""
+    lines = []
+    for key, value in record.items():
+        if key == "actions":
+            items = [f"    {json.dumps(action, ensure_ascii=False)}" for action in value]
+            lines.append('  "actions": [\n' + ",\n".join(items) + "\n  ]")
+        else:
+            lines.append(f"  {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}")
+    return "{\n" + ",\n".join(lines) + "\n}\n"
+
+
+def _expected_text(version: str, expected: dict[str, dict[str, Any]]) -> str:
+    """``expected.json``: one line per field of each record's outcome."""
+    entries = []
+    for name, fields in expected.items():
+        body = ",\n".join(f"      {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}" for k, v in fields.items())
+        entries.append(f"    {json.dumps(name)}: {{\n{body}\n    }}")
+    return (
+        "{\n"
+        f'  "spec_version": {json.dumps(version)},\n'
+        f'  "description": {json.dumps(COMPAT_DESCRIPTION)},\n'
+        '  "records": {\n' + ",\n".join(entries) + "\n  }\n}\n"
+    )
+
+
+def compat_record(name: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The first match of ``generated/<name>.json`` as a record (REC-1, seed null), and its outcome.
+
+    The match is replayed in the reference engine from its ruleset and actions alone; its final
+    expectations in the generated file and its seeded deals (SEED-5) are checked on the way.
+    """
+    source = f"generated/{name}.json"
+    case = json.loads((HERE / source).read_text(encoding="utf-8"))["cases"][0]
+    assert case["ruleset"] == name and str(MATCH_SEED) in case["description"], source
+    game = reference.Game(reference.preset(name))
+    for step in case["steps"]:
+        if "action" in step:
+            game.apply(step["action"])
+    assert game.phase == "over", f"{source}: the match does not end"
+    last = next(step["expect"] for step in reversed(case["steps"]) if "scores" in step.get("expect", {}))
+    assert (last["scores"], last["hand_scores"], last["winners"]) == (game.scores, game.hand_scores, game.winners)
+    record = game.to_record()
+    assert record["seed"] is None
+    deals = [action["hands"] for action in record["actions"] if action["type"] == "deal"]
+    assert reference.deal_from_seed(game.ruleset, MATCH_SEED, len(deals)) == deals, source
+    outcome = {
+        "record": f"records/{name}.json",
+        "from": f"conformance/{source}",
+        "deal_seed": MATCH_SEED,
+        "actions": len(record["actions"]),
+        "hands": len(game.hand_scores),
+        "phase": game.phase,
+        "hand_number": game.hand_number,
+        "scores": game.scores,
+        "hand_scores": game.hand_scores,
+        "winners": game.winners,
+    }
+    return record, outcome
+
+
+def compat_files(version: str, names: list[str]) -> dict[str, bytes]:
+    """The files of ``compat/<version>/`` for the presets ``names``, by path inside that folder."""
+    files: dict[str, bytes] = {}
+    expected: dict[str, dict[str, Any]] = {}
+    for name in sorted(names):
+        files[f"rulesets/{name}.json"] = (HERE.parent / "spec" / "rulesets" / f"{name}.json").read_bytes()
+        record, expected[name] = compat_record(name)
+        text = _record_text(record)
+        assert reference.load_record(text.encode()) == record
+        files[f"records/{name}.json"] = text.encode()
+        files[f"records/{name}.msgpack"] = reference.dump_record(record, "msgpack")
+    files["expected.json"] = _expected_text(version, expected).encode()
+    sums = "".join(f"{hashlib.sha256(files[path]).hexdigest()}  {path}\n" for path in sorted(files))
+    files["SHA256SUMS"] = sums.encode()
+    return files
+
+
+def write_compat(version: str) -> None:
+    """Write ``compat/<version>/`` for every preset, once (compat/README.md)."""
+    if version != SPEC_VERSION:
+        sys.exit(f"the specification is at {SPEC_VERSION}; only its own fixtures can be written, not {version}")
+    folder = HERE / "compat" / version
+    if folder.exists():
+        sys.exit(f"{folder.relative_to(HERE)} exists: compatibility fixtures are frozen and never regenerated")
+    files = compat_files(version, reference.preset_names())
+    for relative, data in files.items():
+        path = folder / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+        print(f"wrote compat/{version}/{relative} ({len(data)} bytes)")
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Write every generated file, or with ``--compat`` one release's compatibility fixtures."""
+    parser = argparse.ArgumentParser(description="Generate the suite's bulk files from the reference engine.")
+    parser.add_argument(
+        "--compat",
+        metavar="VERSION",
+        help="write compat/VERSION/ (the version the spec states) and nothing else; refused if it exists",
+    )
+    args = parser.parse_args(argv)
+    if args.compat is not None:
+        write_compat(args.compat)
+        return
     files = {**generated_files(), **bench_files(), "seeding/vectors.json": vector_file()}
     for relative, content in files.items():
         path = HERE / relative
