@@ -1,6 +1,6 @@
 //! The compatibility fixtures of `conformance/compat/` (spec `README.md` §Version, RS-18, RS-19,
-//! REC-5): the presets and records that release 1.0.0 wrote still load, and the records replay
-//! to their recorded scores.
+//! REC-5): the presets and records that each release wrote (1.0.0, 1.1.0) still load, and the
+//! records replay to their recorded scores.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -10,8 +10,13 @@ use reversis_core::{
 };
 use serde_json::{json, Value};
 
-fn compat_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../conformance/compat/1.0.0")
+/// Each release folder of `conformance/compat/` and the number of presets that release had.
+const RELEASES: [(&str, usize); 2] = [("1.0.0", 8), ("1.1.0", 11)];
+
+fn compat_dir(release: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../conformance/compat")
+        .join(release)
 }
 
 fn json_files(dir: &Path) -> Vec<(String, PathBuf)> {
@@ -47,9 +52,30 @@ fn the_crate_implements_the_version_the_spec_states() {
 }
 
 #[test]
+fn every_release_folder_is_checked() {
+    let compat = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../conformance/compat");
+    let mut folders: Vec<String> = fs::read_dir(&compat)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .map(|p| p.file_name().unwrap().to_str().unwrap().to_string())
+        .collect();
+    folders.sort();
+    let pinned: Vec<&str> = RELEASES.iter().map(|(r, _)| *r).collect();
+    assert_eq!(folders, pinned);
+    assert!(pinned.contains(&SPEC_VERSION));
+}
+
+#[test]
 fn frozen_presets_load_and_keep_their_rules() {
-    let frozen = json_files(&compat_dir().join("rulesets"));
-    assert_eq!(frozen.len(), 8);
+    for (release, count) in RELEASES {
+        frozen_presets_of(release, count);
+    }
+}
+
+fn frozen_presets_of(release: &str, count: usize) {
+    let frozen = json_files(&compat_dir(release).join("rulesets"));
+    assert_eq!(frozen.len(), count, "{release}");
     let names = preset_names();
     for (name, path) in &frozen {
         let text = fs::read_to_string(path).unwrap();
@@ -67,14 +93,20 @@ fn frozen_presets_load_and_keep_their_rules() {
         );
         // RS-17: stating the version it was written for changes nothing.
         let mut v: Value = serde_json::from_str(&text).unwrap();
-        v["spec_version"] = json!("1.0.0");
+        v["spec_version"] = json!(release);
         assert_eq!(Ruleset::from_value(&v).unwrap(), r, "{name}");
     }
 }
 
 #[test]
 fn frozen_records_replay_to_their_recorded_scores() {
-    let dir = compat_dir();
+    for (release, _) in RELEASES {
+        frozen_records_of(release);
+    }
+}
+
+fn frozen_records_of(release: &str) {
+    let dir = compat_dir(release);
     let expected: Value =
         serde_json::from_str(&fs::read_to_string(dir.join("expected.json")).unwrap()).unwrap();
     let expected = expected["records"].as_object().unwrap();
@@ -123,7 +155,7 @@ fn frozen_records_replay_to_their_recorded_scores() {
 
         // REC-5: a record that states the version it was written for replays the same.
         let mut stated = from_json.clone();
-        stated["spec_version"] = json!("1.0.0");
+        stated["spec_version"] = json!(release);
         assert_eq!(Game::from_record(&stated).unwrap(), g, "{name}");
         stated["spec_version"] = json!("2.0.0");
         assert!(Game::from_record(&stated).is_err(), "{name}");
