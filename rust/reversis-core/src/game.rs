@@ -15,45 +15,11 @@ use crate::card::{Card, CardSet, Suit};
 use crate::error::{Error, ErrorCode};
 use crate::event::{Event, Events, HandSummary};
 use crate::hand::{CompletedTrick, HandState};
-use crate::position::{Outcome, Position};
+use crate::position::{Outcome, Phase, Position};
 use crate::rng::SplitMix64;
 use crate::ruleset::{MoonChoice, PassDirection, Ruleset};
 use crate::sample::Knowledge;
 use crate::seat::{PerSeat, MAX_PLAYERS};
-
-/// The phase of a game (game.md).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Phase {
-    /// Waiting for a `deal` action (DEAL-3).
-    Deal,
-    /// Seats are passing (PASS-2).
-    Pass,
-    /// Tricks are being played (PLAY-*).
-    Play,
-    /// The moon taker must choose (SCORE-3).
-    Moon,
-    /// The match is over (MATCH-2).
-    Over,
-}
-
-impl Phase {
-    /// The spec string: `deal`, `pass`, `play`, `moon` or `over`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Phase::Deal => "deal",
-            Phase::Pass => "pass",
-            Phase::Play => "play",
-            Phase::Moon => "moon",
-            Phase::Over => "over",
-        }
-    }
-}
-
-impl fmt::Display for Phase {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
 
 // An accepted action as the game keeps it: `Copy`, canonical by construction, and 16 bytes: a
 // deal's hands are kept apart, in the game's log of deals, at the index it holds.
