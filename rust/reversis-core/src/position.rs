@@ -1,7 +1,8 @@
-//! The match state machine without its history (spec `game.md`): a position, its checks and its
-//! transitions. [`crate::Game`] records the history (actions, tricks, hand scores, undo) on top
-//! of it; [`crate::VectorEnv`] steps positions alone, which is why a position is small (it is
-//! `Copy` and holds no pointer) and every per-seat table of cards in it is three bit planes.
+//! The match state machine without its history (spec `game.md`): a position, its phase, its
+//! checks and its transitions. [`crate::Game`] records the history (actions, tricks, hand
+//! scores, undo) on top of it; [`crate::VectorEnv`] steps positions alone, which is why a
+//! position is small (it is `Copy` and holds no pointer) and every per-seat table of cards in it
+//! is three bit planes.
 
 use std::fmt;
 
@@ -9,7 +10,6 @@ use crate::action::{Action, Decision, MOON_ADD_ID, MOON_SUBTRACT_ID, PASS_BASE};
 use crate::card::{Card, CardSet, Suit};
 use crate::error::{Error, ErrorCode};
 use crate::event::HandSummary;
-use crate::game::Phase;
 use crate::hand::{CompletedTrick, HandState};
 use crate::kernel;
 use crate::rng::SplitMix64;
@@ -58,6 +58,40 @@ impl SeatPlanes {
                 *plane &= !cards.0;
             }
         }
+    }
+}
+
+/// The phase of a game (game.md).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Phase {
+    /// Waiting for a `deal` action (DEAL-3).
+    Deal,
+    /// Seats are passing (PASS-2).
+    Pass,
+    /// Tricks are being played (PLAY-*).
+    Play,
+    /// The moon taker must choose (SCORE-3).
+    Moon,
+    /// The match is over (MATCH-2).
+    Over,
+}
+
+impl Phase {
+    /// The spec string: `deal`, `pass`, `play`, `moon` or `over`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Phase::Deal => "deal",
+            Phase::Pass => "pass",
+            Phase::Play => "play",
+            Phase::Moon => "moon",
+            Phase::Over => "over",
+        }
+    }
+}
+
+impl fmt::Display for Phase {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
     }
 }
 

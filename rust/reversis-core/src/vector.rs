@@ -34,8 +34,8 @@ use std::sync::Arc;
 
 use crate::action::{Decision, NUM_ACTIONS};
 use crate::error::{Error, ErrorCode};
-use crate::game::{Game, Phase};
-use crate::position::{Outcome, Position};
+use crate::game::Game;
+use crate::position::{Outcome, Phase, Position};
 use crate::rng::SplitMix64;
 use crate::ruleset::{PassDirection, Ruleset};
 use crate::seat::{PerSeat, MAX_PLAYERS};

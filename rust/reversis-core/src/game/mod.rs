@@ -1,194 +1,31 @@
 //! The match state machine (spec `game.md`): deal, pass, play, moon, score, over; action ids
 //! (ACT-2, ACT-3), events (EVT-1, EVT-2) and undo (API-8).
+//!
+//! This file is the API a caller reads; how the history is stored (`history.rs`) and the JSON
+//! views (`views.rs`) are apart, since neither changes what a game does.
+
+mod history;
+mod views;
 
 use std::fmt;
 use std::hash::{Hash, Hasher};
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use rpds::VectorSync;
-use serde_json::{Map, Value};
-use triomphe::Arc as TArc;
+use serde_json::Value;
 
 use crate::action::{Action, Decision};
-use crate::card::{Card, CardSet, Suit};
+use crate::card::{Card, CardSet};
 use crate::error::{Error, ErrorCode};
 use crate::event::{Event, Events, HandSummary};
 use crate::hand::{CompletedTrick, HandState};
-use crate::position::{Outcome, Position};
+use crate::position::{Outcome, Phase, Position};
 use crate::rng::SplitMix64;
 use crate::ruleset::{MoonChoice, PassDirection, Ruleset};
 use crate::sample::Knowledge;
 use crate::seat::{PerSeat, MAX_PLAYERS};
 
-/// The phase of a game (game.md).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Phase {
-    /// Waiting for a `deal` action (DEAL-3).
-    Deal,
-    /// Seats are passing (PASS-2).
-    Pass,
-    /// Tricks are being played (PLAY-*).
-    Play,
-    /// The moon taker must choose (SCORE-3).
-    Moon,
-    /// The match is over (MATCH-2).
-    Over,
-}
-
-impl Phase {
-    /// The spec string: `deal`, `pass`, `play`, `moon` or `over`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Phase::Deal => "deal",
-            Phase::Pass => "pass",
-            Phase::Play => "play",
-            Phase::Moon => "moon",
-            Phase::Over => "over",
-        }
-    }
-}
-
-impl fmt::Display for Phase {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-// An accepted action as the game keeps it: `Copy`, canonical by construction, and 16 bytes: a
-// deal's hands are kept apart, in the game's log of deals, at the index it holds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-enum Recorded {
-    Deal(u32),
-    Pass { seat: u8, cards: CardSet },
-    Play { seat: u8, card: Card },
-    Moon { seat: u8, choice: MoonChoice },
-}
-
-// The size a log's chunk is counted in (`CHUNK_BYTES`).
-const _: () = assert!(std::mem::size_of::<Recorded>() == 16);
-
-impl Recorded {
-    fn to_action(self, players: usize, deals: &Log<PerSeat<CardSet>>) -> Action {
-        match self {
-            Recorded::Deal(i) => Action::Deal {
-                hands: deals[i as usize]
-                    .first(players)
-                    .iter()
-                    .map(|h| h.to_vec())
-                    .collect(),
-            },
-            Recorded::Pass { seat, cards } => Action::Pass {
-                seat: seat.into(),
-                cards: cards.to_vec(),
-            },
-            Recorded::Play { seat, card } => Action::Play {
-                seat: seat.into(),
-                card,
-            },
-            Recorded::Moon { seat, choice } => Action::Moon {
-                seat: seat.into(),
-                choice,
-            },
-        }
-    }
-}
-
-/// The accepted actions of a game up to some moment (API-3 `actions`): a snapshot sharing the
-/// game's persistent history, so taking one costs O(1) whatever the length of the match.
-#[derive(Clone, Debug)]
-pub struct ActionLog {
-    log: Log<Recorded>,
-    deals: Log<PerSeat<CardSet>>,
-    players: usize,
-}
-
-impl ActionLog {
-    /// The number of actions.
-    pub fn len(&self) -> usize {
-        self.log.len()
-    }
-
-    /// Whether there is none.
-    pub fn is_empty(&self) -> bool {
-        self.log.len() == 0
-    }
-
-    /// Action `index`, canonical (ACT-1), built on access.
-    pub fn get(&self, index: usize) -> Option<Action> {
-        self.log
-            .get(index)
-            .map(|r| r.to_action(self.players, &self.deals))
-    }
-
-    /// The last action, if any.
-    pub fn last(&self) -> Option<Action> {
-        self.log
-            .last()
-            .map(|r| r.to_action(self.players, &self.deals))
-    }
-
-    /// The actions in order.
-    pub fn iter(&self) -> impl Iterator<Item = Action> + '_ {
-        self.log
-            .iter()
-            .map(|r| r.to_action(self.players, &self.deals))
-    }
-
-    /// The actions as a vector.
-    pub fn to_vec(&self) -> Vec<Action> {
-        self.iter().collect()
-    }
-}
-
-impl PartialEq for ActionLog {
-    fn eq(&self, other: &ActionLog) -> bool {
-        // A deal is told by its hands, not by where they are kept.
-        let hands = |log: &ActionLog, r: &Recorded| match *r {
-            Recorded::Deal(i) => Some(log.deals[i as usize]),
-            _ => None,
-        };
-        self.players == other.players
-            && self.log.len() == other.log.len()
-            && self.log.iter().zip(other.log.iter()).all(|(a, b)| {
-                match (hands(self, a), hands(other, b)) {
-                    (None, None) => a == b,
-                    (x, y) => x == y,
-                }
-            })
-    }
-}
-
-// The last scored hand (EVT-2): its summary and where its tricks end in the match's tricks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct LastHand {
-    summary: HandSummary,
-    trick_end: usize,
-}
-
-// An undo unit (API-8): an ACT-1 action the caller applied, found at its index in the actions
-// log, or a selection (ACT-2). A deal made from the seed is not an input of its own: it belongs
-// to the input that set it off.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Input {
-    Action(u32),
-    Select { seat: u8, card: Card },
-}
-
-// Where undo replays from (API-8): the position and last hand at the game's start and just
-// after each deal, and the lengths of the history then. An input made after it is replayed on
-// it through the same transitions, without the checks, so it is taken at most once a hand.
-#[derive(Clone, Copy, Debug)]
-struct Checkpoint {
-    pos: Position,
-    seed_deals: u64,
-    last_hand: Option<LastHand>,
-    actions: usize,
-    deals: usize,
-    tricks: usize,
-    hand_scores: usize,
-    inputs: usize,
-}
+pub use history::ActionLog;
+use history::{Checkpoint, Checkpoints, Input, KnownMask, LastHand, Log, Recorded};
 
 // What the last accepted input set off (EVT-1), as flags: the events themselves are built on
 // demand from the position and the history, which the next input is the first to change. They
@@ -198,190 +35,6 @@ const EV_TRICK: u8 = 2;
 const EV_HAND: u8 = 4;
 const EV_OVER: u8 = 8;
 const EV_DEAL: u8 = 16;
-
-// The checkpoints, newest first, as a persistent list: one allocation a checkpoint, one shared
-// pointer to copy with the game.
-struct Checkpoints {
-    cp: Checkpoint,
-    older: Option<Arc<Checkpoints>>,
-}
-
-impl Checkpoints {
-    fn iter(&self) -> impl Iterator<Item = &Checkpoint> + '_ {
-        std::iter::successors(Some(self), |c| c.older.as_deref()).map(|c| &c.cp)
-    }
-}
-
-impl fmt::Debug for Checkpoints {
-    // Lists them iteratively, however many there are.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_list().entries(self.iter()).finish()
-    }
-}
-
-impl Drop for Checkpoints {
-    // Frees a long list iteratively, not by recursion.
-    fn drop(&mut self) {
-        let mut next = self.older.take();
-        while let Some(node) = next {
-            match Arc::try_unwrap(node) {
-                Ok(mut node) => next = node.older.take(),
-                Err(_) => break,
-            }
-        }
-    }
-}
-
-// The bytes of a log's chunk: a copy of a game copies its logs' tails, up to a chunk each, when
-// it first changes them; the longer a chunk, the rarer a log takes one (a chunk of 32 actions
-// was a tenth of a per-step loop's instructions in the core).
-const CHUNK_BYTES: usize = 1024;
-
-// A persistent, append-only log of `Copy` items (the actions, tricks, hand scores and inputs):
-// cloning it is O(1), the items being shared. The items after the last full chunk are one
-// shared vector, written in place while it is not shared, and each full chunk is one item of a
-// persistent vector, so that a push costs no allocation but once a chunk: `rpds` vectors box
-// every item on its own, and `imbl`'s chunked vector measured 33 ns a push here, against the
-// ~60 ns a whole `apply_action` takes with this log.
-#[derive(Clone, Debug)]
-struct Log<T> {
-    len: usize,
-    // The full chunks of `CHUNK` items, oldest first; `None` while there is none.
-    chunks: Option<VectorSync<Vec<T>>>,
-    // The items after the chunks, fewer than `CHUNK`; `None` while there is none.
-    tail: Option<TArc<Vec<T>>>,
-}
-
-impl<T: Copy> Log<T> {
-    // The items of a chunk.
-    const CHUNK: usize = {
-        let items = CHUNK_BYTES / std::mem::size_of::<T>();
-        if items < 16 {
-            16
-        } else {
-            items
-        }
-    };
-
-    fn new() -> Log<T> {
-        Log {
-            len: 0,
-            chunks: None,
-            tail: None,
-        }
-    }
-
-    fn len(&self) -> usize {
-        self.len
-    }
-
-    fn tail_len(&self) -> usize {
-        self.tail.as_ref().map_or(0, |t| t.len())
-    }
-
-    // The tail, unshared first if need be (with room for a whole chunk). `triomphe`'s `Arc` has
-    // no weak count, so telling that the tail is not shared is one load (std's `get_mut` costs
-    // two atomic read-modify-writes, measured as a tenth of `apply_action`).
-    fn tail_mut(&mut self) -> &mut Vec<T> {
-        let t = self
-            .tail
-            .get_or_insert_with(|| TArc::new(Vec::with_capacity(Self::CHUNK)));
-        if !t.is_unique() {
-            let mut v = Vec::with_capacity(Self::CHUNK);
-            v.extend_from_slice(t);
-            *t = TArc::new(v);
-        }
-        TArc::get_mut(t).expect("the tail is not shared")
-    }
-
-    fn push(&mut self, item: T) {
-        let t = self.tail_mut();
-        t.push(item);
-        let full = t.len() == Self::CHUNK;
-        self.len += 1;
-        if full {
-            if let Some(t) = self.tail.take() {
-                let chunk = TArc::try_unwrap(t).unwrap_or_else(|t| (*t).clone());
-                self.chunks
-                    .get_or_insert_with(VectorSync::new_sync)
-                    .push_back_mut(chunk);
-            }
-        }
-    }
-
-    fn get(&self, index: usize) -> Option<&T> {
-        if index >= self.len {
-            return None;
-        }
-        let base = self.len - self.tail_len();
-        if index >= base {
-            self.tail.as_ref()?.get(index - base)
-        } else {
-            self.chunks
-                .as_ref()?
-                .get(index / Self::CHUNK)?
-                .get(index % Self::CHUNK)
-        }
-    }
-
-    fn last(&self) -> Option<&T> {
-        self.len.checked_sub(1).and_then(|i| self.get(i))
-    }
-
-    fn iter(&self) -> impl Iterator<Item = &T> + '_ {
-        self.chunks
-            .iter()
-            .flat_map(|c| c.iter())
-            .flat_map(|c| c.iter())
-            .chain(self.tail.iter().flat_map(|t| t.iter()))
-    }
-
-    // The items from `start` on.
-    fn iter_from(&self, start: usize) -> impl Iterator<Item = &T> + '_ {
-        (start..self.len).filter_map(move |i| self.get(i))
-    }
-
-    fn truncate(&mut self, len: usize) {
-        while self.len > len {
-            let tail = self.tail_len();
-            if tail == 0 {
-                // The last chunk becomes the tail.
-                let Some(chunks) = self.chunks.as_mut() else {
-                    unreachable!("a log's items are in its chunks or its tail");
-                };
-                let Some(last) = chunks.last().cloned() else {
-                    unreachable!("a log's items are in its chunks or its tail");
-                };
-                chunks.drop_last_mut();
-                if chunks.is_empty() {
-                    self.chunks = None;
-                }
-                self.tail = Some(TArc::new(last));
-                continue;
-            }
-            let cut = (self.len - len).min(tail);
-            self.tail_mut().truncate(tail - cut);
-            self.len -= cut;
-        }
-    }
-}
-
-impl<T: Copy + PartialEq> PartialEq for Log<T> {
-    fn eq(&self, other: &Log<T>) -> bool {
-        self.len == other.len && self.iter().eq(other.iter())
-    }
-}
-
-impl<T: Copy> std::ops::Index<usize> for Log<T> {
-    type Output = T;
-
-    fn index(&self, index: usize) -> &T {
-        match self.get(index) {
-            Some(item) => item,
-            None => panic!("index {index} out of a log of {} items", self.len),
-        }
-    }
-}
 
 /// One match under one ruleset (API-3): the position (the hand in progress, the totals, the
 /// seed's generator) and its history (the accepted actions, the completed tricks, the hand
@@ -433,70 +86,8 @@ pub struct Game {
     acting_mask: KnownMask,
 }
 
-// A legal mask and the number of inputs it was computed after; every input changes that
-// number, and undo, which takes one back, forgets the mask. Atomics rather than a `Cell` keep
-// `Game` `Sync`: readers sharing a game only ever store the mask of the position they all see,
-// and the count, stored last with `Release`, is loaded first with `Acquire`.
-#[derive(Debug, Default)]
-struct KnownMask {
-    // The number of inputs plus one; 0 while no mask is known.
-    key: AtomicU64,
-    low: AtomicU64,
-    high: AtomicU64,
-}
-
-impl KnownMask {
-    fn get(&self, inputs: usize) -> Option<u128> {
-        if self.key.load(Ordering::Acquire) != inputs as u64 + 1 {
-            return None;
-        }
-        let low = self.low.load(Ordering::Relaxed);
-        let high = self.high.load(Ordering::Relaxed);
-        Some(u128::from(high) << 64 | u128::from(low))
-    }
-
-    fn set(&self, inputs: usize, mask: u128) {
-        self.low.store(mask as u64, Ordering::Relaxed);
-        self.high.store((mask >> 64) as u64, Ordering::Relaxed);
-        self.key.store(inputs as u64 + 1, Ordering::Release);
-    }
-
-    fn forget(&self) {
-        self.key.store(0, Ordering::Release);
-    }
-}
-
-impl Clone for KnownMask {
-    fn clone(&self) -> KnownMask {
-        let copy = KnownMask::default();
-        let key = self.key.load(Ordering::Acquire);
-        copy.low
-            .store(self.low.load(Ordering::Relaxed), Ordering::Relaxed);
-        copy.high
-            .store(self.high.load(Ordering::Relaxed), Ordering::Relaxed);
-        copy.key.store(key, Ordering::Relaxed);
-        copy
-    }
-}
-
 fn err(code: ErrorCode, msg: impl Into<String>) -> Error {
     Error::new(code, msg)
-}
-
-fn cards_value(cs: CardSet) -> Value {
-    Value::from(cs.to_strings())
-}
-
-fn opt_cards(c: Option<CardSet>) -> Value {
-    c.map_or(Value::Null, cards_value)
-}
-
-fn opt_seat(s: Option<usize>) -> Value {
-    s.map_or(Value::Null, Value::from)
-}
-
-fn selection_value(cards: &[Card]) -> Value {
-    Value::Array(cards.iter().map(|c| Value::from(c.to_string())).collect())
 }
 
 impl Game {
@@ -1283,10 +874,7 @@ impl Game {
 
     /// The last hand as the JSON object of EVT-2, or `null`.
     pub fn last_hand_json(&self) -> Value {
-        match self.last_hand {
-            None => Value::Null,
-            Some(l) => l.summary.last_hand_value(self.last_hand_tricks().iter()),
-        }
+        self.last_hand_value()
     }
 
     pub(crate) fn position(&self) -> &Position {
@@ -1412,40 +1000,17 @@ impl Game {
         Ok(k)
     }
 
-    // ------------------------------------------------------------------ JSON views
-
-    fn voids_value(&self) -> Value {
-        Value::Array(
-            (0..self.players())
-                .map(|s| {
-                    let m = self.pos.hand.voids(s);
-                    Value::Array(
-                        Suit::ALL
-                            .iter()
-                            .filter(|su| m & (1 << su.index()) != 0)
-                            .map(|su| Value::from(su.char().to_string()))
-                            .collect(),
-                    )
-                })
-                .collect(),
-        )
-    }
+    // ------------------------------------------------------------------ JSON views (`views.rs`)
 
     /// The completed tricks of this hand as JSON (API-3 `tricks_played`, OBS-1 `tricks`,
     /// TRICK-1): `[{leader, cards: [{seat, card}], winner, points}]`.
     pub fn tricks_json(&self) -> Value {
-        Value::Array(self.hand_tricks().map(CompletedTrick::to_value).collect())
+        self.tricks_value()
     }
 
     /// The trick in progress as JSON (TRICK-1): `[{seat, card}]`.
     pub fn trick_json(&self) -> Value {
-        Value::Array(
-            self.pos
-                .hand
-                .trick()
-                .map(|(s, c)| serde_json::json!({"seat": s, "card": c.to_string()}))
-                .collect(),
-        )
+        self.trick_value()
     }
 
     /// The events of the last accepted action as JSON (EVT-1).
@@ -1462,41 +1027,7 @@ impl Game {
     ///
     /// `invalid-action` when the seat is out of range.
     pub fn observation(&self, seat: usize) -> Result<Value, Error> {
-        self.seat_ok(seat)?;
-        let mut o = Map::new();
-        o.insert("seat".into(), Value::from(seat));
-        o.insert("phase".into(), Value::from(self.pos.phase.as_str()));
-        o.insert("hand_number".into(), Value::from(self.pos.hand_number));
-        o.insert("dealer".into(), Value::from(self.dealer()));
-        o.insert(
-            "pass_direction".into(),
-            self.pass_direction()
-                .map_or(Value::Null, |d| Value::from(d.as_str())),
-        );
-        o.insert("to_move".into(), opt_seat(self.to_move()));
-        o.insert("awaiting_pass".into(), Value::from(self.awaiting_pass()));
-        o.insert("hand".into(), cards_value(self.pos.hand.hand(seat)));
-        o.insert("passed".into(), opt_cards(self.passed(seat)?));
-        o.insert(
-            "selected".into(),
-            selection_value(&self.selection_order(seat)),
-        );
-        o.insert("received".into(), opt_cards(self.received(seat)?));
-        o.insert("tricks".into(), self.tricks_json());
-        o.insert("trick".into(), self.trick_json());
-        o.insert("hearts_broken".into(), Value::from(self.hearts_broken()));
-        o.insert("count_down".into(), Value::from(self.count_down()));
-        o.insert("voids".into(), self.voids_value());
-        o.insert("points".into(), Value::from(self.points().to_vec()));
-        o.insert("scores".into(), Value::from(self.scores().to_vec()));
-        let legal = if self.pos.phase == Phase::Play && self.pos.hand.to_move() == seat {
-            self.legal_plays()
-        } else {
-            CardSet::EMPTY
-        };
-        o.insert("legal".into(), cards_value(legal));
-        o.insert("moon_taker".into(), opt_seat(self.moon_taker()));
-        Ok(Value::Object(o))
+        self.observation_value(seat)
     }
 
     /// The position as JSON data (API-9), the same in both engines: `ruleset`, `seed`,
@@ -1505,45 +1036,10 @@ impl Game {
     /// `scores`. The history is not part of it, so it costs the same whatever the length of
     /// the match. Two games are equal exactly when their states are.
     pub fn state_json(&self) -> Value {
-        let n = self.players();
-        let mut o = Map::new();
-        o.insert("ruleset".into(), self.ruleset.to_value());
-        o.insert("seed".into(), self.seed.map_or(Value::Null, Value::from));
-        o.insert("seed_deals".into(), Value::from(self.seed_deals));
-        o.insert("phase".into(), Value::from(self.pos.phase.as_str()));
-        o.insert("hand_number".into(), Value::from(self.pos.hand_number));
-        o.insert("to_move".into(), opt_seat(self.to_move()));
-        o.insert("moon_taker".into(), opt_seat(self.moon_taker()));
-        o.insert("winners".into(), Value::from(self.winners()));
-        o.insert(
-            "hands".into(),
-            Value::Array((0..n).map(|s| cards_value(self.pos.hand.hand(s))).collect()),
-        );
-        o.insert(
-            "selected".into(),
-            Value::Array(
-                (0..n)
-                    .map(|s| selection_value(&self.selection_order(s)))
-                    .collect(),
-            ),
-        );
-        let passed: Vec<Value> = (0..n)
-            .map(|s| opt_cards(self.passed(s).ok().flatten()))
-            .collect();
-        o.insert("passed".into(), Value::Array(passed));
-        let received: Vec<Value> = (0..n)
-            .map(|s| opt_cards(self.received(s).ok().flatten()))
-            .collect();
-        o.insert("received".into(), Value::Array(received));
-        o.insert("trick".into(), self.trick_json());
-        o.insert("tricks".into(), self.tricks_json());
-        o.insert("hearts_broken".into(), Value::from(self.hearts_broken()));
-        o.insert("count_down".into(), Value::from(self.count_down()));
-        o.insert("voids".into(), self.voids_value());
-        o.insert("points".into(), Value::from(self.points().to_vec()));
-        o.insert("scores".into(), Value::from(self.scores().to_vec()));
-        Value::Object(o)
+        self.state_value()
     }
+
+    // ------------------------------------------------------------------ records
 
     // Replays a record's actions on this freshly built game (REC-2): in a seeded game a recorded
     // `deal` must be the deal the seed made at that point and is not applied again, so the
@@ -1638,7 +1134,7 @@ const _: () = assert!(MAX_PLAYERS <= 8);
 
 #[cfg(test)]
 mod tests {
-    use super::{Game, Log};
+    use super::Game;
     use crate::{preset, ErrorCode, Phase};
 
     #[test]
@@ -1687,59 +1183,5 @@ mod tests {
             game.apply_action(ids[0], None).unwrap();
         }
         assert!(undone > 10, "{undone} positions had two legal cards");
-    }
-
-    // A log against a `Vec` through pushes, truncations across chunk boundaries and copies
-    // that share its chunks and tail.
-    #[test]
-    fn log_is_a_persistent_vec() {
-        let mut log = Log::new();
-        let mut want: Vec<u32> = Vec::new();
-        let mut copies: Vec<(Log<u32>, Vec<u32>)> = Vec::new();
-        let mut x: u32 = 7;
-        for step in 0..4000u32 {
-            x = x.wrapping_mul(1_103_515_245).wrapping_add(12_345);
-            if (x >> 16) % 40 == 0 {
-                let len = want
-                    .len()
-                    .saturating_sub((x as usize >> 20) % (2 * Log::<u32>::CHUNK + 5));
-                log.truncate(len);
-                want.truncate(len);
-            } else {
-                log.push(step);
-                want.push(step);
-            }
-            if (x >> 16) % 7 == 0 {
-                copies.push((log.clone(), want.clone()));
-            }
-            assert_eq!(log.len(), want.len());
-            assert_eq!(log.last(), want.last());
-        }
-        copies.push((log, want));
-        // Changing a copy leaves the others as they were.
-        for (i, (log, want)) in copies.iter_mut().enumerate().step_by(3) {
-            let len = want.len() / 2;
-            log.truncate(len);
-            want.truncate(len);
-            for k in 0..i as u32 % 40 {
-                log.push(k);
-                want.push(k);
-            }
-        }
-        for (log, want) in &copies {
-            assert_eq!(log.iter().copied().collect::<Vec<_>>(), *want);
-            for (i, w) in want.iter().enumerate() {
-                assert_eq!(log.get(i), Some(w));
-                assert_eq!(log[i], *w);
-            }
-            assert_eq!(log.get(want.len()), None);
-            let from = want.len() / 3;
-            assert!(log.iter_from(from).eq(want[from..].iter()));
-            let mut other = Log::new();
-            for &w in want {
-                other.push(w);
-            }
-            assert_eq!(&other, log);
-        }
     }
 }
