@@ -4,7 +4,9 @@
 
 writes ``seeding/vectors.json`` (seed-to-hands vectors), ``generated/<preset>.json`` (one
 recorded match per preset, replayed step by step with the expected legal set, trick winner and
-scores) and ``bench/<preset>.json`` (one full hand per preset, for ``reversis bench``).
+scores) and ``bench/<preset>.json`` (one full hand per preset, for ``reversis bench``), for every
+preset of ``spec/rulesets/``. ``tests/test_generate.py`` checks that the files in the repository
+are what this writes.
 
     python conformance/generate.py --compat 1.1.0
 
@@ -28,7 +30,8 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent / "python"))
+ROOT = HERE.parent
+sys.path.insert(0, str(ROOT / "python"))
 
 from reversis import reference  # noqa: E402
 from reversis.reference.ruleset import SPEC_VERSION  # noqa: E402
@@ -282,7 +285,7 @@ def compat_files(version: str, names: list[str]) -> dict[str, bytes]:
     files: dict[str, bytes] = {}
     expected: dict[str, dict[str, Any]] = {}
     for name in sorted(names):
-        files[f"rulesets/{name}.json"] = (HERE.parent / "spec" / "rulesets" / f"{name}.json").read_bytes()
+        files[f"rulesets/{name}.json"] = (ROOT / "spec" / "rulesets" / f"{name}.json").read_bytes()
         record, expected[name] = compat_record(name)
         text = _record_text(record)
         assert reference.load_record(text.encode()) == record
@@ -309,6 +312,16 @@ def write_compat(version: str) -> None:
         print(f"wrote compat/{version}/{relative} ({len(data)} bytes)")
 
 
+def _json_text(content: dict[str, Any]) -> str:
+    return json.dumps(content, ensure_ascii=False, separators=(",", ":")) + "\n"
+
+
+def outputs() -> dict[Path, str]:
+    """Every file the plain command writes, by path, with the text it writes there."""
+    files = {**generated_files(), **bench_files(), "seeding/vectors.json": vector_file()}
+    return {HERE / relative: _json_text(content) for relative, content in files.items()}
+
+
 def main(argv: list[str] | None = None) -> None:
     """Write every generated file, or with ``--compat`` one release's compatibility fixtures."""
     parser = argparse.ArgumentParser(description="Generate the suite's bulk files from the reference engine.")
@@ -321,12 +334,10 @@ def main(argv: list[str] | None = None) -> None:
     if args.compat is not None:
         write_compat(args.compat)
         return
-    files = {**generated_files(), **bench_files(), "seeding/vectors.json": vector_file()}
-    for relative, content in files.items():
-        path = HERE / relative
+    for path, text in outputs().items():
         path.parent.mkdir(exist_ok=True)
-        path.write_text(json.dumps(content, ensure_ascii=False, separators=(",", ":")) + "\n", encoding="utf-8")
-        print(f"wrote {relative} ({path.stat().st_size} bytes)")
+        path.write_text(text, encoding="utf-8")
+        print(f"wrote {path.relative_to(ROOT).as_posix()} ({path.stat().st_size} bytes)")
 
 
 if __name__ == "__main__":
