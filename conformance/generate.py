@@ -6,8 +6,9 @@ writes ``seeding/vectors.json`` (seed-to-hands vectors), ``generated/<preset>.js
 recorded match per preset, replayed step by step with the expected legal set, trick winner and
 scores) and ``bench/<preset>.json`` (one full hand per preset, for ``reversis bench``), for every
 preset of ``spec/rulesets/``, and rewrites the presets table of ``spec/ruleset.md`` (§Presets,
-between its two marker comments) from those files. ``tests/test_generate.py`` checks that the
-files in the repository are what this writes.
+between its two marker comments) from those files. A file of ``generated/`` or ``bench/`` whose
+preset is gone is removed. ``tests/test_generate.py`` checks that the files in the repository
+are what this writes.
 
     python conformance/generate.py --compat 1.1.0
 
@@ -427,10 +428,17 @@ def main(argv: list[str] | None = None) -> None:
     if args.compat is not None:
         write_compat(args.compat)
         return
-    for path, text in outputs().items():
+    files = outputs()
+    for path, text in files.items():
         path.parent.mkdir(exist_ok=True)
         path.write_text(text, encoding="utf-8")
         print(f"wrote {path.relative_to(ROOT).as_posix()} ({path.stat().st_size} bytes)")
+    # generated/ and bench/ hold one file per preset and nothing else: a removed preset's go.
+    for folder in (HERE / "generated", HERE / "bench"):
+        for path in sorted(folder.glob("*.json")):
+            if path not in files:
+                path.unlink()
+                print(f"removed {path.relative_to(ROOT).as_posix()} (no such preset)")
 
 
 if __name__ == "__main__":
