@@ -17,6 +17,7 @@ from types import ModuleType
 
 import pytest
 
+import reversis.reference  # noqa: F401  (before generate.py: see _generate)
 from helpers import spec_preset, spec_preset_names
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -24,12 +25,22 @@ SUITE = ROOT / "conformance"
 
 
 def _generate() -> ModuleType:
+    """conformance/generate.py as a module, over the package the tests use.
+
+    The script puts the checkout's python/ first on sys.path; the package is imported before it
+    runs and the path put back after, so that the tests keep the package they were given (the
+    installed wheel in .ci/run).
+    """
     path = SUITE / "generate.py"
     spec = importlib.util.spec_from_file_location("conformance_generate", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules.setdefault("conformance_generate", module)
-    spec.loader.exec_module(module)
+    before = list(sys.path)
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        sys.path[:] = before
     return module
 
 
