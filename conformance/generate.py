@@ -4,7 +4,11 @@
 
 writes ``seeding/vectors.json`` (seed-to-hands vectors), ``generated/<preset>.json`` (one
 recorded match per preset, replayed step by step with the expected legal set, trick winner and
-scores) and ``bench/<preset>.json`` (one full hand per preset, for ``reversis bench``).
+scores) and ``bench/<preset>.json`` (one full hand per preset, for ``reversis bench``), for every
+preset of ``spec/rulesets/``, and rewrites the presets table of ``spec/ruleset.md`` (§Presets,
+between its two marker comments) from those files. A file of ``generated/`` or ``bench/`` whose
+preset is gone is removed. ``tests/test_generate.py`` checks that the files in the repository
+are what this writes.
 
     python conformance/generate.py --compat 1.1.0
 
@@ -28,7 +32,8 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent / "python"))
+ROOT = HERE.parent
+sys.path.insert(0, str(ROOT / "python"))
 
 from reversis import reference  # noqa: E402
 from reversis.reference.ruleset import SPEC_VERSION  # noqa: E402
@@ -282,7 +287,7 @@ def compat_files(version: str, names: list[str]) -> dict[str, bytes]:
     files: dict[str, bytes] = {}
     expected: dict[str, dict[str, Any]] = {}
     for name in sorted(names):
-        files[f"rulesets/{name}.json"] = (HERE.parent / "spec" / "rulesets" / f"{name}.json").read_bytes()
+        files[f"rulesets/{name}.json"] = (ROOT / "spec" / "rulesets" / f"{name}.json").read_bytes()
         record, expected[name] = compat_record(name)
         text = _record_text(record)
         assert reference.load_record(text.encode()) == record
@@ -309,6 +314,108 @@ def write_compat(version: str) -> None:
         print(f"wrote compat/{version}/{relative} ({len(data)} bytes)")
 
 
+# --- the presets table of spec/ruleset.md §Presets ------------------------------------------------
+
+RULESET_MD = ROOT / "spec" / "ruleset.md"
+PRESETS = ROOT / "spec" / "rulesets"
+TABLE_START = "<!-- presets table: written by conformance/generate.py from spec/rulesets/ -->"
+TABLE_END = "<!-- end of the presets table -->"
+TABLE_HEAD = (
+    "| name | players | deck | passing | opening | first-trick ban | breaking | points | moon | target |\n"
+    "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n"
+)
+RANKS = "23456789TJQKA"
+DIRECTIONS = {"left": "L", "right": "R", "across": "A", "hold": "hold"}
+
+
+def _number(value: int) -> str:
+    """An integer as the table writes it, with a minus sign (U+2212) below zero."""
+    return f"\u2212{-value}" if value < 0 else str(value)
+
+
+def _deck_cell(deck: dict[str, Any]) -> str:
+    """RS-4: ``52``, or ``7–A (32)`` from a higher lowest rank; then ``− 2D 3D …`` for the removed cards.
+
+    The removed cards are listed as 002 §Configuração removes them: diamonds, then clubs (then
+    hearts, spades), each suit from its lowest rank.
+    """
+    lowest = deck["lowest_rank"]
+    cell = "52" if lowest == "2" else f"{lowest}\u2013A ({4 * (13 - RANKS.index(lowest))})"
+    if deck["removed"]:
+        removed = sorted(deck["removed"], key=lambda card: ("DCHS".index(card[1]), RANKS.index(card[0])))
+        cell += " \u2212 " + " ".join(removed)
+    return cell
+
+
+def _points_cell(data: dict[str, Any]) -> str:
+    """RS-9: the hearts of the deck as one entry where they follow a rule, then the other cards.
+
+    ``H 1`` where every heart of the deck is worth the same; ``H 2…14 by rank`` where each is worth
+    its rank (2 to 14 for the ace); otherwise each heart on its own. The other cards follow in
+    the order of the file's ``card_points``.
+    """
+    points = data["card_points"]
+    lowest = RANKS.index(data["deck"]["lowest_rank"])
+    hearts = [rank + "H" for rank in RANKS[lowest:] if rank + "H" not in data["deck"]["removed"]]
+    values = [points.get(card) for card in hearts]
+    parts = []
+    grouped = bool(hearts) and None not in values
+    if grouped and len(set(values)) == 1:
+        parts.append(f"H {_number(values[0])}")
+    elif grouped and values == [RANKS.index(card[0]) + 2 for card in hearts]:
+        parts.append(f"H {values[0]}\u2026{values[-1]} by rank")
+    else:
+        grouped = False
+    parts += [f"{card} {_number(value)}" for card, value in points.items() if not (grouped and card in hearts)]
+    return ", ".join(parts) or "none"
+
+
+def preset_row(data: dict[str, Any]) -> str:
+    """One row of the presets table, every cell from the preset's JSON."""
+    passing = data["passing"]
+    moon = data["moon"]
+    cells = [
+        f"`{data['name']}`",
+        str(data["players"]),
+        _deck_cell(data["deck"]),
+        "none" if passing is None else " ".join(DIRECTIONS[d] for d in passing["cycle"]) + f", {passing['size']}",
+        data["opening_card"] or "free (D-9)",
+        "yes" if data["first_trick_ban"] else "no",
+        data["hearts_breaking"],
+        _points_cell(data),
+        "none" if moon is None else f"{moon['scoring']} {moon['bonus']}",
+        str(data["target"]) + (", then count-down" if data.get("count_down", False) else ""),
+    ]
+    return "| " + " | ".join(cells) + " |\n"
+
+
+def presets_table() -> str:
+    """The presets table: its head and one row per file of spec/rulesets/, by name."""
+    paths = sorted(PRESETS.glob("*.json"), key=lambda path: path.stem)
+    rows = [preset_row(json.loads(path.read_text(encoding="utf-8"))) for path in paths]
+    return TABLE_HEAD + "".join(rows)
+
+
+def ruleset_md(text: str) -> str:
+    """The text of spec/ruleset.md with the presets table between its markers written anew."""
+    start, end = text.find(TABLE_START), text.find(TABLE_END)
+    if start < 0 or end < start or text.count(TABLE_START) != 1 or text.count(TABLE_END) != 1:
+        raise ValueError(f"{RULESET_MD.name} must hold the lines {TABLE_START} and {TABLE_END} once each, in order")
+    return text[: start + len(TABLE_START)] + "\n\n" + presets_table() + "\n" + text[end:]
+
+
+def _json_text(content: dict[str, Any]) -> str:
+    return json.dumps(content, ensure_ascii=False, separators=(",", ":")) + "\n"
+
+
+def outputs() -> dict[Path, str]:
+    """Every file the plain command writes, by path, with the text it writes there."""
+    files = {**generated_files(), **bench_files(), "seeding/vectors.json": vector_file()}
+    texts = {HERE / relative: _json_text(content) for relative, content in files.items()}
+    texts[RULESET_MD] = ruleset_md(RULESET_MD.read_text(encoding="utf-8"))
+    return texts
+
+
 def main(argv: list[str] | None = None) -> None:
     """Write every generated file, or with ``--compat`` one release's compatibility fixtures."""
     parser = argparse.ArgumentParser(description="Generate the suite's bulk files from the reference engine.")
@@ -321,12 +428,17 @@ def main(argv: list[str] | None = None) -> None:
     if args.compat is not None:
         write_compat(args.compat)
         return
-    files = {**generated_files(), **bench_files(), "seeding/vectors.json": vector_file()}
-    for relative, content in files.items():
-        path = HERE / relative
+    files = outputs()
+    for path, text in files.items():
         path.parent.mkdir(exist_ok=True)
-        path.write_text(json.dumps(content, ensure_ascii=False, separators=(",", ":")) + "\n", encoding="utf-8")
-        print(f"wrote {relative} ({path.stat().st_size} bytes)")
+        path.write_text(text, encoding="utf-8")
+        print(f"wrote {path.relative_to(ROOT).as_posix()} ({path.stat().st_size} bytes)")
+    # generated/ and bench/ hold one file per preset and nothing else: a removed preset's go.
+    for folder in (HERE / "generated", HERE / "bench"):
+        for path in sorted(folder.glob("*.json")):
+            if path not in files:
+                path.unlink()
+                print(f"removed {path.relative_to(ROOT).as_posix()} (no such preset)")
 
 
 if __name__ == "__main__":

@@ -54,10 +54,20 @@ def inputs(folder: Path) -> Iterator[bytes]:
         yield path.read_bytes()
 
 
+def hex_text(path: Path) -> str:
+    """A `.hex` seed without its comments."""
+    return " ".join(line.split("#", 1)[0] for line in path.read_text(encoding="utf-8").splitlines())
+
+
 def seed_input(path: Path) -> bytes:
-    """A named seed as the target receives it: a `.hex` file's digits as bytes, comments dropped."""
+    """A named seed as the target receives it: a `.hex` file's digits as bytes, comments dropped,
+    and `preset:NAME` as the preset's index in preset_names(), two bytes little-endian."""
     if path.suffix == ".hex":
-        return bytes.fromhex("".join(line.split("#", 1)[0] for line in path.read_text(encoding="utf-8").splitlines()))
+        names = reversis.preset_names()
+        text = re.sub(
+            r"preset:([a-z0-9-]+)", lambda m: names.index(m.group(1)).to_bytes(2, "little").hex(), hex_text(path)
+        )
+        return bytes.fromhex(text)
     return path.read_bytes()
 
 
@@ -240,6 +250,8 @@ def test_named_game_actions_seeds_start_the_game_their_names_give() -> None:
         assert path.suffix == ".hex", path.name
         picked, game = game_actions_start(seed_input(path))
         assert path.name.startswith(f"{picked}-"), path.name
+        # A preset is named, never given by its index, which moves when a preset is added.
+        assert (picked != "built") == (f"preset:{picked}" in hex_text(path)), path.name
         players = re.search(r"-(\d)-players-", path.name)
         if players:
             assert game.ruleset.players == int(players.group(1)), path.name

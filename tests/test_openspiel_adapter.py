@@ -292,6 +292,11 @@ def test_unsupported_setups(driver: Driver) -> None:
     assert driver.call("new_game", ruleset="hearts-4", seed=7)["error"] == "unsupported"
     assert driver.call("new_game", ruleset="hearts-4", scores=[10, 0, 0, 0])["error"] == "unsupported"
     assert driver.call("new_game", ruleset="hartenjagen")["error"] == "unsupported"
+    # Every preset the adapter does not claim is known, and unsupported; another name is unknown.
+    presets = {path.stem for path in (PACKAGE_ROOT.parent / "spec" / "rulesets").glob("*.json")}
+    for name in sorted(presets - {"hearts-4", "hearts-computer", "omnibus-4"}):
+        assert driver.call("new_game", ruleset=name)["error"] == "unsupported", name
+    assert driver.call("new_game", ruleset="hearts-8")["error"] == "unknown-preset"
     assert driver.ok("new_game", ruleset="hearts-4", scores=[0, 0, 0, 0])["game"]
 
 

@@ -8,6 +8,7 @@ from helpers import (
     RANKS,
     build_deal,
     completed_tricks,
+    deck_from_json,
     expect_error,
     full_deck,
     hearts,
@@ -23,6 +24,9 @@ PRESETS = spec_preset_names()
 
 # (preset, players, cards removed from the 52-card deck, hand size, opening card), from the
 # documents: 002/004 §Configuração (3–7 players), 000 §02 (Hartenjagen), D-1 (opening card).
+# An oracle for the presets the documents and decisions describe, not a list every preset must
+# be in: a preset without a row is held to what its own file gives under RS-4 and RS-12
+# (deck_facts), and every preset, with a row or not, to test_deck_follows_the_file.
 DECKS = [
     ("hearts-4", 4, [], 13, "2C"),
     ("hearts-computer", 4, [], 13, "2C"),
@@ -37,13 +41,35 @@ DECKS = [
     ("black-maria", 3, ["2C"], 17, None),
     ("spot-hearts", 4, [], 13, "2C"),
 ]
+DOCUMENTED = {row[0]: row for row in DECKS}
+
+
+def deck_facts(name: str) -> tuple[str, int, list[str], int, str | None]:
+    """A preset's row of DECKS; for a preset without one, the same facts from its file: RS-4,
+    the cards below ``lowest_rank`` and those of ``removed`` are out of the 52; RS-12, each seat
+    gets an equal share of the rest."""
+    if name in DOCUMENTED:
+        return DOCUMENTED[name]
+    data = spec_preset(name)
+    deck = deck_from_json(data)
+    return (
+        name,
+        data["players"],
+        [c for c in full_deck() if c not in deck],
+        len(deck) // data["players"],
+        data["opening_card"],
+    )
+
+
+FACTS = [deck_facts(name) for name in PRESETS]
 
 
 def test_preset_names(engine):
     """API-2, ruleset.md §Presets: preset_names() is the sorted list of the spec's presets."""
     assert engine.preset_names() == spec_preset_names()
-    # Every preset has its row in the table of decks below.
-    assert sorted(row[0] for row in DECKS) == spec_preset_names()
+    # Every row of DECKS is a preset, once: a documented preset renamed or removed fails here.
+    assert len(DOCUMENTED) == len(DECKS)
+    assert set(DOCUMENTED) <= set(spec_preset_names())
 
 
 @pytest.mark.parametrize("name", PRESETS)
@@ -58,7 +84,7 @@ def test_unknown_preset(engine):
     expect_error(engine, lambda: engine.preset("hearts-8"), "unknown-preset")
 
 
-@pytest.mark.parametrize("name, players, removed, hand_size, opening", DECKS)
+@pytest.mark.parametrize("name, players, removed, hand_size, opening", FACTS)
 def test_deck_and_hand_size(engine, name, players, removed, hand_size, opening):
     """002_a19656d00d6dcc0e.txt §Configuração, 000_8342d744d0b6b53c.txt §02, RS-4, RS-12:
     4p 52/13, 3p without 2D 17 each, 5p without 2D 2C 10 each, 6p without 2D 3D 3C 4C 8 each,
@@ -70,6 +96,20 @@ def test_deck_and_hand_size(engine, name, players, removed, hand_size, opening):
     assert rs.hand_size == hand_size
     assert len(expected) == players * hand_size
     assert rs.to_json()["opening_card"] == opening
+    assert opening is None or opening in expected
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_deck_follows_the_file(engine, name):
+    """RS-4, RS-6, RS-12 for every preset, documented or not: the deck is every card of rank at
+    least ``lowest_rank`` less ``removed``, it divides evenly among the players, and the opening
+    card is one of its cards or null (the free lead of D-9)."""
+    data = spec_preset(name)
+    rs = engine.preset(name)
+    assert list(rs.deck) == deck_from_json(data)
+    assert rs.players == data["players"]
+    assert len(rs.deck) == rs.players * rs.hand_size
+    assert data["opening_card"] is None or data["opening_card"] in rs.deck
 
 
 @pytest.mark.parametrize("name", PRESETS)
@@ -102,7 +142,7 @@ def test_point_cards(engine, name, expected):
     assert list(engine.preset(name).point_cards) == sort_cards(expected)
 
 
-@pytest.mark.parametrize("name, players, removed, hand_size, opening", DECKS)
+@pytest.mark.parametrize("name, players, removed, hand_size, opening", FACTS)
 def test_seeded_deal_gives_whole_deck(engine, name, players, removed, hand_size, opening):
     """DEAL-1, DEAL-3: a seeded game deals hand_size sorted cards to each seat, disjoint, the
     whole deck."""
@@ -113,8 +153,9 @@ def test_seeded_deal_gives_whole_deck(engine, name, players, removed, hand_size,
     assert sort_cards(c for h in hands for c in h) == [c for c in full_deck() if c not in removed]
 
 
-# black-maria has a free lead (D-9, D-10), which the opening-lead cases of conformance/ cover.
-@pytest.mark.parametrize("name, players, removed, hand_size, opening", [row for row in DECKS if row[4]])
+# A preset without an opening card (black-maria) has a free lead (D-9, D-10), which the
+# opening-lead cases of conformance/ cover.
+@pytest.mark.parametrize("name, players, removed, hand_size, opening", [row for row in FACTS if row[4]])
 def test_holder_of_opening_card_leads_it(engine, name, players, removed, hand_size, opening):
     """PLAY-1, D-1, 002_a19656d00d6dcc0e.txt §Truques, 000_8342d744d0b6b53c.txt §02: after the
     pass the holder of the opening card (2C; 3C for 5 players; 7C in Hartenjagen) leads it;
@@ -122,8 +163,13 @@ def test_holder_of_opening_card_leads_it(engine, name, players, removed, hand_si
     rs = engine.preset(name)
     fixed = {2: [opening]}
     game = start(engine, rs, fixed, hand_number=0)
+    # RS-5: hand 0 passes in the cycle's first direction (left in the presets that pass), so seat
+    # 2's opening card moves on that many seats; without passing, or on hold, it stays.
+    passing = spec_preset(name)["passing"]
+    first = passing["cycle"][0] if passing else "hold"
+    moves = {"left": 1, "right": players - 1, "across": players // 2, "hold": 0}[first]
     if game.phase == "pass":
-        # seat 2 passes the opening card on (hand 0 passes left), so the holder changes.
+        # seat 2 passes the opening card on, so the holder changes.
         pass_all(
             game,
             lambda hand, size: (
@@ -134,7 +180,7 @@ def test_holder_of_opening_card_leads_it(engine, name, players, removed, hand_si
         )
     assert game.phase == "play"
     holder = next(s for s in range(players) if opening in game.hand(s))
-    assert holder == (3 % players if rs.to_json()["passing"] is not None else 2)
+    assert holder == (2 + moves) % players
     assert game.to_move == holder
     assert game.legal_plays() == [opening]
     assert list(game.trick) == [] and completed_tricks(game) == 0

@@ -166,16 +166,14 @@ PRESETS: dict[str, Preset] = {
     "omnibus-4": Preset(reversis.preset("omnibus-4").to_json(), _params(qs_breaks_hearts=True, jd_bonus=True)),
 }
 
-#: The other reversis presets: known, but OpenSpiel's four-player 52-card game cannot play them.
-OTHER_PRESETS = ("hartenjagen", "hearts-3", "hearts-5", "hearts-6", "hearts-7")
-
 
 def find_preset(ruleset: Any) -> Preset:
     """Return the claimed preset named by ``ruleset`` (a name, or an object equal to a preset)."""
     if isinstance(ruleset, str):
         if ruleset in PRESETS:
             return PRESETS[ruleset]
-        if ruleset in OTHER_PRESETS:
+        if ruleset in reversis.preset_names():
+            # Another preset of spec/rulesets/: known, but OpenSpiel's hearts does not play it.
             raise AdapterError(UNSUPPORTED, f"openspiel hearts cannot play preset {ruleset!r}")
         raise AdapterError("unknown-preset", f"no preset {ruleset!r}")
     if isinstance(ruleset, dict):

@@ -12,7 +12,9 @@ duplicates one. Nothing is deleted.
 
 - every target: the named seeds of fuzz/seeds/<target>/, each file one input, named for what it
   exercises (`invalid-…` ones must be rejected); a `.hex` file is the input's bytes in hex, two
-  digits a byte, `#` starting a comment, so that binary inputs stay readable.
+  digits a byte, `#` starting a comment, so that binary inputs stay readable, and `preset:NAME`
+  standing for the preset's index in preset_names() as the target's two-byte choice, so that a
+  seed plays the preset it names whatever presets are added beside it.
 - record_bytes: every record of the suite, in JSON and MessagePack: the `record` of `record`
   cases (invalid ones too, encoded here since `dump_record` refuses them), the base64 `data` of
   `record-bytes` cases as it is, the frozen records of conformance/compat/*/records as they
@@ -37,6 +39,7 @@ import hashlib
 import itertools
 import json
 import random
+import re
 import struct
 import sys
 from pathlib import Path
@@ -110,12 +113,26 @@ def msgpack(value: Any) -> bytes:
 # --- the named seeds ---------------------------------------------------------------------------
 
 
+PRESET_TOKEN = re.compile(r"preset:([a-z0-9-]+)")
+
+
 def seed_bytes(path: Path) -> bytes:
-    """A named seed's input: the file's bytes, or for a `.hex` file the bytes its hex digits spell."""
+    """A named seed's input: the file's bytes, or for a `.hex` file the bytes its hex digits spell.
+
+    In a `.hex` file `preset:NAME` is the index of the preset NAME in preset_names(), written as
+    the target's `below(n)` reads it (two bytes, little-endian).
+    """
     if path.suffix != ".hex":
         return path.read_bytes()
     lines = path.read_text(encoding="utf-8").splitlines()
-    digits = "".join(line.split("#", 1)[0] for line in lines)
+    names = reversis.preset_names()
+
+    def preset_index(match: re.Match[str]) -> str:
+        if match.group(1) not in names:
+            raise ValueError(f"{path}: no preset named {match.group(1)}")
+        return struct.pack("<H", names.index(match.group(1))).hex()
+
+    digits = PRESET_TOKEN.sub(preset_index, " ".join(line.split("#", 1)[0] for line in lines))
     try:
         return bytes.fromhex(digits)
     except ValueError as error:
