@@ -160,10 +160,12 @@ def ruleset_violations(rs: Any) -> list[str]:
     out: list[str] = []
     if not isinstance(rs, dict):
         return ["not an object"]
-    required = {"name", "players", "deck", "passing", "opening_card", "first_trick_ban"}
-    required |= {"hearts_breaking", "card_points", "moon", "target"}
+    # The fields and which are core (RS-19) as the schema lists them, so that a new field is
+    # stated once there.
+    schema = _schema("ruleset.schema.json")
+    required = set(schema["required"])
     out += [f"missing {k}" for k in sorted(required - set(rs))]
-    out += [f"unknown {k}" for k in sorted(set(rs) - required - {"title", "sources", "spec_version", "count_down"})]
+    out += [f"unknown {k}" for k in sorted(set(rs) - set(schema["properties"]))]
 
     def is_int(v: object) -> bool:
         return isinstance(v, int) and not isinstance(v, bool)
@@ -225,6 +227,12 @@ def ruleset_violations(rs: Any) -> list[str]:
         out.append("first_trick_ban")
     if "hearts_breaking" in rs and rs["hearts_breaking"] not in ("none", "heart", "heart-or-QS"):
         out.append("hearts_breaking")
+    # Any other field of a rule of legality: a boolean or one of the names the schema lists.
+    for k, prop in schema["properties"].items():
+        if k in rs and k not in out and prop.get("type") == "boolean" and not isinstance(rs[k], bool):
+            out.append(k)
+        if k in rs and k not in out and "enum" in prop and rs[k] not in prop["enum"]:
+            out.append(k)
     points: dict[str, int] = {}
     values = rs.get("card_points")
     if "card_points" in rs and not isinstance(values, dict):

@@ -207,6 +207,8 @@ export class Ruleset {
   readonly handSize: number;
   readonly pointCards: Card[];
   equals(other: unknown): boolean;
+  /** Any other field of RULESET_FIELDS, camelCase (a field of a rule of legality). */
+  readonly [field: string]: unknown;
 }
 
 export function preset(name: string): Ruleset;

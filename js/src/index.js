@@ -236,29 +236,22 @@ export function stringifyJson(value) {
 const INNER = Symbol("reversis.inner");
 const RULESET = Symbol("reversis.ruleset");
 
-/** replace()'s camelCase keys and the Python API's keywords they stand for. */
-const REPLACE_KEYS = Object.freeze({
-  name: "name",
-  title: "title",
-  sources: "sources",
-  specVersion: "spec_version",
-  players: "players",
-  deck: "deck",
-  passing: "passing",
-  openingCard: "opening_card",
-  firstTrickBan: "first_trick_ban",
-  heartsBreaking: "hearts_breaking",
-  cardPoints: "card_points",
-  moon: "moon",
-  target: "target",
-  countDown: "count_down",
-  lowestRank: "lowest_rank",
-  removed: "removed",
-  passCycle: "pass_cycle",
-  passSize: "pass_size",
-  moonScoring: "moon_scoring",
-  moonBonus: "moon_bonus",
-});
+/** A ruleset field's name in camelCase: `first_trick_ban` is `firstTrickBan`. */
+function camelCase(field) {
+  return field.replace(/_([a-z])/g, (_, letter) => letter.toUpperCase());
+}
+
+/**
+ * replace()'s camelCase keys and the Python API's keywords they stand for: every field of
+ * {@link RULESET_FIELDS} and the shorthands of nested fields.
+ */
+const REPLACE_KEYS = Object.freeze(
+  Object.fromEntries(
+    [...RULESET_FIELDS, "lowest_rank", "removed", "pass_cycle", "pass_size", "moon_scoring", "moon_bonus"].map(
+      (keyword) => [camelCase(keyword), keyword],
+    ),
+  ),
+);
 
 /** A deep copy of JSON data, so that no caller can edit a ruleset's cached object. */
 function copyJson(value) {
@@ -396,6 +389,22 @@ export class Ruleset {
   /** The cards worth points, sorted (SCORE-1). @type {string[]} */
   get pointCards() {
     return this[INNER].pointCards;
+  }
+
+  static {
+    // Every other field of RULESET_FIELDS (a field of a rule of legality, declared in the core's
+    // kernel) as a camelCase getter: its value in toJson(), or its default where left out.
+    for (const field of RULESET_FIELDS) {
+      const key = camelCase(field);
+      if (!(key in Ruleset.prototype)) {
+        Object.defineProperty(Ruleset.prototype, key, {
+          get() {
+            return this[INNER].field(field);
+          },
+          configurable: true,
+        });
+      }
+    }
   }
 
   /**

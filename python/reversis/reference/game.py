@@ -36,8 +36,9 @@ from .actions import (
     is_seat_value,
     parse_action,
 )
-from .cards import SUITS, card_name, ids_in, mask_of, names_in, parse_card_id, suit_mask, suit_of
+from .cards import SUITS, card_name, ids_in, mask_of, names_in, parse_card_id, suit_of
 from .jsondata import MAX_I64, MIN_I64, as_integer, json_problem
+from .legality import play_error
 from .records import check_record
 from .ruleset import Ruleset, as_ruleset
 from .seeding import SplitMix64, deal_hands
@@ -789,37 +790,15 @@ class Game:
 
     def _play_error(self, seat: int, card: int) -> tuple[str, str] | None:
         """The first rule of PLAY-8's cascade that playing ``card`` breaks, or ``None``."""
-        ruleset, hand, name = self._ruleset, self._hands[seat], card_name(card)
-        if not hand >> card & 1:
-            return "card-not-held", f"seat {seat} does not hold {name}"
-        first_trick = not self._tricks
-        if not self._trick:
-            if first_trick and ruleset._opening_id is not None and card != ruleset._opening_id:
-                return (
-                    "must-lead-opening-card",
-                    f"the first trick must be led with {card_name(ruleset._opening_id)}, not {name}",
-                )
-            if first_trick and ruleset._opening_id is not None:
-                # PLAY-8: the cascade never empties the legal set, so an opening card that is
-                # a heart is led even while hearts are unbroken (PLAY-1 before PLAY-6).
-                return None
-            hearts = ruleset._hearts_mask
-            if not self.hearts_broken and hearts >> card & 1 and hand & ~hearts:
-                return (
-                    "hearts-not-broken",
-                    f"{name} cannot be led: hearts are not broken and seat {seat} holds other suits",
-                )
-            return None
-        led_suit = suit_of(self._trick[0][1])
-        led = suit_mask(led_suit)
-        if hand & led and not led >> card & 1:
-            return "must-follow-suit", f"seat {seat} must follow {SUITS[led_suit]} and cannot play {name}"
-        if hand & led:
-            return None
-        points = ruleset._point_mask
-        if first_trick and ruleset.first_trick_ban and points >> card & 1 and hand & ~points:
-            return "points-on-first-trick", f"{name} is a point card and cannot be discarded on the first trick"
-        return None
+        return play_error(
+            self._ruleset,
+            seat,
+            card,
+            self._hands[seat],
+            trick=self._trick,
+            first_trick=not self._tricks,
+            hearts_broken=self.hearts_broken,
+        )
 
     def _legal_card_mask(self, seat: int) -> int:
         return mask_of(card for card in ids_in(self._hands[seat]) if self._play_error(seat, card) is None)

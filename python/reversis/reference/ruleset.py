@@ -14,9 +14,9 @@ from typing import Any
 from ..errors import InvalidInputError, shown
 from .cards import DECK_SIZE, HEARTS, RANKS, card_name, ids_in, mask_of, names_in, parse_card_id, rank_of, suit_mask
 from .jsondata import json_problem, loads, plain
+from .legality import LEGALITY_FIELDS, LegalityField
 
 PASS_DIRECTIONS = ("left", "right", "across", "hold")
-BREAKING_RULES = ("none", "heart", "heart-or-QS")
 MOON_SCORINGS = ("add-to-others", "subtract-from-taker", "taker-choice")
 #: RS-19: the core fields, which every ruleset states.
 REQUIRED_FIELDS = (
@@ -25,14 +25,20 @@ REQUIRED_FIELDS = (
     "deck",
     "passing",
     "opening_card",
-    "first_trick_ban",
-    "hearts_breaking",
+    # RS-7, RS-8, …: the fields of the rules of legality, declared in legality.py.
+    *(field.name for field in LEGALITY_FIELDS if not field.optional),
     "card_points",
     "moon",
     "target",
 )
 #: RS-19: the fields that are not core, and may be left out.
-OPTIONAL_FIELDS = ("title", "sources", "spec_version", "count_down")
+OPTIONAL_FIELDS = (
+    "title",
+    "sources",
+    "spec_version",
+    "count_down",
+    *(field.name for field in LEGALITY_FIELDS if field.optional),
+)
 #: The version of the specification this engine implements (spec/README.md §Version).
 SPEC_VERSION = "1.1.0"
 #: RS-18: the one major version this engine reads.
@@ -81,6 +87,22 @@ def _kind_name(kind: type | tuple[type, ...]) -> str:
     return " or ".join(names.get(k, k.__name__) for k in kinds)
 
 
+def _legality_value(field: LegalityField, data: dict[str, Any]) -> Any:
+    """The value of a field of the rules of legality (legality.py) in ``data``.
+
+    An optional field left out takes its default (RS-19); a value written is checked against
+    the field's type.
+    """
+    if field.name not in data:
+        return field.default
+    if field.values is bool:
+        return _expect(data[field.name], bool, field.name)
+    value = _expect(data[field.name], str, field.name)
+    if value not in field.values:
+        raise _fail(f"field {shown(field.name)} must be one of {', '.join(field.values)}, not {shown(value)}")
+    return value
+
+
 def _card_field(text: Any, field: str) -> int:
     try:
         return parse_card_id(text)
@@ -100,6 +122,7 @@ class Ruleset:
         "_deck_mask",
         "_hash",
         "_json",
+        "_legality",
         "_lowest_rank",
         "_moon_bonus",
         "_moon_scoring",
@@ -112,8 +135,6 @@ class Ruleset:
         "_sources",
         "_values",
         "count_down",
-        "first_trick_ban",
-        "hearts_breaking",
         "name",
         "players",
         "target",
@@ -163,11 +184,8 @@ class Ruleset:
         self._read_deck(_expect(data["deck"], dict, "deck"))
         self._read_passing(data["passing"])
         self._read_opening(data["opening_card"])
-        self.first_trick_ban = _expect(data["first_trick_ban"], bool, "first_trick_ban")
-        breaking = _expect(data["hearts_breaking"], str, "hearts_breaking")
-        if breaking not in BREAKING_RULES:
-            raise _fail(f"field 'hearts_breaking' must be one of {', '.join(BREAKING_RULES)}, not {shown(breaking)}")
-        self.hearts_breaking = breaking
+        # RS-7, RS-8, …: the fields of the rules of legality, each read as legality.py declares it.
+        self._legality = {field.name: _legality_value(field, data) for field in LEGALITY_FIELDS}
         self._read_points(_expect(data["card_points"], dict, "card_points"))
         self._read_moon(data["moon"])
         target = _expect(data["target"], int, "target")
@@ -180,6 +198,25 @@ class Ruleset:
         text = json.dumps(self._json, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
         self._hash = hash(text)
         self._sealed = True  # API-2: immutable from here on
+
+    @property
+    def first_trick_ban(self) -> bool:
+        """RS-7: whether no point card may be discarded on the first trick (PLAY-5)."""
+        return bool(self._legality["first_trick_ban"])
+
+    @property
+    def hearts_breaking(self) -> str:
+        """RS-8: which cards break hearts (PLAY-6)."""
+        return str(self._legality["hearts_breaking"])
+
+    def __getattr__(self, name: str) -> bool | str:
+        """Any other field of the rules of legality (legality.py), by its name."""
+        if name.startswith("_"):
+            raise AttributeError(name)
+        try:
+            return self._legality[name]
+        except KeyError:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}") from None
 
     def __setattr__(self, name: str, value: Any) -> None:
         """Refuse every change once built: a ruleset is immutable (API-2)."""
@@ -308,8 +345,11 @@ class Ruleset:
             "deck": {"lowest_rank": self._lowest_rank, "removed": names_in(self._removed)},
             "passing": None if self._pass_cycle is None else {"cycle": list(self._pass_cycle), "size": self._pass_size},
             "opening_card": None if self._opening_id is None else card_name(self._opening_id),
-            "first_trick_ban": self.first_trick_ban,
-            "hearts_breaking": self.hearts_breaking,
+            **{
+                field.name: self._legality[field.name]
+                for field in LEGALITY_FIELDS
+                if not field.optional or self._legality[field.name] != field.default
+            },
             "card_points": dict(self._card_points),
             "moon": None if self._moon_scoring is None else {"scoring": self._moon_scoring, "bonus": self._moon_bonus},
             "target": self.target,

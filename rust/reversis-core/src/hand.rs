@@ -232,26 +232,6 @@ impl HandState {
         SUIT_MASKS[(self.trick[0] as usize / 13) & 3]
     }
 
-    // The opening card's bit while it governs a lead: the first trick's (PLAY-1).
-    #[inline]
-    fn opening(&self, rules: &Ruleset) -> u64 {
-        if self.tricks_played == 0 {
-            opening_bit(rules)
-        } else {
-            0
-        }
-    }
-
-    // The cards the first-trick ban forbids on this trick (PLAY-5).
-    #[inline]
-    fn banned(&self, rules: &Ruleset) -> u64 {
-        if self.tricks_played == 0 && rules.first_trick_ban() {
-            rules.point_cards().0
-        } else {
-            0
-        }
-    }
-
     /// Completed tricks this hand.
     #[inline]
     pub fn tricks_played(&self) -> usize {
@@ -296,23 +276,12 @@ impl HandState {
     #[inline]
     pub fn cascade(&self, rules: &Ruleset) -> (CardSet, Option<ErrorCode>) {
         let hand = self.hands[self.to_move()];
-        let ([first, legal], codes) = if self.trick_len == 0 {
-            (
-                kernel::lead_cascade(hand, self.opening(rules), self.hearts_broken),
-                [ErrorCode::MustLeadOpeningCard, ErrorCode::HeartsNotBroken],
-            )
+        let legality = kernel::Legality::new(rules);
+        let first = self.tricks_played == 0;
+        let (legal, code) = if self.trick_len == 0 {
+            legality.lead(hand, first, self.hearts_broken)
         } else {
-            (
-                kernel::follow_cascade(hand, self.led(), self.banned(rules)),
-                [ErrorCode::MustFollowSuit, ErrorCode::PointsOnFirstTrick],
-            )
-        };
-        let code = if first != hand {
-            Some(codes[0])
-        } else if legal != first {
-            Some(codes[1])
-        } else {
-            None
+            legality.follow(hand, self.led(), first)
         };
         (CardSet(legal), code)
     }
@@ -325,10 +294,12 @@ impl HandState {
     #[inline]
     pub fn reveals(&self, rules: &Ruleset, card: Card) -> CardSet {
         let bit = card.bit();
+        let legality = kernel::Legality::new(rules);
+        let first = self.tricks_played == 0;
         CardSet(if self.trick_len == 0 {
-            kernel::lead_reveals(bit, self.opening(rules), self.hearts_broken)
+            legality.lead_reveals(bit, first, self.hearts_broken)
         } else {
-            kernel::follow_reveals(bit, self.led(), self.banned(rules))
+            legality.follow_reveals(bit, self.led(), first)
         })
     }
 

@@ -10,6 +10,7 @@ use serde_json::{Map, Value};
 
 use crate::card::{quote, Card, CardSet, Suit, RANK_CHARS, SUIT_MASKS};
 use crate::error::{Error, ErrorCode};
+use crate::kernel::{self, LEGALITY_FIELDS};
 
 /// A pass direction of RS-5 (SEAT-1: left is `s+1`, right is `s−1`, across is `s+2`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -216,10 +217,9 @@ pub struct Ruleset {
     passing: Option<Passing>,
     // RS-6: the card that opens the first trick, or a free lead left of the dealer.
     opening_card: Option<Card>,
-    // RS-7: no point cards discarded on the first trick (with the D-2 fallback).
-    first_trick_ban: bool,
-    // RS-8: when hearts may be led.
-    hearts_breaking: HeartsBreaking,
+    // The fields of the rules of legality (RS-7 `first_trick_ban`, RS-8 `hearts_breaking`, …),
+    // as declared in `kernel::LEGALITY_FIELDS`: each value's code, in the table's order.
+    legality: [u8; LEGALITY_FIELDS.len()],
     // RS-9: the scoring cards and their values, sorted by card.
     card_points: Vec<(Card, i32)>,
     // RS-10: the moon rule, or none.
@@ -250,10 +250,9 @@ pub const SPEC_VERSION: &str = "1.1.0";
 /// The major version of [`SPEC_VERSION`]: the one major version this crate reads (RS-18).
 const SPEC_MAJOR: &str = "1";
 
-/// The fields of `ruleset.md` (RS-1 … RS-11, RS-17, RS-20): what a ruleset object may hold, and the keywords
-/// of [`Ruleset::replace`] besides its shorthands. The one list: the bindings export it and the
-/// tests hold the schema and the reference engine to it.
-pub const RULESET_FIELDS: [&str; 14] = [
+// The fields of `ruleset.md` this file reads itself, in two parts: the fields of the rules of
+// legality (`kernel::LEGALITY_FIELDS`) go between them.
+const FIELDS_BEFORE_LEGALITY: [&str; 8] = [
     "name",
     "title",
     "sources",
@@ -262,15 +261,79 @@ pub const RULESET_FIELDS: [&str; 14] = [
     "deck",
     "passing",
     "opening_card",
-    "first_trick_ban",
-    "hearts_breaking",
-    "card_points",
-    "moon",
-    "target",
-    "count_down",
 ];
+const FIELDS_AFTER_LEGALITY: [&str; 4] = ["card_points", "moon", "target", "count_down"];
+// The optional ones of those (RS-19).
+const OPTIONAL_OWN_FIELDS: [&str; 4] = ["title", "sources", "spec_version", "count_down"];
+
+// The number of optional fields of `kernel::LEGALITY_FIELDS`.
+const fn optional_legality_fields() -> usize {
+    let mut n = 0;
+    let mut i = 0;
+    while i < LEGALITY_FIELDS.len() {
+        if LEGALITY_FIELDS[i].optional {
+            n += 1;
+        }
+        i += 1;
+    }
+    n
+}
+
+const FIELD_COUNT: usize =
+    FIELDS_BEFORE_LEGALITY.len() + LEGALITY_FIELDS.len() + FIELDS_AFTER_LEGALITY.len();
+const OPTIONAL_FIELD_COUNT: usize = OPTIONAL_OWN_FIELDS.len() + optional_legality_fields();
+
+const fn all_fields() -> [&'static str; FIELD_COUNT] {
+    let mut out = [""; FIELD_COUNT];
+    let mut n = 0;
+    let mut i = 0;
+    while i < FIELDS_BEFORE_LEGALITY.len() {
+        out[n] = FIELDS_BEFORE_LEGALITY[i];
+        n += 1;
+        i += 1;
+    }
+    i = 0;
+    while i < LEGALITY_FIELDS.len() {
+        out[n] = LEGALITY_FIELDS[i].name;
+        n += 1;
+        i += 1;
+    }
+    i = 0;
+    while i < FIELDS_AFTER_LEGALITY.len() {
+        out[n] = FIELDS_AFTER_LEGALITY[i];
+        n += 1;
+        i += 1;
+    }
+    out
+}
+
+const fn optional_fields() -> [&'static str; OPTIONAL_FIELD_COUNT] {
+    let mut out = [""; OPTIONAL_FIELD_COUNT];
+    let mut n = 0;
+    let mut i = 0;
+    while i < OPTIONAL_OWN_FIELDS.len() {
+        out[n] = OPTIONAL_OWN_FIELDS[i];
+        n += 1;
+        i += 1;
+    }
+    i = 0;
+    while i < LEGALITY_FIELDS.len() {
+        if LEGALITY_FIELDS[i].optional {
+            out[n] = LEGALITY_FIELDS[i].name;
+            n += 1;
+        }
+        i += 1;
+    }
+    out
+}
+
+/// The fields of `ruleset.md` (RS-1 … RS-11, RS-17, RS-20): what a ruleset object may hold, and
+/// the keywords of [`Ruleset::replace`] besides its shorthands. The one list: the bindings
+/// export it and the tests hold the schema and the reference engine to it. The fields of the
+/// rules of legality come from [`kernel::LEGALITY_FIELDS`](crate::kernel::LEGALITY_FIELDS).
+pub const RULESET_FIELDS: [&str; FIELD_COUNT] = all_fields();
 /// The fields that are not core (RS-19): a ruleset may leave them out.
-pub const RULESET_OPTIONAL_FIELDS: [&str; 4] = ["title", "sources", "spec_version", "count_down"];
+pub const RULESET_OPTIONAL_FIELDS: [&str; OPTIONAL_FIELD_COUNT] = optional_fields();
 
 fn bad(field: &str, msg: impl fmt::Display) -> Error {
     Error::new(
@@ -508,10 +571,10 @@ struct RawRuleset {
     passing: Typed<Option<RawPassing>>,
     // RS-6
     opening_card: Typed<Option<Value>>,
-    // RS-7
-    first_trick_ban: Typed<bool>,
-    // RS-8
-    hearts_breaking: Typed<String>,
+    // RS-7, RS-8, …: the fields of `kernel::LEGALITY_FIELDS`, taken out of the object before
+    // serde reads it, as written (`None` for a field left out).
+    #[serde(skip)]
+    legality: Vec<Option<Value>>,
     // RS-9
     card_points: Typed<BTreeMap<String, Typed<Int>>>,
     // RS-10
@@ -579,7 +642,40 @@ impl RawRuleset {
             )
         })?;
         check_spec_version(obj.get("spec_version")).map_err(|m| bad("spec_version", m))?;
-        RawRuleset::deserialize(v).map_err(|e| shape_error("", v, &e.to_string()))
+        let mut rest = obj.clone();
+        let legality: Vec<Option<Value>> = LEGALITY_FIELDS
+            .iter()
+            .map(|f| rest.remove(f.name))
+            .collect();
+        // RS-19: the first core field left out, in the order of `RULESET_FIELDS`, as serde
+        // would name it: an unknown field is named first, then a missing one.
+        let missing = LEGALITY_FIELDS
+            .iter()
+            .zip(&legality)
+            .find(|(f, v)| !f.optional && v.is_none())
+            .map(|(f, _)| f.name);
+        let rest = Value::Object(rest);
+        match RawRuleset::deserialize(&rest) {
+            Ok(mut raw) => match missing {
+                Some(k) => Err(bad(k, "is missing")),
+                None => {
+                    raw.legality = legality;
+                    Ok(raw)
+                }
+            },
+            Err(e) => {
+                let e = e.to_string();
+                let serde_missing = e
+                    .strip_prefix("missing field `")
+                    .and_then(|r| r.strip_suffix('`'));
+                match (missing, serde_missing) {
+                    (Some(k), Some(m)) if !FIELDS_BEFORE_LEGALITY.contains(&m) => {
+                        Err(bad(k, "is missing"))
+                    }
+                    _ => Err(shape_error("", v, &e)),
+                }
+            }
+        }
     }
 
     /// Step 2: the clauses of `ruleset.md` in order, each read by its own function.
@@ -590,10 +686,7 @@ impl RawRuleset {
         let deck = rs_4_deck(self.deck.or_shape("deck")?, players)?;
         let passing = rs_5_passing(self.passing.or_shape("passing")?, players, deck.hand_size)?;
         let opening_card = rs_6_opening_card(self.opening_card, &deck)?;
-        let first_trick_ban = self
-            .first_trick_ban
-            .or_bad("first_trick_ban", "a boolean")?;
-        let hearts_breaking = rs_8_hearts_breaking(self.hearts_breaking)?;
+        let legality = legality_fields(&self.legality)?;
         let points = rs_9_card_points(self.card_points, &deck)?;
         let moon = rs_10_moon(self.moon.or_shape("moon")?, &points)?;
         let target = rs_11_target(self.target)?;
@@ -602,7 +695,7 @@ impl RawRuleset {
             .map(|c| c.or_bad("count_down", "a boolean"))
             .transpose()?
             .unwrap_or(false);
-        let breakers = rs_15_breakers(hearts_breaking);
+        let breakers = rs_15_breakers(hearts_breaking(&legality));
         Ok(Ruleset {
             name,
             title,
@@ -612,8 +705,7 @@ impl RawRuleset {
             removed: deck.removed.to_vec(),
             passing,
             opening_card,
-            first_trick_ban,
-            hearts_breaking,
+            legality,
             card_points: points.card_points,
             moon,
             target,
@@ -825,22 +917,31 @@ fn rs_6_opening_card(opening: Typed<Option<Value>>, deck: &Deck) -> Result<Optio
     Ok(Some(c))
 }
 
-/// RS-8: one of the three breaking rules.
-fn rs_8_hearts_breaking(breaking: Typed<String>) -> Result<HeartsBreaking, Error> {
-    let written = match breaking {
-        Typed::Ok(s) => match HeartsBreaking::from_name(&s) {
-            Some(b) => return Ok(b),
-            None => Value::String(s),
-        },
-        Typed::Bad(v, _) => v,
-    };
-    Err(bad(
-        "hearts_breaking",
-        format_args!(
-            "must be none, heart or heart-or-QS, got {}",
-            describe(&written)
-        ),
-    ))
+/// RS-7, RS-8, …: the fields of `kernel::LEGALITY_FIELDS` as written (`None` for one left
+/// out), each of its type, as codes; an optional field left out is its default.
+fn legality_fields(written: &[Option<Value>]) -> Result<[u8; LEGALITY_FIELDS.len()], Error> {
+    let mut codes = [0; LEGALITY_FIELDS.len()];
+    for ((f, v), code) in LEGALITY_FIELDS.iter().zip(written).zip(&mut codes) {
+        *code = match v {
+            None => f.default,
+            Some(v) => f.ty.read(v).ok_or_else(|| {
+                bad(
+                    f.name,
+                    format_args!("must be {}, got {}", f.ty.expected(), describe(v)),
+                )
+            })?,
+        };
+    }
+    Ok(codes)
+}
+
+/// RS-8: the breaking rule of a ruleset's legality codes.
+fn hearts_breaking(legality: &[u8; LEGALITY_FIELDS.len()]) -> HeartsBreaking {
+    match legality[kernel::HEARTS_BREAKING] {
+        0 => HeartsBreaking::None,
+        1 => HeartsBreaking::Heart,
+        _ => HeartsBreaking::HeartOrQs,
+    }
 }
 
 /// RS-9 with RS-13.1 and RS-13.3 (cards of the deck, none twice), non-zero integer values, and
@@ -1083,11 +1184,11 @@ impl Ruleset {
             self.opening_card
                 .map_or(Value::Null, |c| Value::from(c.to_string())),
         );
-        o.insert("first_trick_ban".into(), Value::from(self.first_trick_ban));
-        o.insert(
-            "hearts_breaking".into(),
-            Value::from(self.hearts_breaking.as_str()),
-        );
+        for (f, &code) in LEGALITY_FIELDS.iter().zip(&self.legality) {
+            if !f.optional || code != f.default {
+                o.insert(f.name.into(), f.ty.write(code));
+            }
+        }
         let mut cp = Map::new();
         for (c, v) in &self.card_points {
             cp.insert(c.to_string(), Value::from(*v));
@@ -1247,6 +1348,34 @@ impl Ruleset {
         Ruleset::from_value(&v)
     }
 
+    /// The value of the field `name` of [`RULESET_FIELDS`], as the canonical object holds it,
+    /// or for an optional field it leaves out the default (RS-19): a legality field's default
+    /// ([`kernel::LEGALITY_FIELDS`](crate::kernel::LEGALITY_FIELDS)), `count_down`'s false, else
+    /// null. `None` for a name that is not a field. The bindings read the fields that have no
+    /// accessor of their own through this, so that a new field needs no code of theirs.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let r = reversis_core::preset("hearts-4").unwrap();
+    /// assert_eq!(r.field("hearts_breaking"), Some(serde_json::json!("heart-or-QS")));
+    /// assert_eq!(r.field("count_down"), Some(serde_json::json!(false)));
+    /// assert_eq!(r.field("deal"), None);
+    /// ```
+    pub fn field(&self, name: &str) -> Option<Value> {
+        if !RULESET_FIELDS.contains(&name) {
+            return None;
+        }
+        if let Some(v) = self.to_value().get(name) {
+            return Some(v.clone());
+        }
+        Some(match LEGALITY_FIELDS.iter().find(|f| f.name == name) {
+            Some(f) => f.ty.write(f.default),
+            None if name == "count_down" => Value::Bool(false),
+            None => Value::Null,
+        })
+    }
+
     /// RS-20: whether reaching the target starts the count-down (MATCH-5) rather than ending
     /// the match.
     pub fn count_down(&self) -> bool {
@@ -1298,13 +1427,21 @@ impl Ruleset {
     /// RS-7: whether the first-trick ban is on.
     #[inline]
     pub fn first_trick_ban(&self) -> bool {
-        self.first_trick_ban
+        self.legality[kernel::FIRST_TRICK_BAN] != 0
+    }
+
+    /// The value of each field of the rules of legality as a code, in the order of
+    /// [`kernel::LEGALITY_FIELDS`](crate::kernel::LEGALITY_FIELDS): a boolean's 0 or 1, an
+    /// enumeration's index. The kernel's rules read them here, by their index in the table.
+    #[inline]
+    pub fn legality(&self) -> &[u8; LEGALITY_FIELDS.len()] {
+        &self.legality
     }
 
     /// RS-8: when hearts may be led.
     #[inline]
     pub fn hearts_breaking(&self) -> HeartsBreaking {
-        self.hearts_breaking
+        hearts_breaking(&self.legality)
     }
 
     /// RS-9: the scoring cards and their values, sorted by card.

@@ -39,10 +39,8 @@ struct Plan<'a> {
     // `deck_len` entries are used. 64 entries, so that an index masked with 63 is in bounds.
     deck: [u8; 64],
     deck_len: usize,
-    // The opening card's bit, or 0 without one (PLAY-2).
-    opening: u64,
-    // The cards the first-trick ban forbids on the first trick, 0 without the ban (PLAY-5).
-    banned: u64,
+    // The masks of the rules of legality (PLAY-1, PLAY-5, …).
+    legality: kernel::Legality,
     point_cards: u64,
     breakers: u64,
     // Cards of equal value as masks, so that a seat's points are a few popcounts; the first
@@ -78,12 +76,7 @@ impl<'a> Plan<'a> {
             hand_size: rules.hand_size(),
             deck,
             deck_len,
-            opening: rules.opening_card().map_or(0, |c| c.bit()),
-            banned: if rules.first_trick_ban() {
-                point_cards
-            } else {
-                0
-            },
+            legality: kernel::Legality::new(rules),
             point_cards,
             breakers: rules.breakers().0,
             values,
@@ -205,12 +198,7 @@ fn trick<const FIRST: bool, R: Recorder>(
     rec: &mut R,
 ) -> (usize, u64) {
     let n = plan.players;
-    let (opening, banned) = if FIRST {
-        (plan.opening, plan.banned)
-    } else {
-        (0, 0)
-    };
-    let legal = kernel::lead_mask(hands[leader], opening, broken);
+    let legal = plan.legality.lead(hands[leader], FIRST, broken).0;
     let lead = choose(rng, legal, rec);
     hands[leader] ^= lead;
     let suit = kernel::suit_of(lead);
@@ -223,7 +211,7 @@ fn trick<const FIRST: bool, R: Recorder>(
         if seat == n {
             seat = 0;
         }
-        let legal = kernel::follow_mask(hands[seat], suit, banned);
+        let legal = plan.legality.follow(hands[seat], suit, FIRST).0;
         let card = choose(rng, legal, rec);
         hands[seat] ^= card;
         cards |= card;
@@ -270,7 +258,7 @@ fn playout<R: Recorder>(
             hands[dir.target(s, n)] |= o;
         }
     }
-    let mut leader = kernel::first_leader(&hands[..n], dealer, plan.opening);
+    let mut leader = kernel::first_leader(&hands[..n], dealer, plan.legality.opening);
     let mut taken = [0u64; MAX_PLAYERS];
     let mut broken = kernel::broken_at_start(plan.breakers);
     if plan.hand_size > 0 {

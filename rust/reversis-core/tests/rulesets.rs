@@ -4,7 +4,10 @@
 mod common;
 
 use common::*;
-use reversis_core::{preset, preset_names, ErrorCode, HeartsBreaking, MoonScoring, Ruleset};
+use reversis_core::{
+    preset, preset_names, ErrorCode, HeartsBreaking, MoonScoring, Ruleset, RULESET_FIELDS,
+    RULESET_OPTIONAL_FIELDS,
+};
 use serde_json::{json, Value};
 
 #[test]
@@ -358,18 +361,10 @@ fn rs_19_optional_fields_take_their_defaults_and_core_fields_are_required() {
         });
     }
     // Every core field is required, including those that may be null.
-    for k in [
-        "name",
-        "players",
-        "deck",
-        "passing",
-        "opening_card",
-        "first_trick_ban",
-        "hearts_breaking",
-        "card_points",
-        "moon",
-        "target",
-    ] {
+    for k in RULESET_FIELDS
+        .into_iter()
+        .filter(|k| !RULESET_OPTIONAL_FIELDS.contains(k))
+    {
         rejects("hearts-4", k, |o| {
             o.remove(k);
         });

@@ -496,6 +496,17 @@ impl PyRuleset {
         card_strings(self.inner.point_cards())
     }
 
+    /// Any other field of `RULESET_FIELDS` (a field of the rules of legality declared in the
+    /// core's kernel) by its name: its value in `to_json()`, or its default where left out.
+    fn __getattr__(&self, py: Python<'_>, name: &str) -> PyResult<Py<PyAny>> {
+        match self.inner.field(name) {
+            Some(value) => to_python(py, &value),
+            None => Err(pyo3::exceptions::PyAttributeError::new_err(format!(
+                "'Ruleset' object has no attribute '{name}'"
+            ))),
+        }
+    }
+
     /// Equal to a ruleset of either engine with the same `to_json()` (API-2).
     fn __eq__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         if let Ok(other) = other.cast::<PyRuleset>() {

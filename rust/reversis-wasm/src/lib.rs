@@ -383,6 +383,15 @@ impl WasmRuleset {
         to_js(&self.inner.to_value())
     }
 
+    /// The value of the field `name` of `rulesetFields()` in the canonical object, or its
+    /// default where left out (RS-19); undefined for a name that is not a field. The JavaScript
+    /// `Ruleset` reads every field without a getter of its own through this.
+    pub fn field(&self, name: &str) -> JsValue {
+        self.inner
+            .field(name)
+            .map_or(JsValue::UNDEFINED, |value| to_js(&value))
+    }
+
     /// A new, validated ruleset with the fields of the object `fields` changed (API-2).
     pub fn replace(&self, fields: &JsValue) -> Result<WasmRuleset, JsValue> {
         let fields = json_arg(fields, ErrorCode::InvalidRuleset, "the fields")?;
