@@ -10,6 +10,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+import threading
 from collections import deque
 from collections.abc import Generator, Sequence
 from typing import TYPE_CHECKING, Any
@@ -30,23 +31,33 @@ def _worker_signals(bots: bool = False) -> None:
     """In a worker: Ctrl-C is the parent's to handle; ``SIGTERM`` (the pool's terminate) just ends it.
 
     With ``cmd:`` players the worker first kills their process groups: they live in sessions of
-    their own, so nothing else would reach them (PLY-4).
+    their own, so nothing else would reach them (PLY-4). That is done by a thread waiting in
+    ``sigwait``, not by a Python signal handler: a handler runs only when the main thread next
+    executes bytecode, and a ``SIGTERM`` that arrives just before the worker blocks on the pool's
+    task queue would never be acted on, leaving ``Pool.terminate`` waiting for the worker forever.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    handler: Any = signal.SIG_DFL
-    if bots:
-        from reversis.players.process import kill_all
-
-        def handler(signum: int, frame: Any) -> None:
-            kill_all()
-            signal.signal(signum, signal.SIG_DFL)
-            os.kill(os.getpid(), signum)
-
-    for name in ("SIGTERM", "SIGHUP"):
-        if hasattr(signal, name):
-            signal.signal(getattr(signal, name), handler)
+    ending = {getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)}
+    if bots and hasattr(signal, "sigwait") and hasattr(signal, "pthread_sigmask"):
+        # Blocked in every thread (the waiting one inherits the mask), so the kernel keeps a
+        # stop signal pending until that thread takes it.
+        signal.pthread_sigmask(signal.SIG_BLOCK, ending)
+        threading.Thread(target=_end_on_signal, args=(ending,), name="reversis-worker-stop", daemon=True).start()
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS - ending)
+        return
+    for number in ending:
+        signal.signal(number, signal.SIG_DFL)
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
+
+
+def _end_on_signal(ending: set[int]) -> None:
+    """Wait for one of ``ending``, kill the ``cmd:`` players' groups, and end the worker as it would have."""
+    from reversis.players.process import kill_all
+
+    number = signal.sigwait(ending)
+    kill_all()
+    os._exit(128 + number)
 
 
 def _start_pool(jobs: int, bots: bool = False) -> Any:
