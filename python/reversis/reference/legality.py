@@ -7,12 +7,31 @@ reads, checks, defaults and writes every field of the table from its declaration
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple, Protocol
 
 from .cards import SUITS, card_name, suit_mask, suit_of
 
-if TYPE_CHECKING:
-    from .ruleset import Ruleset
+
+class Rules(Protocol):
+    """What the rules of legality read of a ruleset.
+
+    ``ruleset.Ruleset`` is one; it imports this module for the field table, so this module names
+    no class of it.
+    """
+
+    @property
+    def _opening_id(self) -> int | None: ...
+
+    @property
+    def _hearts_mask(self) -> int: ...
+
+    @property
+    def _point_mask(self) -> int: ...
+
+    @property
+    def first_trick_ban(self) -> bool:
+        """RS-7: no point card on the first trick unless a seat holds nothing else."""
+        ...
 
 
 class LegalityField(NamedTuple):
@@ -37,7 +56,7 @@ LEGALITY_FIELDS = (
 
 
 def play_error(
-    ruleset: Ruleset,
+    ruleset: Rules,
     seat: int,
     card: int,
     hand: int,
