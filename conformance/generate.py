@@ -333,17 +333,22 @@ def _number(value: int) -> str:
     return f"\u2212{-value}" if value < 0 else str(value)
 
 
-def _deck_cell(deck: dict[str, Any]) -> str:
+def _deck_cell(deck: dict[str, Any], cancellation: dict[str, str] | None = None) -> str:
     """RS-4: ``52``, or ``7–A (32)`` from a higher lowest rank; then ``− 2D 3D …`` for the removed cards.
 
     The removed cards are listed as 002 §Configuração removes them: diamonds, then clubs (then
-    hearts, spades), each suit from its lowest rank.
+    hearts, spades), each suit from its lowest rank. Two packs (RS-21) write ``2 × 52``, and
+    cancellation (RS-22) follows as ``; cancelling, last trick: leader``.
     """
     lowest = deck["lowest_rank"]
     cell = "52" if lowest == "2" else f"{lowest}\u2013A ({4 * (13 - RANKS.index(lowest))})"
+    if deck.get("packs", 1) == 2:
+        cell = f"2 \u00d7 {cell}"
     if deck["removed"]:
         removed = sorted(deck["removed"], key=lambda card: ("DCHS".index(card[1]), RANKS.index(card[0])))
         cell += " \u2212 " + " ".join(removed)
+    if cancellation is not None:
+        cell += f"; cancelling, last trick: {cancellation['last_trick']}"
     return cell
 
 
@@ -356,7 +361,8 @@ def _points_cell(data: dict[str, Any]) -> str:
     """
     points = data["card_points"]
     lowest = RANKS.index(data["deck"]["lowest_rank"])
-    hearts = [rank + "H" for rank in RANKS[lowest:] if rank + "H" not in data["deck"]["removed"]]
+    packs = data["deck"].get("packs", 1)
+    hearts = [rank + "H" for rank in RANKS[lowest:] if data["deck"]["removed"].count(rank + "H") < packs]
     values = [points.get(card) for card in hearts]
     parts = []
     grouped = bool(hearts) and None not in values
@@ -377,7 +383,7 @@ def preset_row(data: dict[str, Any]) -> str:
     cells = [
         f"`{data['name']}`",
         str(data["players"]),
-        _deck_cell(data["deck"]),
+        _deck_cell(data["deck"], data.get("cancellation")),
         "none" if passing is None else " ".join(DIRECTIONS[d] for d in passing["cycle"]) + f", {passing['size']}",
         data["opening_card"] or "free (D-9)",
         "yes" if data["first_trick_ban"] else "no",

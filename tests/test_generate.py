@@ -133,6 +133,12 @@ def test_a_table_cell_follows_its_field() -> None:
         "none",
         "100, then count-down",
     ]
+    two_packs = {**data, "deck": {"lowest_rank": "2", "removed": ["2D", "2C", "2H"], "packs": 2}}
+    assert _cells({**two_packs, "cancellation": {"last_trick": "later-highest"}})[2] == (
+        "2 \u00d7 52 \u2212 2D 2C 2H; cancelling, last trick: later-highest"
+    )
+    # One of the two 2H is left, so the hearts still follow their rule.
+    assert _cells({**two_packs, "card_points": {f"{r}H": 1 for r in "23456789TJQKA"}})[7] == "H 1"
 
 
 def test_a_stale_table_is_rewritten_and_the_rest_kept() -> None:
