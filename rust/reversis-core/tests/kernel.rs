@@ -104,10 +104,10 @@ fn a_card_is_legal_exactly_from_the_hands_that_hold_nothing_its_play_reveals() {
             random_hand(&rules, hand_number, &mut rng.clone(), |g| {
                 let st: HandState = *g.hand_state();
                 let seat = st.to_move();
-                let unplayed = rules.deck().0 & !st.played().0;
+                let unplayed = rules.deck().0 & !st.played().set;
                 // The hand itself: nothing a legal card reveals is in it.
                 for c in st.legal_plays(&rules) {
-                    assert!((st.reveals(&rules, c) & st.hand(seat)).is_empty());
+                    assert!((st.reveals(&rules, c) & st.held(seat)).is_empty());
                 }
                 // Other hands in the same position, some of one suit, of hearts or of points.
                 for c in CardSet(unplayed) {
@@ -230,7 +230,7 @@ fn the_revealed_cards_include_the_voids_and_refuse_a_history_out_of_turn() {
             }
         }
         // What a seat is shown not to hold, it does not hold.
-        assert!((shown[s] & g.hand(s).unwrap()).is_empty());
+        assert!((shown[s] & g.hand(s).unwrap().distinct()).is_empty());
     }
     let mut swapped = plays.clone();
     swapped.swap(1, 2);

@@ -382,7 +382,7 @@ fn check_observation(env: &VectorEnv, i: usize) {
     assert_eq!(obs, &again[..]);
     let hand = g.hand(seat).unwrap();
     for c in 0..52u8 {
-        let held = hand.0 >> c & 1 == 1;
+        let held = hand.set >> c & 1 == 1;
         assert_eq!(obs[usize::from(c)], i32::from(held));
     }
     let phases = [

@@ -205,8 +205,8 @@ fn card_arg(value: &Bound<'_, PyAny>) -> PyResult<core::Card> {
     }
 }
 
-fn card_strings(cards: core::CardSet) -> Vec<String> {
-    cards.to_strings()
+fn card_strings(cards: impl IntoIterator<Item = core::Card>) -> Vec<String> {
+    cards.into_iter().map(|c| c.to_string()).collect()
 }
 
 // The 52 card names as Python strings, made once: the per-step accessors hand out these shared
@@ -483,9 +483,15 @@ impl PyRuleset {
     fn count_down(&self) -> bool {
         self.inner.count_down()
     }
+    /// The deck's cards, sorted, each copy (a card of two copies twice, RS-21).
     #[getter]
     fn deck(&self) -> Vec<String> {
-        card_strings(self.inner.deck())
+        card_strings(self.inner.deck_cards())
+    }
+    /// RS-21: the number of packs, 1 or 2.
+    #[getter]
+    fn packs(&self) -> u8 {
+        self.inner.packs()
     }
     #[getter]
     fn hand_size(&self) -> usize {
