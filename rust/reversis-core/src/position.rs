@@ -401,9 +401,7 @@ impl Position {
             if set.count(c) >= hand.count(c).max(1) {
                 return Err(err(
                     ErrorCode::DuplicateCard,
-                    format!(
-                        "duplicate card: '{c}' is passed more times than seat {seat} holds it"
-                    ),
+                    format!("duplicate card: '{c}' is passed more times than seat {seat} holds it"),
                 ));
             }
             set.insert(c);

@@ -129,9 +129,11 @@ impl SplitMix64 {
             return deal_multiset(self, ruleset, dealer, below);
         }
         let (deck, len) = deck_ids(ruleset);
-        PerSeat(deal_ids(self, &deck, len, n, dealer, below).map(|m| CardMultiset::from_set(CardSet(m))))
+        PerSeat(
+            deal_ids(self, &deck, len, n, dealer, below)
+                .map(|m| CardMultiset::from_set(CardSet(m))),
+        )
     }
-
 }
 
 /// The deal of SEED-3 and SEED-4 of a two-pack deck (RS-21): the deck in sorted order with each

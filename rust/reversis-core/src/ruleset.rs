@@ -900,10 +900,7 @@ fn rs_4_deck(deck: RawDeck, players: usize) -> Result<Deck, Error> {
         None => 1u8,
         Some(Typed::Ok(Int(p))) if p == 1 || p == 2 => p as u8,
         Some(Typed::Ok(Int(p))) => {
-            return Err(bad(
-                "deck.packs",
-                format_args!("must be 1 or 2, got {p}"),
-            ))
+            return Err(bad("deck.packs", format_args!("must be 1 or 2, got {p}")))
         }
         Some(Typed::Bad(v, _)) => {
             return Err(bad(
@@ -1209,7 +1206,11 @@ fn rs_22_cancellation(
     written: Option<Typed<Option<RawCancellation>>>,
     packs: u8,
 ) -> Result<Option<LastTrick>, Error> {
-    let Some(c) = written.map(|c| c.or_shape("cancellation")).transpose()?.flatten() else {
+    let Some(c) = written
+        .map(|c| c.or_shape("cancellation"))
+        .transpose()?
+        .flatten()
+    else {
         return Ok(None);
     };
     let rule = match c.last_trick {

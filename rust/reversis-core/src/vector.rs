@@ -464,7 +464,7 @@ fn step_run(
 /// | --- | --- | --- |
 /// | [`current_player`](VectorEnv::current_player) | 1 | the acting seat (ACT-3) |
 /// | [`legal_action_mask`](VectorEnv::legal_action_mask) | 106 | 1 for each legal id (ACT-2) |
-/// | [`observation`](VectorEnv::observation) | 1049 | OBS-3 of the acting seat |
+/// | [`observation`](VectorEnv::observation) | 1435 | OBS-3 of the acting seat |
 /// | [`rewards`](VectorEnv::rewards) | players | the step's reward of each seat |
 /// | [`terminated`](VectorEnv::terminated) | 1 | 1 when the step ended the game's episode |
 /// | [`episode_scores`](VectorEnv::episode_scores) | players | the finished episode's scores, where terminated |
@@ -512,7 +512,7 @@ impl VectorEnv {
     /// let env = VectorEnv::new(preset("hearts-5").unwrap(), 4, 9, Episode::Hand, Rewards::HandEnd)
     ///     .unwrap();
     /// assert_eq!(env.num_envs(), 4);
-    /// assert_eq!(env.observation().len(), 4 * 1049);
+    /// assert_eq!(env.observation().len(), 4 * 1435);
     /// assert!(VectorEnv::new(preset("hearts-5").unwrap(), 0, 9, Episode::Hand, Rewards::HandEnd)
     ///     .is_err());
     /// ```
@@ -852,7 +852,7 @@ impl VectorEnv {
         &self.mask
     }
 
-    /// The OBS-3 encoding of every game's acting seat's observation, `num_envs × 1049`.
+    /// The OBS-3 encoding of every game's acting seat's observation, `num_envs × 1435`.
     pub fn observation(&self) -> &[i32] {
         &self.observation
     }

@@ -42,8 +42,9 @@ fn seed_3_and_4_shuffle_then_deal_one_card_at_a_time_left_of_the_dealer() {
         let r = rules(name);
         for (seed, dealer) in [(0u64, 0usize), (17, 1), (123_456_789, 2)] {
             let mut g = SplitMix64::new(seed);
-            let mut deck: Vec<Card> = r.deck().to_vec(); // sorted (SEED-3)
-                                                         // Fisher–Yates spelled out from SEED-3.
+            // Sorted, each copy of a two-pack deck beside the other (SEED-3).
+            let mut deck: Vec<Card> = r.deck_cards().to_vec();
+            // Fisher–Yates spelled out from SEED-3.
             let mut i = deck.len() - 1;
             while i >= 1 {
                 let j = g.below(i as u64 + 1) as usize;

@@ -125,7 +125,11 @@ impl Game {
         o.insert("winners".into(), Value::from(self.winners()));
         o.insert(
             "hands".into(),
-            Value::Array((0..n).map(|s| multiset_value(self.pos.hand.hand(s))).collect()),
+            Value::Array(
+                (0..n)
+                    .map(|s| multiset_value(self.pos.hand.hand(s)))
+                    .collect(),
+            ),
         );
         o.insert(
             "selected".into(),
