@@ -287,7 +287,7 @@ fn seed_3_a_two_pack_deck_starts_with_both_copies_side_by_side() {
             d.swap(i, j);
         }
         let dealer = 3;
-        let mut want = vec![CardMultiset::EMPTY; 8];
+        let mut want = [CardMultiset::EMPTY; 8];
         for (k, c) in d.iter().enumerate() {
             want[(dealer + 1 + k) % 8].insert(*c);
         }

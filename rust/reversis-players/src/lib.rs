@@ -332,7 +332,7 @@ fn public_state(rules: &Ruleset, obs: &Value, k: &Knowledge) -> Result<HandState
         own[s].insert(c);
     }
     for (s, cards) in own.iter().enumerate().take(n) {
-        st.set_hand(s, (*cards).into());
+        st.set_hand(s, *cards);
     }
     st.start_play(rules, dealer);
     let play = |st: &mut HandState, s: usize, c: Card| {
@@ -500,7 +500,7 @@ fn rollout_sums(
     }
     let base = public_state(rules, obs, &k)?;
     let mut probe = base;
-    probe.set_hand(k.seat, k.hand.into());
+    probe.set_hand(k.seat, k.hand);
     let fresh = base.played().is_empty();
     let dealer = seat_of(field(obs, "dealer")?, n, "dealer")?;
     if fresh {
@@ -524,7 +524,7 @@ fn rollout_sums(
         let layout = sampler.sample(&mut rng);
         let mut st = base;
         for (s, cards) in layout.iter().enumerate().take(n) {
-            st.set_hand(s, (*cards).into());
+            st.set_hand(s, *cards);
         }
         if fresh {
             st.start_play(rules, dealer);

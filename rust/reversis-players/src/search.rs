@@ -290,7 +290,7 @@ impl Root {
         };
         let fresh = h.played().is_empty();
         let mut probe = base;
-        probe.h.set_hand(k.seat, k.hand.into());
+        probe.h.set_hand(k.seat, k.hand);
         if fresh {
             probe.h.start_play(rules, dealer);
         }
@@ -325,7 +325,7 @@ impl Root {
     fn state(&self, rules: &Ruleset, layout: &Layout) -> Sim {
         let mut sim = self.base;
         for (s, cards) in layout.iter().enumerate().take(rules.players()) {
-            sim.h.set_hand(s, (*cards).into());
+            sim.h.set_hand(s, *cards);
         }
         if self.fresh {
             sim.h.start_play(rules, self.dealer);
