@@ -1,7 +1,7 @@
 """The Gymnasium spaces of the vector environment of API-11, one mixin for both engines' ``VectorEnv``.
 
 The action space is ``Discrete(106)``, the ids of ACT-2; a row of a ``legal_action_mask`` taken
-as ``int8`` is the ``mask`` of its ``sample``. The observation space is a ``Box`` of 1435
+as ``int8`` is the ``mask`` of its ``sample``. The observation space is a ``Box`` of 1049
 ``int32``, the OBS-3 encoding, bounded block by block: 0 or 1 in every indicator block, the
 whole ``int32`` range in the signed ``points`` and ``scores`` blocks. Both are the same for
 every ruleset, as the encoding is.
@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Any
 from .encoding import ENCODING_LENGTH, LAYOUT
 
 __all__ = [
-    "COPY_BLOCKS",
     "NUM_ACTIONS",
     "SIGNED_BLOCKS",
     "VectorSpaces",
@@ -32,8 +31,6 @@ __all__ = [
 NUM_ACTIONS = 106
 #: The OBS-3 blocks that hold signed counts rather than 0/1 indicators.
 SIGNED_BLOCKS = frozenset({"points", "scores"})
-#: The blocks of OBS-3 (version 3) that count a card's copies, 0 to 2 (two packs, RS-21).
-COPY_BLOCKS = frozenset({"hand", "played", "passed", "received", "selected", "held_over"})
 _INSTALL_HINT = "the gymnasium spaces need the optional 'gymnasium' package: pip install reversis[gymnasium]"
 
 
@@ -59,10 +56,9 @@ def single_action_space() -> Any:
 
 
 def single_observation_space() -> Any:
-    """A ``gymnasium.spaces.Box`` of shape ``(1435,)`` and dtype ``int32``: one OBS-3 encoding.
+    """A ``gymnasium.spaces.Box`` of shape ``(1049,)`` and dtype ``int32``: one OBS-3 encoding.
 
-    The bounds are 0 and 1 for the indicator blocks, 0 and 2 for the blocks that count a card's
-    copies (OBS-3 version 3: two packs, RS-21), and the ``int32`` range for the blocks
+    The bounds are 0 and 1 for the indicator blocks, and the ``int32`` range for the blocks
     of ``points`` and ``scores`` (signed: negative card values and the moon's subtraction
     make them so, and totals are not bounded by the target).
 
@@ -74,8 +70,6 @@ def single_observation_space() -> Any:
     low = numpy.zeros(ENCODING_LENGTH, dtype=numpy.int32)
     high = numpy.ones(ENCODING_LENGTH, dtype=numpy.int32)
     for name, offset, length in LAYOUT:
-        if name in COPY_BLOCKS:
-            high[offset : offset + length] = 2
         if name in SIGNED_BLOCKS:
             low[offset : offset + length] = info.min
             high[offset : offset + length] = info.max
@@ -86,7 +80,7 @@ def batched_spaces(num_envs: int) -> tuple[Any, Any]:
     """The action and observation spaces of ``num_envs`` games, batched as ``gymnasium.vector`` does.
 
     The actions are a ``MultiDiscrete`` of ``num_envs`` times 106, the observations a ``Box``
-    of shape ``(num_envs, 1435)``.
+    of shape ``(num_envs, 1049)``.
 
     :raises ImportError: when ``gymnasium`` is not installed.
     """
@@ -117,7 +111,7 @@ class VectorSpaces:
 
     @property
     def single_observation_space(self) -> Any:
-        """A ``gymnasium.spaces.Box`` of 1435 ``int32`` with OBS-3's bounds: one game's row (needs ``gymnasium``)."""
+        """A ``gymnasium.spaces.Box`` of 1049 ``int32`` with OBS-3's bounds: one game's row (needs ``gymnasium``)."""
         return single_observation_space()
 
     @property

@@ -493,6 +493,16 @@ impl PyRuleset {
     fn packs(&self) -> u8 {
         self.inner.packs()
     }
+    /// RS-22: `{"last_trick": ...}` where identical cards cancel (PLAY-9), else None.
+    #[getter]
+    fn cancellation<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let Some(rule) = self.inner.cancellation() else {
+            return Ok(None);
+        };
+        let dict = PyDict::new(py);
+        dict.set_item("last_trick", rule.as_str())?;
+        Ok(Some(dict))
+    }
     #[getter]
     fn hand_size(&self) -> usize {
         self.inner.hand_size()
