@@ -206,8 +206,6 @@ export class Ruleset {
   readonly countDown: boolean;
   /** The cards of the deck, sorted; with two packs a card of two copies twice (RS-21). */
   readonly deck: Card[];
-  /** The number of packs, 1 or 2 (RS-21). */
-  readonly packs: number;
   /** Cancellation Hearts (RS-22): `{last_trick}`, or null. */
   readonly cancellation: { last_trick: "leader" | "later-highest" } | null;
   readonly handSize: number;

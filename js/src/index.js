@@ -382,10 +382,6 @@ export class Ruleset {
   get deck() {
     return this[INNER].deck;
   }
-  /** The number of packs shuffled together, 1 or 2 (RS-21). @type {number} */
-  get packs() {
-    return this.#json().deck.packs ?? 1;
-  }
   /** `{last_trick}` where identical cards cancel (RS-22, PLAY-9), else null. @type {{last_trick: string}|null} */
   get cancellation() {
     return copyJson(this.#json().cancellation) ?? null;

@@ -488,11 +488,6 @@ impl PyRuleset {
     fn deck(&self) -> Vec<String> {
         card_strings(self.inner.deck_cards())
     }
-    /// RS-21: the number of packs, 1 or 2.
-    #[getter]
-    fn packs(&self) -> u8 {
-        self.inner.packs()
-    }
     /// RS-22: `{"last_trick": ...}` where identical cards cancel (PLAY-9), else None.
     #[getter]
     fn cancellation<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
