@@ -610,8 +610,13 @@ impl Position {
     /// unless the moon taker must choose (SCORE-3).
     pub(crate) fn play(&mut self, rules: &Ruleset, card: Card) -> Outcome {
         let seat = self.hand.to_move();
-        self.play_seats
-            .add(CardMultiset::from_set(CardSet(card.bit())), seat);
+        if rules.two_packs() {
+            self.play_seats
+                .add(CardMultiset::from_set(CardSet(card.bit())), seat);
+        } else {
+            // One pack: the card's only copy, in the first plane.
+            self.play_seats.0[0].assign(CardSet(card.bit()), seat);
+        }
         let mut out = Outcome {
             trick: self.hand.play_unchecked(rules, card),
             ..Outcome::default()
