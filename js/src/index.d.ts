@@ -87,7 +87,7 @@ export interface RulesetJson {
   sources?: string[];
   spec_version?: string;
   players: number;
-  deck: { lowest_rank: string; removed: Card[] };
+  deck: { lowest_rank: string; removed: Card[]; packs?: 1 | 2 };
   passing: { cycle: PassDirection[]; size: number } | null;
   opening_card: Card | null;
   first_trick_ban: boolean;
@@ -96,6 +96,7 @@ export interface RulesetJson {
   moon: { scoring: string; bonus: number } | null;
   target: Int64;
   count_down?: boolean;
+  cancellation?: { last_trick: "leader" | "later-highest" } | null;
 }
 
 /** The fields of Ruleset.replace (API-2), camelCase. */
@@ -105,7 +106,7 @@ export interface RulesetFields {
   sources?: string[] | null;
   specVersion?: string | null;
   players?: number;
-  deck?: { lowest_rank: string; removed: Card[] };
+  deck?: { lowest_rank: string; removed: Card[]; packs?: 1 | 2 };
   passing?: { cycle: PassDirection[]; size: number } | null;
   openingCard?: Card | null;
   firstTrickBan?: boolean;
@@ -115,6 +116,7 @@ export interface RulesetFields {
   moon?: { scoring: string; bonus: number } | null;
   target?: Int64;
   countDown?: boolean | null;
+  cancellation?: { last_trick: "leader" | "later-highest" } | null;
   lowestRank?: string;
   removed?: Card[];
   passCycle?: PassDirection[];
@@ -202,8 +204,10 @@ export class Ruleset {
   readonly moon: { scoring: string; bonus: number } | null;
   readonly target: Int64;
   readonly countDown: boolean;
-  /** The cards of the deck, sorted. */
+  /** The cards of the deck, sorted; with two packs a card of two copies twice (RS-21). */
   readonly deck: Card[];
+  /** Cancellation Hearts (RS-22): `{last_trick}`, or null. */
+  readonly cancellation: { last_trick: "leader" | "later-highest" } | null;
   readonly handSize: number;
   readonly pointCards: Card[];
   equals(other: unknown): boolean;

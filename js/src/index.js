@@ -342,7 +342,7 @@ export class Ruleset {
   get sources() {
     return copyJson(this.#json().sources) ?? null;
   }
-  /** The number of seats, 3 … 7. @type {number} */
+  /** The number of seats, 3 … 10. @type {number} */
   get players() {
     return this[INNER].players;
   }
@@ -378,9 +378,13 @@ export class Ruleset {
   get countDown() {
     return this.#json().count_down ?? false;
   }
-  /** The cards of the deck, sorted (RS-4). @type {string[]} */
+  /** The cards of the deck, sorted, a card of two copies twice (RS-4, RS-21). @type {string[]} */
   get deck() {
     return this[INNER].deck;
+  }
+  /** `{last_trick}` where identical cards cancel (RS-22, PLAY-9), else null. @type {{last_trick: string}|null} */
+  get cancellation() {
+    return copyJson(this.#json().cancellation) ?? null;
   }
   /** The cards each seat is dealt (DEAL-1). @type {number} */
   get handSize() {

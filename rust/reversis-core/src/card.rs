@@ -464,3 +464,209 @@ impl fmt::Display for CardSet {
         Ok(())
     }
 }
+
+/// A multiset of cards (CARD-2, D-15): with two packs a seat may hold both copies of a card.
+/// Two masks: `set`, the cards held at least once, and `twice`, the cards held twice (a subset
+/// of `set`). With one pack `twice` is always empty and `set` is the one-pack mask, so the
+/// one-pack paths read `set` alone.
+///
+/// Iteration yields the cards in sorted order, a card held twice twice in a row.
+///
+/// # Examples
+///
+/// ```
+/// use reversis_core::{Card, CardMultiset};
+/// let mut m = CardMultiset::EMPTY;
+/// for s in ["3C", "2C", "2C"] {
+///     m.insert(s.parse::<Card>().unwrap());
+/// }
+/// assert_eq!(m.len(), 3);
+/// assert_eq!(m.to_strings(), ["2C", "2C", "3C"]);
+/// assert_eq!(m.count("2C".parse().unwrap()), 2);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct CardMultiset {
+    /// The cards held at least once.
+    pub set: u64,
+    /// The cards held twice (a subset of `set`).
+    pub twice: u64,
+}
+
+impl CardMultiset {
+    /// The empty multiset.
+    pub const EMPTY: CardMultiset = CardMultiset { set: 0, twice: 0 };
+
+    /// One copy of every card of `set`.
+    #[inline]
+    pub const fn from_set(set: CardSet) -> CardMultiset {
+        CardMultiset {
+            set: set.0,
+            twice: 0,
+        }
+    }
+
+    /// The distinct cards, as a set.
+    #[inline]
+    pub fn distinct(self) -> CardSet {
+        CardSet(self.set)
+    }
+
+    /// The cards held twice, as a set.
+    #[inline]
+    pub fn doubles(self) -> CardSet {
+        CardSet(self.twice)
+    }
+
+    /// The number of cards, each copy counted.
+    #[inline]
+    pub fn len(self) -> usize {
+        (self.set.count_ones() + self.twice.count_ones()) as usize
+    }
+
+    /// Whether it holds no card.
+    #[inline]
+    pub fn is_empty(self) -> bool {
+        self.set == 0
+    }
+
+    /// The copies of `card` held: 0, 1 or 2.
+    #[inline]
+    pub fn count(self, card: Card) -> u8 {
+        u8::from(self.set & card.bit() != 0) + u8::from(self.twice & card.bit() != 0)
+    }
+
+    /// Whether at least one copy of `card` is held.
+    #[inline]
+    pub fn contains(self, card: Card) -> bool {
+        self.set & card.bit() != 0
+    }
+
+    /// Adds one copy of `card`; a third copy is not kept (there are at most two).
+    #[inline]
+    pub fn insert(&mut self, card: Card) {
+        let bit = card.bit();
+        self.twice |= self.set & bit;
+        self.set |= bit;
+    }
+
+    /// Takes away one copy of `card`, if held.
+    #[inline]
+    pub fn remove(&mut self, card: Card) {
+        let bit = card.bit();
+        let second = self.twice & bit;
+        self.twice ^= second;
+        self.set &= !(bit ^ second);
+    }
+
+    /// The multiset sum (at most two copies of a card are kept).
+    #[inline]
+    pub fn plus(self, other: CardMultiset) -> CardMultiset {
+        CardMultiset {
+            set: self.set | other.set,
+            twice: self.twice | other.twice | (self.set & other.set),
+        }
+    }
+
+    /// The multiset difference: every copy of `other` taken away once (copies `self` lacks are
+    /// ignored).
+    #[inline]
+    pub fn minus(self, other: CardMultiset) -> CardMultiset {
+        CardMultiset {
+            set: (self.twice & !other.twice) | (self.set & !other.set),
+            twice: self.twice & !other.set,
+        }
+    }
+
+    /// Whether every copy of `self` is in `other`.
+    #[inline]
+    pub fn is_subset(self, other: CardMultiset) -> bool {
+        self.set & !other.set == 0 && self.twice & !other.twice == 0
+    }
+
+    /// The cards in sorted order, a card held twice twice.
+    pub fn to_vec(self) -> Vec<Card> {
+        self.into_iter().collect()
+    }
+
+    /// The cards as canonical strings in sorted order, a card held twice twice.
+    pub fn to_strings(self) -> Vec<String> {
+        self.into_iter().map(|c| c.to_string()).collect()
+    }
+}
+
+impl From<CardSet> for CardMultiset {
+    #[inline]
+    fn from(s: CardSet) -> CardMultiset {
+        CardMultiset::from_set(s)
+    }
+}
+
+impl FromIterator<Card> for CardMultiset {
+    fn from_iter<I: IntoIterator<Item = Card>>(iter: I) -> CardMultiset {
+        let mut m = CardMultiset::EMPTY;
+        for c in iter {
+            m.insert(c);
+        }
+        m
+    }
+}
+
+/// Iterator over a [`CardMultiset`] in sorted order, copies adjacent.
+#[derive(Clone, Debug)]
+pub struct CardMultisetIter {
+    set: u64,
+    twice: u64,
+}
+
+impl Iterator for CardMultisetIter {
+    type Item = Card;
+    #[inline]
+    fn next(&mut self) -> Option<Card> {
+        if self.set == 0 {
+            return None;
+        }
+        let id = self.set.trailing_zeros() as u8;
+        let bit = 1u64 << id;
+        if self.twice & bit != 0 {
+            self.twice &= !bit;
+        } else {
+            self.set &= !bit;
+        }
+        Some(Card(id))
+    }
+
+    #[inline]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = (self.set.count_ones() + self.twice.count_ones()) as usize;
+        (n, Some(n))
+    }
+}
+
+impl ExactSizeIterator for CardMultisetIter {}
+
+impl IntoIterator for CardMultiset {
+    type Item = Card;
+    type IntoIter = CardMultisetIter;
+    #[inline]
+    fn into_iter(self) -> CardMultisetIter {
+        CardMultisetIter {
+            set: self.set,
+            twice: self.twice,
+        }
+    }
+}
+
+impl fmt::Display for CardMultiset {
+    /// Canonical strings, sorted, copies adjacent, separated by single spaces.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut first = true;
+        for c in *self {
+            if !first {
+                f.write_str(" ")?;
+            }
+            first = false;
+            write!(f, "{c}")?;
+        }
+        Ok(())
+    }
+}

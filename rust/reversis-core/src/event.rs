@@ -68,7 +68,7 @@ pub enum Event {
     /// The match ended (MATCH-2); the winners as a bit mask by seat (MATCH-3).
     Over {
         /// Bit `s` set for every winning seat.
-        winners: u8,
+        winners: u16,
     },
     /// A hand was dealt.
     Deal {
@@ -98,7 +98,7 @@ impl Event {
                 Value::Object(o)
             }
             Event::Over { winners } => {
-                let seats: Vec<usize> = (0..8).filter(|s| winners >> s & 1 == 1).collect();
+                let seats: Vec<usize> = (0..16).filter(|s| winners >> s & 1 == 1).collect();
                 json!({"type": "over", "winners": seats})
             }
             Event::Deal {

@@ -2,7 +2,7 @@
 //! SCORE-2), built for search: every rule is a mask operation of the [`kernel`] and nothing
 //! allocates.
 
-use crate::card::{Card, CardSet, Suit, SUIT_MASKS};
+use crate::card::{Card, CardMultiset, CardSet, Suit, SUIT_MASKS};
 use crate::error::ErrorCode;
 use crate::kernel::{self, MoonRace};
 use crate::ruleset::{MoonChoice, Ruleset};
@@ -17,9 +17,10 @@ pub struct CompletedTrick {
     pub cards: [Card; MAX_PLAYERS],
     /// The number of cards (the number of players).
     pub len: u8,
-    /// The seat that won the trick.
-    pub winner: u8,
-    /// The trick's value, the sum of its cards' `card_points`.
+    /// The seat that won the trick, `None` for a trick held over (PLAY-9).
+    pub winner: Option<u8>,
+    /// The trick's value (TRICK-1): the sum of its cards' `card_points` and of those of every
+    /// held-over trick it captured; 0 for a trick held over.
     pub points: i32,
 }
 
@@ -33,7 +34,7 @@ impl CompletedTrick {
                 .plays()
                 .map(|(s, c)| serde_json::json!({"seat": s, "card": c.to_string()}))
                 .collect::<Vec<_>>(),
-            "winner": self.winner,
+            "winner": self.winner.map_or(serde_json::Value::Null, serde_json::Value::from),
             "points": self.points,
         })
     }
@@ -49,8 +50,8 @@ impl CompletedTrick {
 }
 
 /// The state of one hand from the first lead to the last trick: hands, the trick in progress,
-/// captured points, broken hearts, revealed voids. It is `Copy` and at most 128 bytes, so
-/// search code can clone it freely; the ruleset is passed separately to every method that needs
+/// captured points, broken hearts, revealed voids, held-over tricks (PLAY-9). It is `Copy` and
+/// small (no pointer, under 200 bytes), so search code can clone it freely; the ruleset is passed separately to every method that needs
 /// it and must be the one the state was built with.
 ///
 /// # Examples
@@ -68,14 +69,24 @@ impl CompletedTrick {
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct HandState {
-    // Each seat's cards (seats beyond `players` are empty).
+    // Each seat's cards, one bit per card held at least once (seats beyond `players` are
+    // empty).
     hands: [u64; MAX_PLAYERS],
+    // Two packs (RS-21): the cards whose two copies are in one seat's hand. At most two copies
+    // exist, so that seat is the one whose mask has the card, and one mask serves every seat.
+    // Always 0 with one pack.
+    twice: u64,
     // Every card played this hand, the trick in progress included.
     played: u64,
+    // Two packs: the cards of which both copies have been played.
+    played_twice: u64,
+    // The cards of the tricks held over (PLAY-9) that no seat has captured yet, and their value.
+    held: CardMultiset,
+    held_points: i32,
     // Each seat's points captured so far this hand (SCORE-1).
     points: [i32; MAX_PLAYERS],
     // Revealed voids: bit `seat * 4 + suit` once `seat` failed to follow `suit` (OBS-1).
-    voids: u32,
+    voids: u64,
     // The trick in progress, card ids in playing order.
     trick: [u8; MAX_PLAYERS],
     // The number of seats.
@@ -97,7 +108,11 @@ impl HandState {
     pub fn empty(rules: &Ruleset) -> HandState {
         HandState {
             hands: [0; MAX_PLAYERS],
+            twice: 0,
             played: 0,
+            played_twice: 0,
+            held: CardMultiset::EMPTY,
+            held_points: 0,
             points: [0; MAX_PLAYERS],
             voids: 0,
             trick: [0; MAX_PLAYERS],
@@ -116,10 +131,14 @@ impl HandState {
     /// # Panics
     ///
     /// Panics if `hands.len() < rules.players()` or `dealer >= rules.players()`.
-    pub fn new(rules: &Ruleset, hands: &[CardSet], dealer: usize) -> HandState {
+    pub fn new<H: Into<CardMultiset> + Copy>(
+        rules: &Ruleset,
+        hands: &[H],
+        dealer: usize,
+    ) -> HandState {
         let mut h = HandState::empty(rules);
-        for (slot, cards) in h.hands.iter_mut().zip(&hands[..rules.players()]) {
-            *slot = cards.0;
+        for (seat, &cards) in hands[..rules.players()].iter().enumerate() {
+            h.set_hand(seat, cards.into());
         }
         h.start_play(rules, dealer);
         h
@@ -149,8 +168,10 @@ impl HandState {
     ///
     /// Panics if `seat >= MAX_PLAYERS`.
     #[inline]
-    pub fn set_hand(&mut self, seat: usize, cards: CardSet) {
-        self.hands[seat] = cards.0;
+    pub fn set_hand(&mut self, seat: usize, cards: impl Into<CardMultiset>) {
+        let cards = cards.into();
+        self.twice = (self.twice & !self.hands[seat]) | cards.twice;
+        self.hands[seat] = cards.set;
     }
 
     /// The number of seats.
@@ -159,20 +180,44 @@ impl HandState {
         self.players as usize
     }
 
-    /// A seat's cards.
+    /// A seat's cards, each copy (a multiset with two packs, CARD-2).
     ///
     /// # Panics
     ///
     /// Panics if `seat >= MAX_PLAYERS`.
     #[inline]
-    pub fn hand(&self, seat: usize) -> CardSet {
+    pub fn hand(&self, seat: usize) -> CardMultiset {
+        let set = self.hands[seat];
+        CardMultiset {
+            set,
+            twice: set & self.twice,
+        }
+    }
+
+    /// The distinct cards of a seat: the cards it holds at least once, which is what the rules
+    /// of legality read.
+    ///
+    /// # Panics
+    ///
+    /// Panics if `seat >= MAX_PLAYERS`.
+    #[inline]
+    pub fn held(&self, seat: usize) -> CardSet {
         CardSet(self.hands[seat])
     }
 
-    /// Every card played this hand, the trick in progress included.
+    /// Every card played this hand, the trick in progress included, each copy.
     #[inline]
-    pub fn played(&self) -> CardSet {
-        CardSet(self.played)
+    pub fn played(&self) -> CardMultiset {
+        CardMultiset {
+            set: self.played,
+            twice: self.played_twice,
+        }
+    }
+
+    /// The cards of the tricks held over (PLAY-9) that no seat has captured yet.
+    #[inline]
+    pub fn held_over(&self) -> CardMultiset {
+        self.held
     }
 
     /// The seat to play.
@@ -339,10 +384,14 @@ impl HandState {
             self.hands[seat] & bit != 0,
             "play_unchecked: seat {seat} does not hold {card}"
         );
-        self.hands[seat] &= !bit;
+        // One copy leaves the hand: the second where the seat holds two (never with one pack).
+        let second = self.twice & bit;
+        self.twice ^= second;
+        self.hands[seat] &= !(bit ^ second);
+        self.played_twice |= self.played & bit;
         self.played |= bit;
         if self.trick_len > 0 && kernel::follow_suit_reveals(bit, self.led()) != 0 {
-            self.voids |= 1u32 << (seat * 4 + self.trick[0] as usize / 13);
+            self.voids |= 1u64 << (seat * 4 + self.trick[0] as usize / 13);
         }
         if kernel::breaks_hearts(bit, rules.breakers().0) {
             self.hearts_broken = true;
@@ -357,7 +406,8 @@ impl HandState {
 
     fn resolve_trick(&mut self, rules: &Ruleset) -> CompletedTrick {
         let n = self.players as usize;
-        let best = kernel::trick_winner(&self.trick[..n]);
+        let last = self.tricks_played as usize + 1 == rules.hand_size();
+        let best = kernel::trick_outcome(&self.trick[..n], rules.cancellation(), last);
         let mut pts = 0i32;
         let mut mask = 0u64;
         let table = rules.points_table();
@@ -365,19 +415,41 @@ impl HandState {
             pts += table[c as usize];
             mask |= 1u64 << c;
         }
-        let winner = self.leader as usize + best;
-        let winner = if winner >= n { winner - n } else { winner };
-        self.points[winner] += pts;
-        self.moon = self.moon.after(winner, mask & rules.point_cards().0 != 0);
         let mut cards = [Card::TWO_OF_CLUBS; MAX_PLAYERS];
         for (i, c) in cards.iter_mut().enumerate().take(n) {
             *c = Card::new(self.trick[i]);
         }
+        let Some(best) = best else {
+            // PLAY-9: held over; the same seat leads the next trick.
+            for &c in &cards[..n] {
+                self.held.insert(c);
+            }
+            self.held_points += pts;
+            self.trick = [0; MAX_PLAYERS];
+            self.trick_len = 0;
+            self.tricks_played += 1;
+            return CompletedTrick {
+                leader: self.leader,
+                cards,
+                len: self.players,
+                winner: None,
+                points: 0,
+            };
+        };
+        // The winner captures every trick still held over with its own (PLAY-9, SCORE-1).
+        let pts = pts + self.held_points;
+        let mask = mask | self.held.set;
+        self.held = CardMultiset::EMPTY;
+        self.held_points = 0;
+        let winner = self.leader as usize + best;
+        let winner = if winner >= n { winner - n } else { winner };
+        self.points[winner] += pts;
+        self.moon = self.moon.after(winner, mask & rules.point_cards().0 != 0);
         let done = CompletedTrick {
             leader: self.leader,
             cards,
             len: self.players,
-            winner: winner as u8,
+            winner: Some(winner as u8),
             points: pts,
         };
         self.leader = winner as u8;

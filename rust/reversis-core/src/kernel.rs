@@ -36,7 +36,7 @@
 
 use crate::card::{Suit, FULL_DECK, SUIT_MASKS};
 use crate::error::ErrorCode;
-use crate::ruleset::{MoonChoice, MoonScoring, Ruleset};
+use crate::ruleset::{LastTrick, MoonChoice, MoonScoring, Ruleset};
 
 const HEARTS: u64 = SUIT_MASKS[Suit::Hearts as usize];
 
@@ -442,6 +442,52 @@ pub fn trick_winner(cards: &[u8]) -> usize {
     best
 }
 
+/// PLAY-7 and PLAY-9: who takes a trick of `cards` (card ids in playing order, the lead
+/// first), as the position in playing order of the winning card, or `None` where the trick is
+/// held over. `cancellation` is the ruleset's RS-22 (`None` where identical cards do not
+/// cancel) and `last` whether this is the hand's last trick.
+///
+/// Without cancellation the highest card of the suit led wins and, of two identical cards, the
+/// one played first ([`trick_winner`]). With it, two identical cards cancel and the highest
+/// uncancelled card of the suit led wins; where every card of the suit led is cancelled the
+/// trick is held over, except the last, which goes to its leader (`leader`) or to the later
+/// copy of the highest card of the suit led (`later-highest`).
+///
+/// # Panics
+///
+/// Panics if `cards` is empty.
+#[inline]
+pub fn trick_outcome(cards: &[u8], cancellation: Option<LastTrick>, last: bool) -> Option<usize> {
+    let Some(rule) = cancellation else {
+        return Some(trick_winner(cards));
+    };
+    let led = suit_of(1u64 << cards[0]);
+    let mut seen = 0u64;
+    let mut twice = 0u64;
+    for &c in cards {
+        let bit = 1u64 << c;
+        twice |= seen & bit;
+        seen |= bit;
+    }
+    let standing = seen & !twice & led;
+    if standing != 0 {
+        let best = 63 - standing.leading_zeros() as u8;
+        return cards.iter().position(|&c| c == best);
+    }
+    if !last {
+        return None;
+    }
+    match rule {
+        LastTrick::Leader => Some(0),
+        LastTrick::LaterHighest => {
+            // Every card of the suit led is cancelled, the lead's included: the highest of
+            // them is played twice, and the later copy takes the trick.
+            let best = 63 - (twice & led).leading_zeros() as u8;
+            cards.iter().rposition(|&c| c == best)
+        }
+    }
+}
+
 // ------------------------------------------------------------------ the moon
 
 /// SCORE-2, trick by trick: the seats that have captured point cards so far this hand. When the
@@ -451,7 +497,7 @@ pub fn trick_winner(cards: &[u8]) -> usize {
 /// Races compare and hash by what they decide (nobody yet, one seat, several), not by which
 /// several seats: two hands that differ only there play on alike.
 #[derive(Clone, Copy, Debug)]
-pub struct MoonRace(u8);
+pub struct MoonRace(u16);
 
 impl MoonRace {
     /// No point card captured yet.
@@ -461,7 +507,7 @@ impl MoonRace {
     /// A bit set, not a branch: whether a trick holds points is a coin toss to a predictor.
     #[inline(always)]
     pub fn after(self, winner: usize, points: bool) -> MoonRace {
-        MoonRace(self.0 | u8::from(points) << winner)
+        MoonRace(self.0 | u16::from(points) << winner)
     }
 
     /// The one seat that has captured point cards, if exactly one has: once the hand is

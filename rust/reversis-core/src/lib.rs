@@ -47,8 +47,8 @@ pub use action::{
     NUM_ACTIONS, PASS_BASE,
 };
 pub use card::{
-    card_id, parse_card, Card, CardSet, CardSetIter, Suit, FULL_DECK, RANK_CHARS, SUIT_CHARS,
-    SUIT_MASKS,
+    card_id, parse_card, Card, CardMultiset, CardMultisetIter, CardSet, CardSetIter, Suit,
+    FULL_DECK, RANK_CHARS, SUIT_CHARS, SUIT_MASKS,
 };
 pub use error::{Error, ErrorCode};
 pub use event::{Event, Events, HandSummary};
@@ -65,10 +65,10 @@ pub use record::{
 };
 pub use rng::{deal_from_seed, seed_draws, SplitMix64};
 pub use ruleset::{
-    preset, preset_names, HeartsBreaking, Moon, MoonChoice, MoonScoring, PassDirection, Passing,
-    Ruleset, RULESET_FIELDS, RULESET_OPTIONAL_FIELDS, SPEC_VERSION,
+    preset, preset_names, HeartsBreaking, LastTrick, Moon, MoonChoice, MoonScoring, PassDirection,
+    Passing, Ruleset, RULESET_FIELDS, RULESET_OPTIONAL_FIELDS, SPEC_VERSION,
 };
-pub use sample::{count_layouts, revealed, Knowledge, Layout, Sampler};
+pub use sample::{count_layouts, one_pack_only, revealed, Knowledge, Layout, Sampler};
 pub use seat::{PerSeat, MAX_PLAYERS};
 pub use simulate::{hand_generator, play_random_hand, simulate, simulate_with_masks};
 pub use vector::{

@@ -7,7 +7,7 @@
 use std::fmt;
 
 use crate::action::{Action, Decision, MOON_ADD_ID, MOON_SUBTRACT_ID, PASS_BASE};
-use crate::card::{Card, CardSet, Suit};
+use crate::card::{Card, CardMultiset, CardSet, Suit};
 use crate::error::{Error, ErrorCode};
 use crate::event::HandSummary;
 use crate::hand::{CompletedTrick, HandState};
@@ -29,16 +29,19 @@ fn suit_name(s: Suit) -> &'static str {
     }
 }
 
-// The seats fit in three bits with one value, 7, left for "no seat".
-const _: () = assert!(MAX_PLAYERS < 8);
+// The seats fit in four bits with one value, 15, left for "no seat".
+const _: () = assert!(MAX_PLAYERS < 16);
 
-/// A seat per card, or none, as three bit planes: bit `c` of plane `k` is bit `k` of the seat
-/// of card `c`, all three set for no seat. 24 bytes, where a set per seat takes 56.
+/// The seat value of [`SeatPlanes`] that is no seat.
+pub(crate) const NO_SEAT: usize = 15;
+
+/// A seat per card, or none, as four bit planes: bit `c` of plane `k` is bit `k` of the seat
+/// of card `c`, all four set for no seat. 32 bytes, where a set per seat takes 80.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub(crate) struct SeatPlanes([u64; 3]);
+pub(crate) struct SeatPlanes([u64; 4]);
 
 impl SeatPlanes {
-    pub(crate) const NONE: SeatPlanes = SeatPlanes([!0; 3]);
+    pub(crate) const NONE: SeatPlanes = SeatPlanes([!0; 4]);
 
     /// The cards of `seat`.
     pub(crate) fn cards_of(&self, seat: usize) -> CardSet {
@@ -57,6 +60,46 @@ impl SeatPlanes {
             } else {
                 *plane &= !cards.0;
             }
+        }
+    }
+}
+
+/// A seat per copy of a card (two packs, RS-21), or none: the first copy's seat in one
+/// [`SeatPlanes`], the second's in another. With one pack the second is always empty.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct CopyPlanes([SeatPlanes; 2]);
+
+impl CopyPlanes {
+    pub(crate) const NONE: CopyPlanes = CopyPlanes([SeatPlanes::NONE; 2]);
+
+    /// The copies of `seat`.
+    pub(crate) fn cards_of(&self, seat: usize) -> CardMultiset {
+        let a = self.0[0].cards_of(seat).0;
+        let b = self.0[1].cards_of(seat).0;
+        CardMultiset {
+            set: a | b,
+            twice: a & b,
+        }
+    }
+
+    /// Gives the copies `cards` to `seat`: each to the first plane where the card has no seat.
+    pub(crate) fn add(&mut self, cards: CardMultiset, seat: usize) {
+        let free = self.0[0].cards_of(NO_SEAT).0;
+        let first = cards.set & free;
+        let second = (cards.set & !free) | cards.twice;
+        if first != 0 {
+            self.0[0].assign(CardSet(first), seat);
+        }
+        if second != 0 {
+            self.0[1].assign(CardSet(second), seat);
+        }
+    }
+
+    /// Takes every copy from `seat`.
+    pub(crate) fn clear(&mut self, seat: usize) {
+        for plane in &mut self.0 {
+            let mine = plane.cards_of(seat);
+            plane.assign(mine, NO_SEAT);
         }
     }
 }
@@ -100,7 +143,7 @@ impl fmt::Display for Phase {
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Outcome {
     /// A pass the transition completed: the seat and its cards.
-    pub(crate) pass: Option<(usize, CardSet)>,
+    pub(crate) pass: Option<(usize, CardMultiset)>,
     /// Whether the cards were exchanged (PASS-3).
     pub(crate) exchanged: bool,
     /// The trick the transition completed.
@@ -118,13 +161,13 @@ pub(crate) struct Position {
     pub(crate) hand: HandState,
     // The seat that selected (ACT-2) or passed each card this hand: a seat's selection while it
     // awaits its pass, its pass once `passed_mask` has it.
-    pass_seats: SeatPlanes,
-    // The seat that played each card this hand, the trick in progress included.
-    play_seats: SeatPlanes,
+    pass_seats: CopyPlanes,
+    // The seat that played each copy this hand, the trick in progress included.
+    play_seats: CopyPlanes,
     pub(crate) scores: PerSeat<i64>,
     pub(crate) phase: Phase,
     // Bit `s` once seat `s` has passed this hand.
-    passed_mask: u8,
+    passed_mask: u16,
     exchanged: bool,
     // MATCH-5: whether this hand (the coming one in phase `deal`) is a count-down hand.
     pub(crate) count_down: bool,
@@ -142,8 +185,8 @@ impl Position {
             rng: SplitMix64::new(seed),
             hand_number,
             hand: HandState::empty(rules),
-            pass_seats: SeatPlanes::NONE,
-            play_seats: SeatPlanes::NONE,
+            pass_seats: CopyPlanes::NONE,
+            play_seats: CopyPlanes::NONE,
             scores,
             phase: Phase::Deal,
             passed_mask: 0,
@@ -175,23 +218,23 @@ impl Position {
         self.exchanged
     }
 
-    /// The cards `seat` has selected toward its pass (ACT-2), as a set.
-    pub(crate) fn selection(&self, seat: usize) -> CardSet {
+    /// The cards `seat` has selected toward its pass (ACT-2), as a multiset.
+    pub(crate) fn selection(&self, seat: usize) -> CardMultiset {
         if self.has_passed(seat) {
-            CardSet::EMPTY
+            CardMultiset::EMPTY
         } else {
             self.pass_seats.cards_of(seat)
         }
     }
 
     /// The cards `seat` passed this hand, once it has.
-    pub(crate) fn passed(&self, seat: usize) -> Option<CardSet> {
+    pub(crate) fn passed(&self, seat: usize) -> Option<CardMultiset> {
         self.has_passed(seat)
             .then(|| self.pass_seats.cards_of(seat))
     }
 
     /// The cards `seat` received this hand, once the exchange has happened (PASS-3).
-    pub(crate) fn received(&self, rules: &Ruleset, seat: usize) -> Option<CardSet> {
+    pub(crate) fn received(&self, rules: &Ruleset, seat: usize) -> Option<CardMultiset> {
         if !self.exchanged {
             return None;
         }
@@ -202,7 +245,7 @@ impl Position {
     }
 
     /// The cards `seat` has played this hand, the trick in progress included.
-    pub(crate) fn played_by(&self, seat: usize) -> CardSet {
+    pub(crate) fn played_by(&self, seat: usize) -> CardMultiset {
         self.play_seats.cards_of(seat)
     }
 
@@ -230,7 +273,9 @@ impl Position {
                 u128::from(self.hand.legal_plays(rules).0)
             }
             Phase::Pass if !self.has_passed(seat) => {
-                let free = self.hand.hand(seat).0 & !self.selection(seat).0;
+                // ACT-3: every card held more times than selected.
+                let (hand, sel) = (self.hand.hand(seat), self.selection(seat));
+                let free = (hand.set & !sel.set) | (hand.twice & !sel.twice);
                 u128::from(free) << PASS_BASE
             }
             Phase::Moon if self.hand.moon_taker(rules) == Some(seat) => {
@@ -336,7 +381,7 @@ impl Position {
         rules: &Ruleset,
         seat: usize,
         cards: &[Card],
-    ) -> Result<CardSet, Error> {
+    ) -> Result<CardMultiset, Error> {
         self.already_passed(seat)?;
         let size = rules.passing().map_or(0, |p| p.size);
         if cards.len() != size {
@@ -348,17 +393,19 @@ impl Position {
                 ),
             ));
         }
-        let mut set = CardSet::EMPTY;
+        // PASS-2: a card named more times than the seat holds it (and twice at least) is a
+        // duplicate; then a card not held.
+        let hand = self.hand.hand(seat);
+        let mut set = CardMultiset::EMPTY;
         for &c in cards {
-            if set.contains(c) {
+            if set.count(c) >= hand.count(c).max(1) {
                 return Err(err(
                     ErrorCode::DuplicateCard,
-                    format!("duplicate card: '{c}' is passed twice by seat {seat}"),
+                    format!("duplicate card: '{c}' is passed more times than seat {seat} holds it"),
                 ));
             }
             set.insert(c);
         }
-        let hand = self.hand.hand(seat);
         if let Some(c) = cards.iter().find(|c| !hand.contains(**c)) {
             return Err(Self::not_held(seat, *c));
         }
@@ -424,7 +471,9 @@ impl Position {
             return Err(e);
         }
         self.already_passed(seat)?;
-        if self.selection(seat).contains(card) {
+        // ACT-2: selected already as many times as held (with one pack, selected at all).
+        let selected = self.selection(seat).count(card);
+        if selected > 0 && selected >= self.hand.hand(seat).count(card) {
             return Err(err(
                 ErrorCode::DuplicateCard,
                 format!("duplicate card: seat {seat} has selected '{card}' already"),
@@ -487,14 +536,14 @@ impl Position {
 
     fn clear_hand(&mut self, rules: &Ruleset) {
         self.hand = HandState::empty(rules);
-        self.pass_seats = SeatPlanes::NONE;
-        self.play_seats = SeatPlanes::NONE;
+        self.pass_seats = CopyPlanes::NONE;
+        self.play_seats = CopyPlanes::NONE;
         self.passed_mask = 0;
         self.exchanged = false;
     }
 
     /// Deals `hands`, checked (DEAL-3), and opens the pass or the play.
-    pub(crate) fn deal(&mut self, rules: &Ruleset, hands: &PerSeat<CardSet>) {
+    pub(crate) fn deal(&mut self, rules: &Ruleset, hands: &PerSeat<CardMultiset>) {
         self.clear_hand(rules);
         for (s, h) in hands.first(rules.players()).iter().enumerate() {
             self.hand.set_hand(s, *h);
@@ -508,7 +557,7 @@ impl Position {
     }
 
     /// Deals the next hand from the seed's generator (SEED-5) and returns it.
-    pub(crate) fn deal_from_rng(&mut self, rules: &Ruleset) -> PerSeat<CardSet> {
+    pub(crate) fn deal_from_rng(&mut self, rules: &Ruleset) -> PerSeat<CardMultiset> {
         let hands = self.rng.deal(rules, self.dealer(rules));
         self.deal(rules, &hands);
         hands
@@ -517,7 +566,8 @@ impl Position {
     /// Selects `card` toward `seat`'s pass (ACT-2), checked; the selection that reaches the
     /// pass size is the seat's pass.
     pub(crate) fn select(&mut self, rules: &Ruleset, seat: usize, card: Card) -> Outcome {
-        self.pass_seats.assign(CardSet(card.bit()), seat);
+        self.pass_seats
+            .add(CardMultiset::from_set(CardSet(card.bit())), seat);
         let size = rules.passing().map_or(0, |p| p.size);
         let selection = self.selection(seat);
         if selection.len() >= size {
@@ -529,14 +579,12 @@ impl Position {
 
     /// Passes `set`, checked, for `seat` (PASS-2), replacing its selection; the last pass
     /// exchanges the cards and opens the play (PASS-3).
-    pub(crate) fn pass(&mut self, rules: &Ruleset, seat: usize, set: CardSet) -> Outcome {
+    pub(crate) fn pass(&mut self, rules: &Ruleset, seat: usize, set: CardMultiset) -> Outcome {
         let n = rules.players();
-        let selection = self.selection(seat);
-        self.pass_seats.assign(selection, MAX_PLAYERS);
-        self.pass_seats.assign(set, seat);
+        self.pass_seats.clear(seat);
+        self.pass_seats.add(set, seat);
         self.passed_mask |= 1 << seat;
-        self.hand
-            .set_hand(seat, CardSet(self.hand.hand(seat).0 & !set.0));
+        self.hand.set_hand(seat, self.hand.hand(seat).minus(set));
         let mut out = Outcome {
             pass: Some((seat, set)),
             ..Outcome::default()
@@ -548,7 +596,7 @@ impl Position {
             for s in 0..n {
                 let t = dir.target(s, n);
                 let got = self.pass_seats.cards_of(s);
-                self.hand.set_hand(t, self.hand.hand(t) | got);
+                self.hand.set_hand(t, self.hand.hand(t).plus(got));
             }
             self.exchanged = true;
             out.exchanged = true;
@@ -562,7 +610,13 @@ impl Position {
     /// unless the moon taker must choose (SCORE-3).
     pub(crate) fn play(&mut self, rules: &Ruleset, card: Card) -> Outcome {
         let seat = self.hand.to_move();
-        self.play_seats.assign(CardSet(card.bit()), seat);
+        if rules.two_packs() {
+            self.play_seats
+                .add(CardMultiset::from_set(CardSet(card.bit())), seat);
+        } else {
+            // One pack: the card's only copy, in the first plane.
+            self.play_seats.0[0].assign(CardSet(card.bit()), seat);
+        }
         let mut out = Outcome {
             trick: self.hand.play_unchecked(rules, card),
             ..Outcome::default()
@@ -656,14 +710,14 @@ mod tests {
     #[test]
     fn seat_planes_keep_one_seat_per_card() {
         let mut p = SeatPlanes::NONE;
-        for seat in 0..7 {
+        for seat in 0..10 {
             assert!(p.cards_of(seat).is_empty());
         }
         p.assign(CardSet(0b1011), 5);
         p.assign(CardSet(0b0010), 0);
         assert_eq!(p.cards_of(5), CardSet(0b1001));
         assert_eq!(p.cards_of(0), CardSet(0b0010));
-        p.assign(CardSet(0b1000), 7);
+        p.assign(CardSet(0b1000), super::NO_SEAT);
         assert_eq!(p.cards_of(5), CardSet(0b0001));
         assert_eq!(p, {
             let mut q = SeatPlanes::NONE;
@@ -676,6 +730,8 @@ mod tests {
     #[test]
     fn a_position_is_small() {
         // What a game of the vector environment costs (the bound is 256 bytes).
-        assert!(std::mem::size_of::<Position>() <= 240);
+        // With 10 seats (RS-3 of 1.2.0) the totals alone take 80 bytes.
+        let size = std::mem::size_of::<Position>();
+        assert!(size <= 512, "{size}");
     }
 }

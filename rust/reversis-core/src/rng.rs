@@ -1,6 +1,6 @@
 //! The portable seeded deal (spec `seeding.md`, SEED-1 … SEED-5).
 
-use crate::card::CardSet;
+use crate::card::{Card, CardMultiset, CardSet};
 use crate::ruleset::Ruleset;
 use crate::seat::{PerSeat, MAX_PLAYERS};
 
@@ -96,12 +96,13 @@ impl SplitMix64 {
 
     /// One deal of `ruleset` with `dealer` dealing (SEED-3, SEED-4): the deck in sorted order
     /// is shuffled, and the card at position `k` goes to seat `(dealer + 1 + k) mod players`.
-    /// Returns one mask per seat (only the first `players` entries are used).
+    /// Returns one multiset per seat (only the first `players` entries are used); with two
+    /// packs (RS-21) the deck in sorted order holds each card's copies side by side.
     ///
     /// # Panics
     ///
     /// Panics if `dealer >= ruleset.players()`.
-    pub fn deal(&mut self, ruleset: &Ruleset, dealer: usize) -> PerSeat<CardSet> {
+    pub fn deal(&mut self, ruleset: &Ruleset, dealer: usize) -> PerSeat<CardMultiset> {
         self.deal_with(ruleset, dealer, SplitMix64::below)
     }
 
@@ -111,7 +112,7 @@ impl SplitMix64 {
     /// # Panics
     ///
     /// Panics if `dealer >= ruleset.players()`.
-    pub fn deal_fast(&mut self, ruleset: &Ruleset, dealer: usize) -> PerSeat<CardSet> {
+    pub fn deal_fast(&mut self, ruleset: &Ruleset, dealer: usize) -> PerSeat<CardMultiset> {
         self.deal_with(ruleset, dealer, SplitMix64::below_fast)
     }
 
@@ -121,12 +122,40 @@ impl SplitMix64 {
         ruleset: &Ruleset,
         dealer: usize,
         below: fn(&mut SplitMix64, u64) -> u64,
-    ) -> PerSeat<CardSet> {
+    ) -> PerSeat<CardMultiset> {
         let n = ruleset.players();
         assert!(dealer < n, "dealer out of range");
+        if ruleset.two_packs() {
+            return deal_multiset(self, ruleset, dealer, below);
+        }
         let (deck, len) = deck_ids(ruleset);
-        PerSeat(deal_ids(self, &deck, len, n, dealer, below).map(CardSet))
+        PerSeat(
+            deal_ids(self, &deck, len, n, dealer, below)
+                .map(|m| CardMultiset::from_set(CardSet(m))),
+        )
     }
+}
+
+/// The deal of SEED-3 and SEED-4 of a two-pack deck (RS-21): the deck in sorted order with each
+/// card's copies adjacent, shuffled by Fisher–Yates, and position `k` to seat
+/// `(dealer + 1 + k) mod players`.
+pub(crate) fn deal_multiset(
+    rng: &mut SplitMix64,
+    ruleset: &Ruleset,
+    dealer: usize,
+    mut below: impl FnMut(&mut SplitMix64, u64) -> u64,
+) -> PerSeat<CardMultiset> {
+    let n = ruleset.players();
+    let mut cards: Vec<Card> = ruleset.deck_cards().to_vec();
+    for i in (1..cards.len()).rev() {
+        let j = below(rng, i as u64 + 1) as usize;
+        cards.swap(i, j);
+    }
+    let mut hands = PerSeat::splat(CardMultiset::EMPTY);
+    for (k, c) in cards.into_iter().enumerate() {
+        hands[(dealer + 1 + k) % n].insert(c);
+    }
+    hands
 }
 
 /// The card ids of `ruleset`'s deck in ascending order, the order a deal shuffles from
@@ -187,7 +216,7 @@ pub fn seed_draws(seed: u64, count: usize) -> Vec<u64> {
 
 /// The first `deals` deals of a game seeded with `seed` that starts at hand `hand_number`
 /// (API-5, SEED-5): deal `i` is dealt by the dealer of hand `hand_number + i`, all from one
-/// generator. Each deal is a list of one sorted hand per seat.
+/// generator. Each deal is a list of one sorted hand per seat (a multiset with two packs).
 ///
 /// # Examples
 ///
@@ -202,7 +231,7 @@ pub fn deal_from_seed(
     seed: u64,
     deals: usize,
     hand_number: u64,
-) -> Vec<Vec<CardSet>> {
+) -> Vec<Vec<CardMultiset>> {
     let mut g = SplitMix64::new(seed);
     (0..deals as u64)
         .map(|i| {

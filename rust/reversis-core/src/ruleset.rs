@@ -8,7 +8,7 @@ use serde::de::{self, DeserializeOwned, IgnoredAny, Visitor};
 use serde::{Deserialize, Deserializer};
 use serde_json::{Map, Value};
 
-use crate::card::{quote, Card, CardSet, Suit, RANK_CHARS, SUIT_MASKS};
+use crate::card::{quote, Card, CardMultiset, CardSet, Suit, RANK_CHARS, SUIT_MASKS};
 use crate::error::{Error, ErrorCode};
 use crate::kernel::{self, LEGALITY_FIELDS};
 
@@ -178,6 +178,35 @@ impl MoonChoice {
     }
 }
 
+/// Who wins a last trick in which every card of the suit led is cancelled (RS-22, PLAY-9).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LastTrick {
+    /// `leader`: the seat that led it.
+    Leader,
+    /// `later-highest`: the seat that played the later copy of the highest card of the suit
+    /// led.
+    LaterHighest,
+}
+
+impl LastTrick {
+    /// The spec string: `leader` or `later-highest`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LastTrick::Leader => "leader",
+            LastTrick::LaterHighest => "later-highest",
+        }
+    }
+
+    /// Parses the spec string.
+    pub fn from_name(s: &str) -> Option<LastTrick> {
+        match s {
+            "leader" => Some(LastTrick::Leader),
+            "later-highest" => Some(LastTrick::LaterHighest),
+            _ => None,
+        }
+    }
+}
+
 /// The moon rule of RS-10.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Moon {
@@ -207,12 +236,14 @@ pub struct Ruleset {
     title: Option<String>,
     // RS-2: informative sources, kept for round trips.
     sources: Option<Vec<String>>,
-    // RS-3: number of seats, 3–7.
+    // RS-3: number of seats, 3–10.
     players: usize,
     // RS-4: rank index (0 = `2`) of the lowest rank in the deck.
     lowest_rank: u8,
-    // RS-4: cards removed from the deck, sorted.
+    // RS-4: cards removed from the deck, sorted, repeats adjacent (one entry per copy).
     removed: Vec<Card>,
+    // RS-21 (1.2.0): copies of each card shuffled together, 1 or 2.
+    packs: u8,
     // RS-5: the passing rule, or none.
     passing: Option<Passing>,
     // RS-6: the card that opens the first trick, or a free lead left of the dealer.
@@ -228,8 +259,13 @@ pub struct Ruleset {
     target: u64,
     // RS-20 (1.1.0): reaching the target starts the count-down instead of ending the match.
     count_down: bool,
-    // Derived (RS-4, RS-12): the deck mask.
+    // RS-22 (1.2.0): identical cards cancel (PLAY-9), and who wins a wholly cancelled last
+    // trick; `None` where they do not cancel.
+    cancellation: Option<LastTrick>,
+    // Derived (RS-4, RS-12): the deck mask (the cards with at least one copy).
     deck: CardSet,
+    // Derived (RS-4, RS-21): the cards with two copies in the deck.
+    deck_twice: CardSet,
     // Derived (RS-12): cards per seat, also tricks per hand.
     hand_size: usize,
     // Derived (RS-9, RS-14): cards worth more than 0.
@@ -245,7 +281,7 @@ pub struct Ruleset {
 /// The version of the specification this crate implements (spec `README.md` §Version). Rulesets
 /// and records of any 1.x version are read as RS-18 and REC-5 say; those of another major
 /// version are refused.
-pub const SPEC_VERSION: &str = "1.1.0";
+pub const SPEC_VERSION: &str = "1.2.0";
 
 /// The major version of [`SPEC_VERSION`]: the one major version this crate reads (RS-18).
 const SPEC_MAJOR: &str = "1";
@@ -262,9 +298,21 @@ const FIELDS_BEFORE_LEGALITY: [&str; 8] = [
     "passing",
     "opening_card",
 ];
-const FIELDS_AFTER_LEGALITY: [&str; 4] = ["card_points", "moon", "target", "count_down"];
+const FIELDS_AFTER_LEGALITY: [&str; 5] = [
+    "card_points",
+    "moon",
+    "target",
+    "count_down",
+    "cancellation",
+];
 // The optional ones of those (RS-19).
-const OPTIONAL_OWN_FIELDS: [&str; 4] = ["title", "sources", "spec_version", "count_down"];
+const OPTIONAL_OWN_FIELDS: [&str; 5] = [
+    "title",
+    "sources",
+    "spec_version",
+    "count_down",
+    "cancellation",
+];
 
 // The number of optional fields of `kernel::LEGALITY_FIELDS`.
 const fn optional_legality_fields() -> usize {
@@ -524,6 +572,14 @@ fn object_or_null<'de, D: Deserializer<'de>, T: DeserializeOwned>(
     })
 }
 
+/// For an optional nested object that may be `null` (`cancellation`): absent is `None`, and a
+/// `null` reads as `Some(Ok(None))`, which means what absence does (RS-19, RS-22).
+fn present_object_or_null<'de, D: Deserializer<'de>, T: DeserializeOwned>(
+    d: D,
+) -> Result<Option<Typed<Option<T>>>, D::Error> {
+    object_or_null(d).map(Some)
+}
+
 /// A JSON integer: a number without a fraction, never a boolean (ERR-6: −2⁶³ … 2⁶⁴−1).
 struct Int(i128);
 
@@ -585,6 +641,16 @@ struct RawRuleset {
     // RS-20, optional (RS-19: absent is false)
     #[serde(default, deserialize_with = "present")]
     count_down: Option<Typed<bool>>,
+    // RS-22, optional (RS-19: absent, or null, is none)
+    #[serde(default, deserialize_with = "present_object_or_null")]
+    cancellation: Option<Typed<Option<RawCancellation>>>,
+}
+
+/// RS-22 as written.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawCancellation {
+    last_trick: Typed<String>,
 }
 
 /// RS-4 as written.
@@ -593,6 +659,9 @@ struct RawRuleset {
 struct RawDeck {
     lowest_rank: Typed<String>,
     removed: Typed<Vec<Value>>,
+    // RS-21, optional (RS-19: absent is 1)
+    #[serde(default, deserialize_with = "present")]
+    packs: Option<Typed<Int>>,
 }
 
 /// RS-5 as written.
@@ -614,9 +683,19 @@ struct RawMoon {
 /// RS-4, RS-12: the deck as validated.
 struct Deck {
     lowest_rank: u8,
-    removed: CardSet,
+    // One entry per copy removed, sorted.
+    removed: Vec<Card>,
+    packs: u8,
     cards: CardSet,
+    twice: CardSet,
     hand_size: usize,
+}
+
+impl Deck {
+    // The copies of `c` in the deck.
+    fn copies(&self, c: Card) -> i128 {
+        i128::from(self.cards.contains(c)) + i128::from(self.twice.contains(c))
+    }
 }
 
 /// RS-9, RS-14: the card values as validated.
@@ -695,6 +774,7 @@ impl RawRuleset {
             .map(|c| c.or_bad("count_down", "a boolean"))
             .transpose()?
             .unwrap_or(false);
+        let cancellation = rs_22_cancellation(self.cancellation, deck.packs)?;
         let breakers = rs_15_breakers(hearts_breaking(&legality));
         Ok(Ruleset {
             name,
@@ -702,7 +782,8 @@ impl RawRuleset {
             sources,
             players,
             lowest_rank: deck.lowest_rank,
-            removed: deck.removed.to_vec(),
+            removed: deck.removed,
+            packs: deck.packs,
             passing,
             opening_card,
             legality,
@@ -710,7 +791,9 @@ impl RawRuleset {
             moon,
             target,
             count_down,
+            cancellation,
             deck: deck.cards,
+            deck_twice: deck.twice,
             hand_size: deck.hand_size,
             point_cards: points.point_cards,
             breakers,
@@ -754,16 +837,16 @@ fn rs_2_informative(
     Ok((title, sources))
 }
 
-/// RS-3: 3 to 7 seats.
+/// RS-3: 3 to 10 seats.
 fn rs_3_players(players: Typed<Int>) -> Result<usize, Error> {
     let written = match players {
-        Typed::Ok(Int(p)) if (3..=7).contains(&p) => return Ok(p as usize),
+        Typed::Ok(Int(p)) if (3..=10).contains(&p) => return Ok(p as usize),
         Typed::Ok(Int(p)) => p.to_string(),
         Typed::Bad(v, _) => describe(&v),
     };
     Err(bad(
         "players",
-        format_args!("must be an integer from 3 to 7, got {written}"),
+        format_args!("must be an integer from 3 to 10, got {written}"),
     ))
 }
 
@@ -812,23 +895,54 @@ fn rs_4_deck(deck: RawDeck, players: usize) -> Result<Deck, Error> {
             ));
         }
     };
-    let mut removed = CardSet::EMPTY;
+    // RS-21, RS-13.7: 1 or 2.
+    let packs = match deck.packs {
+        None => 1u8,
+        Some(Typed::Ok(Int(p))) if p == 1 || p == 2 => p as u8,
+        Some(Typed::Ok(Int(p))) => {
+            return Err(bad("deck.packs", format_args!("must be 1 or 2, got {p}")))
+        }
+        Some(Typed::Bad(v, _)) => {
+            return Err(bad(
+                "deck.packs",
+                format_args!("must be 1 or 2, got {}", describe(&v)),
+            ))
+        }
+    };
+    // RS-13.1: each entry takes one copy away, and no card more times than `packs`.
+    let mut removed = Vec::new();
+    let mut once = CardSet::EMPTY;
+    let mut twice = CardSet::EMPTY;
     for x in deck.removed.or_bad("deck.removed", "an array of cards")? {
         let c = rs_13_1_card("deck.removed", &x, lowest_rank)?;
-        if removed.contains(c) {
-            return Err(bad("deck.removed", format_args!("names {c} twice")));
+        if twice.contains(c) || (packs == 1 && once.contains(c)) {
+            let times = if packs == 1 { "twice" } else { "three times" };
+            return Err(bad(
+                "deck.removed",
+                format_args!("names {c} {times} (deck.packs is {packs})"),
+            ));
         }
-        removed.insert(c);
+        if once.contains(c) {
+            twice.insert(c);
+        }
+        once.insert(c);
+        removed.push(c);
     }
-    let mut cards = CardSet::EMPTY;
+    removed.sort_unstable();
+    let mut all = CardSet::EMPTY;
     for s in Suit::ALL {
         for r in lowest_rank..13 {
-            cards.insert(Card::from_parts(s, r));
+            all.insert(Card::from_parts(s, r));
         }
     }
-    let cards = CardSet(cards.0 & !removed.0);
+    // The cards left with at least one copy, and with two.
+    let (cards, twice) = if packs == 1 {
+        (CardSet(all.0 & !once.0), CardSet::EMPTY)
+    } else {
+        (CardSet(all.0 & !twice.0), CardSet(all.0 & !once.0))
+    };
     // RS-13.2, RS-12
-    let n = cards.len();
+    let n = cards.len() + twice.len();
     if n < players || n % players != 0 {
         return Err(bad(
             "deck",
@@ -838,7 +952,9 @@ fn rs_4_deck(deck: RawDeck, players: usize) -> Result<Deck, Error> {
     Ok(Deck {
         lowest_rank,
         removed,
+        packs,
         cards,
+        twice,
         hand_size: n / players,
     })
 }
@@ -914,6 +1030,16 @@ fn rs_6_opening_card(opening: Typed<Option<Value>>, deck: &Deck) -> Result<Optio
     if !deck.cards.contains(c) {
         return Err(bad("opening_card", format_args!("{c} is not in the deck")));
     }
+    // RS-13.3: one holder (PLAY-1), so exactly one copy.
+    if deck.twice.contains(c) {
+        return Err(bad(
+            "opening_card",
+            format_args!(
+                "{c} has two copies in the deck, and it must have exactly one \
+                 (deck.removed takes one away)"
+            ),
+        ));
+    }
     Ok(Some(c))
 }
 
@@ -981,7 +1107,7 @@ fn rs_9_card_points(
                 ))
             }
         };
-        magnitude += x.abs();
+        magnitude += x.abs() * deck.copies(c);
         if magnitude > i32::MAX as i128 {
             return Err(bad(
                 "card_points",
@@ -998,9 +1124,10 @@ fn rs_9_card_points(
         .into_iter()
         .filter(|c| table[c.id() as usize] > 0)
         .collect();
+    // Each copy counts (SCORE-1, D-15).
     let positive_total: i32 = point_cards
         .into_iter()
-        .map(|c| table[c.id() as usize])
+        .map(|c| table[c.id() as usize] * deck.copies(c) as i32)
         .sum();
     Ok(Points {
         table,
@@ -1072,6 +1199,40 @@ fn rs_11_target(target: Typed<Int>) -> Result<u64, Error> {
             format_args!("must be a positive integer, got {}", describe(&v)),
         )),
     }
+}
+
+/// RS-22 with RS-13.7: `null` (or absent), or `{last_trick}`, only with two packs.
+fn rs_22_cancellation(
+    written: Option<Typed<Option<RawCancellation>>>,
+    packs: u8,
+) -> Result<Option<LastTrick>, Error> {
+    let Some(c) = written
+        .map(|c| c.or_shape("cancellation"))
+        .transpose()?
+        .flatten()
+    else {
+        return Ok(None);
+    };
+    let rule = match c.last_trick {
+        Typed::Ok(s) => LastTrick::from_name(&s).ok_or(Value::String(s)),
+        Typed::Bad(v, _) => Err(v),
+    }
+    .map_err(|written| {
+        bad(
+            "cancellation.last_trick",
+            format_args!(
+                "must be leader or later-highest, got {}",
+                describe(&written)
+            ),
+        )
+    })?;
+    if packs != 2 {
+        return Err(bad(
+            "cancellation",
+            format_args!("is set but deck.packs is {packs} (cancellation needs 2)"),
+        ));
+    }
+    Ok(Some(rule))
 }
 
 /// RS-8, RS-15: the cards whose play breaks hearts, by suit and `QS`, whatever their values.
@@ -1163,6 +1324,10 @@ impl Ruleset {
                     .collect::<Vec<_>>(),
             ),
         );
+        // RS-21: written only where 2, so that a one-pack ruleset keeps its canonical object.
+        if self.packs == 2 {
+            deck.insert("packs".into(), Value::from(2));
+        }
         o.insert("deck".into(), Value::Object(deck));
         o.insert(
             "passing".into(),
@@ -1210,6 +1375,13 @@ impl Ruleset {
         // RS-20: written only where set, so that a ruleset of 1.0 keeps its canonical object.
         if self.count_down {
             o.insert("count_down".into(), Value::from(true));
+        }
+        // RS-22: written only where set.
+        if let Some(rule) = self.cancellation {
+            o.insert(
+                "cancellation".into(),
+                serde_json::json!({"last_trick": rule.as_str()}),
+            );
         }
         Value::Object(o)
     }
@@ -1382,6 +1554,40 @@ impl Ruleset {
         self.count_down
     }
 
+    /// RS-21: the number of packs shuffled together, 1 or 2.
+    #[inline]
+    pub fn packs(&self) -> u8 {
+        self.packs
+    }
+
+    /// Whether two packs are shuffled together (RS-21): hands are then multisets.
+    #[inline]
+    pub fn two_packs(&self) -> bool {
+        self.packs == 2
+    }
+
+    /// RS-22: whether identical cards cancel (PLAY-9), and who wins a wholly cancelled last
+    /// trick; `None` where they do not.
+    #[inline]
+    pub fn cancellation(&self) -> Option<LastTrick> {
+        self.cancellation
+    }
+
+    /// RS-4, RS-21: the deck as a multiset, every copy.
+    #[inline]
+    pub fn deck_cards(&self) -> CardMultiset {
+        CardMultiset {
+            set: self.deck.0,
+            twice: self.deck_twice.0,
+        }
+    }
+
+    /// The number of cards in the deck, every copy counted.
+    #[inline]
+    pub fn deck_len(&self) -> usize {
+        self.deck.len() + self.deck_twice.len()
+    }
+
     /// RS-1: the identifier.
     pub fn name(&self) -> &str {
         &self.name
@@ -1408,7 +1614,7 @@ impl Ruleset {
         self.lowest_rank
     }
 
-    /// RS-4: the cards removed from the deck, sorted.
+    /// RS-4: the cards removed from the deck, sorted, one entry per copy removed.
     pub fn removed(&self) -> &[Card] {
         &self.removed
     }
@@ -1461,7 +1667,8 @@ impl Ruleset {
         self.target
     }
 
-    /// RS-4: the deck as a mask.
+    /// RS-4: the deck as a mask: the cards with at least one copy (see
+    /// [`Ruleset::deck_cards`] for the copies).
     #[inline]
     pub fn deck(&self) -> CardSet {
         self.deck

@@ -52,6 +52,26 @@ pub struct Knowledge {
 /// A layout: the cards of each seat (entries beyond `players` are empty).
 pub type Layout = PerSeat<CardSet>;
 
+/// Refuses a two-pack ruleset (RS-21): the sampler's layouts are sets of cards, one copy each,
+/// and it does not deal the hidden copies of a two-pack deck.
+///
+/// # Errors
+///
+/// `invalid-ruleset` where `rules` has two packs.
+pub fn one_pack_only(rules: &Ruleset) -> Result<(), Error> {
+    if rules.two_packs() {
+        return Err(Error::new(
+            ErrorCode::InvalidRuleset,
+            format!(
+                "invalid ruleset: ruleset '{}' has two packs (deck.packs 2), which the sampler \
+                 of hidden cards does not support",
+                rules.name()
+            ),
+        ));
+    }
+    Ok(())
+}
+
 fn invalid(message: impl Into<String>) -> Error {
     Error::new(ErrorCode::InvalidAction, message)
 }
@@ -211,6 +231,7 @@ impl Sampler {
         knowledge: &Knowledge,
         excluded: &PerSeat<CardSet>,
     ) -> Result<Option<Sampler>, Error> {
+        one_pack_only(rules)?;
         let n = rules.players();
         let k = knowledge;
         if k.seat >= n {
@@ -540,6 +561,7 @@ pub fn revealed(
     leader: usize,
     plays: &[(usize, Card)],
 ) -> Result<PerSeat<CardSet>, Error> {
+    one_pack_only(rules)?;
     let n = rules.players();
     if leader >= n {
         return Err(invalid(format!("no seat {leader} at a table of {n}")));

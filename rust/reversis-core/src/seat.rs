@@ -3,7 +3,7 @@
 use std::ops::{Deref, DerefMut};
 
 /// The most seats a ruleset may have (RS-3).
-pub const MAX_PLAYERS: usize = 7;
+pub const MAX_PLAYERS: usize = 10;
 
 /// One value per seat of the largest table; a table of `n` seats uses the first `n` entries and
 /// leaves the others at their default.

@@ -11,8 +11,10 @@
 
 use std::sync::Mutex;
 
+use crate::card::{Card, CardMultiset};
+use crate::hand::HandState;
 use crate::kernel::{self, MoonRace};
-use crate::rng::{deal_ids, deck_ids, SplitMix64};
+use crate::rng::{deal_ids, deal_multiset, deck_ids, SplitMix64};
 use crate::ruleset::{MoonChoice, MoonScoring, PassDirection, Ruleset};
 use crate::seat::{PerSeat, MAX_PLAYERS};
 
@@ -39,6 +41,10 @@ struct Plan<'a> {
     // `deck_len` entries are used. 64 entries, so that an index masked with 63 is in bounds.
     deck: [u8; 64],
     deck_len: usize,
+    // Two packs (RS-21): hands are multisets, and the hand is played through `HandState`.
+    two_packs: bool,
+    // The cards of the deck, every copy: the number of play decisions of a hand.
+    cards: usize,
     // The masks of the rules of legality (PLAY-1, PLAY-5, …).
     legality: kernel::Legality,
     point_cards: u64,
@@ -76,6 +82,8 @@ impl<'a> Plan<'a> {
             hand_size: rules.hand_size(),
             deck,
             deck_len,
+            two_packs: rules.two_packs(),
+            cards: rules.deck_len(),
             legality: kernel::Legality::new(rules),
             point_cards,
             breakers: rules.breakers().0,
@@ -223,12 +231,69 @@ fn trick<const FIRST: bool, R: Recorder>(
     (winner, cards)
 }
 
+/// A two-pack hand (RS-21), whose hands are multisets, played through [`HandState`] with the
+/// same draws as [`playout`] makes: the deal of SEED-3's order with [`SplitMix64::below_fast`],
+/// each passing seat's cards one at a time uniformly among the cards it holds more times than
+/// it has chosen them (ACT-3), every play uniform among the legal cards, a uniform moon choice.
+#[inline(never)]
+fn playout_two_packs<R: Recorder>(
+    plan: &Plan,
+    rng: &mut SplitMix64,
+    hand_number: u64,
+    rec: &mut R,
+) -> PerSeat<i32> {
+    let rules = plan.rules;
+    let n = plan.players;
+    let dealer = rules.dealer(hand_number);
+    let mut hands = deal_multiset(rng, rules, dealer, SplitMix64::below_fast);
+    if let Some(dir) = rules
+        .pass_direction(hand_number)
+        .filter(|&d| d != PassDirection::Hold)
+    {
+        let size = rules.passing().map_or(0, |p| p.size);
+        let mut out = [CardMultiset::EMPTY; MAX_PLAYERS];
+        for (h, o) in hands.iter_mut().zip(out.iter_mut()).take(n) {
+            for _ in 0..size {
+                let free = (h.set & !o.set) | (h.twice & !o.twice);
+                let prefix = byte_prefix_counts(free);
+                let bit = select_in(free, prefix, rng.below_fast(prefix >> 56));
+                o.insert(Card::new(bit.trailing_zeros() as u8));
+            }
+            *h = h.minus(*o);
+        }
+        for (s, o) in out.iter().enumerate().take(n) {
+            let t = dir.target(s, n);
+            hands[t] = hands[t].plus(*o);
+        }
+    }
+    let mut h = HandState::new(rules, &hands[..n], dealer);
+    while !h.is_complete(rules) {
+        let legal = h.legal_plays(rules).0;
+        let card = choose(rng, legal, rec);
+        h.play_unchecked(rules, Card::new(card.trailing_zeros() as u8));
+    }
+    let choice = match (rules.moon(), h.moon_taker(rules)) {
+        (Some(m), Some(_)) if m.scoring == MoonScoring::TakerChoice => {
+            Some(if rng.below_fast(2) == 0 {
+                MoonChoice::AddToOthers
+            } else {
+                MoonChoice::SubtractFromTaker
+            })
+        }
+        _ => None,
+    };
+    h.hand_scores(rules, choice)
+}
+
 fn playout<R: Recorder>(
     plan: &Plan,
     rng: &mut SplitMix64,
     hand_number: u64,
     rec: &mut R,
 ) -> PerSeat<i32> {
+    if plan.two_packs {
+        return playout_two_packs(plan, rng, hand_number, rec);
+    }
     let rules = plan.rules;
     let n = plan.players;
     let dealer = rules.dealer(hand_number);
@@ -321,7 +386,7 @@ pub fn play_random_hand(
     match masks {
         Some(out) => {
             assert!(
-                out.len() >= plan.deck_len,
+                out.len() >= plan.cards,
                 "play_random_hand: masks is shorter than the deck"
             );
             playout(&plan, rng, hand_number, &mut Masks { out, next: 0 })
@@ -415,7 +480,7 @@ pub fn simulate_with_masks(
     threads: usize,
 ) -> (Vec<i32>, Vec<u64>) {
     let n = ruleset.players();
-    let d = ruleset.deck().len();
+    let d = ruleset.deck_len();
     let plan = Plan::new(ruleset);
     let mut scores = vec![0i32; hands * n];
     let mut masks = vec![0u64; hands * d];
@@ -470,16 +535,18 @@ mod tests {
         if rules.passes_on(hand_number) {
             let dir = rules.pass_direction(hand_number).expect("passes_on");
             let size = rules.passing().map_or(0, |p| p.size);
-            let mut out = PerSeat::splat(CardSet::EMPTY);
+            let mut out = PerSeat::splat(CardMultiset::EMPTY);
             for (h, o) in hands.iter_mut().zip(out.iter_mut()).take(n) {
                 for _ in 0..size {
-                    let c = random_card(rng, CardSet(h.0 & !o.0));
+                    // ACT-3: a card held more times than chosen.
+                    let c = random_card(rng, CardSet((h.set & !o.set) | (h.twice & !o.twice)));
                     o.insert(c);
                 }
-                h.0 &= !o.0;
+                *h = h.minus(*o);
             }
             for (s, o) in out.iter().enumerate().take(n) {
-                hands[dir.target(s, n)].0 |= o.0;
+                let t = dir.target(s, n);
+                hands[t] = hands[t].plus(*o);
             }
         }
         let mut st = HandState::new(rules, &hands[..n], dealer);
@@ -530,7 +597,7 @@ mod tests {
                 let mut expected_masks = Vec::new();
                 let expected =
                     reference_hand(&rules, &mut hand_generator(77, i), i, &mut expected_masks);
-                let mut masks = vec![0u64; rules.deck().len()];
+                let mut masks = vec![0u64; rules.deck_len()];
                 let got = play_random_hand(&rules, &mut hand_generator(77, i), i, Some(&mut masks));
                 assert_eq!(got, expected, "{} hand {i}", rules.name());
                 assert_eq!(masks, expected_masks, "{} hand {i}", rules.name());

@@ -33,6 +33,7 @@
 use std::sync::Arc;
 
 use crate::action::{Decision, NUM_ACTIONS};
+use crate::card::CardMultiset;
 use crate::error::{Error, ErrorCode};
 use crate::game::Game;
 use crate::position::{Outcome, Phase, Position};
@@ -41,11 +42,11 @@ use crate::ruleset::{PassDirection, Ruleset};
 use crate::seat::{PerSeat, MAX_PLAYERS};
 
 /// The number of integers of the OBS-3 encoding, whatever the ruleset.
-pub const ENCODING_LENGTH: usize = 1049;
+pub const ENCODING_LENGTH: usize = 1435;
 
 /// The version of the OBS-3 encoding [`encode_observation`] writes (Python's
 /// `reversis.encoding.ENCODING_VERSION`).
-pub const ENCODING_VERSION: u32 = 2;
+pub const ENCODING_VERSION: u32 = 3;
 
 /// The most games a [`VectorEnv`] holds.
 pub const MAX_ENVS: usize = 1 << 16;
@@ -54,21 +55,32 @@ const ACTIONS: usize = NUM_ACTIONS as usize;
 const SEATS: usize = MAX_PLAYERS;
 const CARDS: usize = 52;
 
-// OBS-3 offsets.
+// OBS-3 offsets (version 3).
 const AT_HAND: usize = 0;
-const AT_PLAYED: usize = 52;
-const AT_TRICK: usize = 416;
-const AT_PASSED: usize = 780;
-const AT_RECEIVED: usize = 832;
-const AT_VOIDS: usize = 884;
-const AT_POINTS: usize = 912;
-const AT_SCORES: usize = 919;
-const AT_PHASE: usize = 926;
-const AT_HEARTS: usize = 931;
-const AT_TO_MOVE: usize = 932;
-const AT_DIRECTION: usize = 940;
-const AT_LEGAL: usize = 945;
-const AT_SELECTED: usize = 997;
+const AT_PLAYED: usize = AT_HAND + CARDS;
+const AT_TRICK: usize = AT_PLAYED + SEATS * CARDS;
+const AT_PASSED: usize = AT_TRICK + SEATS * CARDS;
+const AT_RECEIVED: usize = AT_PASSED + CARDS;
+const AT_VOIDS: usize = AT_RECEIVED + CARDS;
+const AT_POINTS: usize = AT_VOIDS + SEATS * 4;
+const AT_SCORES: usize = AT_POINTS + SEATS;
+const AT_PHASE: usize = AT_SCORES + SEATS;
+const AT_HEARTS: usize = AT_PHASE + 5;
+const AT_TO_MOVE: usize = AT_HEARTS + 1;
+const AT_DIRECTION: usize = AT_TO_MOVE + SEATS + 1;
+const AT_LEGAL: usize = AT_DIRECTION + 5;
+const AT_SELECTED: usize = AT_LEGAL + CARDS;
+const AT_COUNT_DOWN: usize = AT_SELECTED + CARDS;
+const AT_HELD_OVER: usize = AT_COUNT_DOWN + 1;
+
+// The table of spec/records.md's OBS-3, offset by offset.
+const _: () = assert!(SEATS == 10);
+const _: () = assert!(AT_PLAYED == 52 && AT_TRICK == 572 && AT_PASSED == 1092);
+const _: () = assert!(AT_RECEIVED == 1144 && AT_VOIDS == 1196 && AT_POINTS == 1236);
+const _: () = assert!(AT_SCORES == 1246 && AT_PHASE == 1256 && AT_HEARTS == 1261);
+const _: () = assert!(AT_TO_MOVE == 1262 && AT_DIRECTION == 1273 && AT_LEGAL == 1278);
+const _: () = assert!(AT_SELECTED == 1330 && AT_COUNT_DOWN == 1382 && AT_HELD_OVER == 1383);
+const _: () = assert!(AT_HELD_OVER + CARDS == ENCODING_LENGTH);
 
 // The SplitMix64 increment, and a second odd constant, for [`episode_seed`].
 const MIX_INDEX: u64 = 0x9E37_79B9_7F4A_7C15;
@@ -78,6 +90,16 @@ fn set_cards(out: &mut [i32], at: usize, bits: u64) {
     let mut m = bits;
     while m != 0 {
         out[at + m.trailing_zeros() as usize] = 1;
+        m &= m - 1;
+    }
+}
+
+// A card block that counts copies (OBS-3 version 3): 1 for each card held, 2 for each held twice.
+fn count_cards(out: &mut [i32], at: usize, cards: CardMultiset) {
+    set_cards(out, at, cards.set);
+    let mut m = cards.twice;
+    while m != 0 {
+        out[at + m.trailing_zeros() as usize] += 1;
         m &= m - 1;
     }
 }
@@ -120,7 +142,7 @@ fn direction_index(direction: Option<PassDirection>) -> usize {
 /// let mut out = vec![0; ENCODING_LENGTH];
 /// encode_observation(&game, 2, &mut out).unwrap();
 /// assert_eq!(out[..52].iter().sum::<i32>(), 13); // seat 2's hand
-/// assert_eq!(out[926 + 1], 1); // phase pass
+/// assert_eq!(out[1256 + 1], 1); // phase pass
 /// ```
 pub fn encode_observation(game: &Game, seat: usize, out: &mut [i32]) -> Result<(), Error> {
     if out.len() != ENCODING_LENGTH {
@@ -143,18 +165,18 @@ fn encode(rules: &Ruleset, pos: &Position, seat: usize, out: &mut [i32]) {
     let n = rules.players();
     let rel = |other: usize| (other + n - seat) % n;
     let hand = &pos.hand;
-    set_cards(out, AT_HAND, hand.hand(seat).0);
+    count_cards(out, AT_HAND, hand.hand(seat));
     for other in 0..n {
-        set_cards(out, AT_PLAYED + rel(other) * CARDS, pos.played_by(other).0);
+        count_cards(out, AT_PLAYED + rel(other) * CARDS, pos.played_by(other));
     }
     for (s, c) in hand.trick() {
         out[AT_TRICK + rel(s) * CARDS + usize::from(c.id())] = 1;
     }
     if let Some(p) = pos.passed(seat) {
-        set_cards(out, AT_PASSED, p.0);
+        count_cards(out, AT_PASSED, p);
     }
     if let Some(r) = pos.received(rules, seat) {
-        set_cards(out, AT_RECEIVED, r.0);
+        count_cards(out, AT_RECEIVED, r);
     }
     for (other, &points) in hand.points().iter().enumerate() {
         let k = rel(other);
@@ -175,7 +197,9 @@ fn encode(rules: &Ruleset, pos: &Position, seat: usize, out: &mut [i32]) {
     if pos.phase == Phase::Play && hand.to_move() == seat {
         set_cards(out, AT_LEGAL, hand.legal_plays(rules).0);
     }
-    set_cards(out, AT_SELECTED, pos.selection(seat).0);
+    count_cards(out, AT_SELECTED, pos.selection(seat));
+    out[AT_COUNT_DOWN] = i32::from(pos.count_down);
+    count_cards(out, AT_HELD_OVER, hand.held_over());
 }
 
 /// The seed of episode `episode` of game `index` of a [`VectorEnv`] seeded with `seed`:
@@ -379,7 +403,10 @@ fn step_run(
         let reward = &mut rows.rewards[j * n..(j + 1) * n];
         reward.fill(0.0);
         if let (Some(t), Rewards::PerTrick) = (out.trick, cfg.rewards) {
-            reward[usize::from(t.winner)] -= t.points as f32;
+            // A held-over trick (PLAY-9) pays nobody; its winner's trick pays for both.
+            if let Some(w) = t.winner {
+                reward[usize::from(w)] -= t.points as f32;
+            }
         }
         if let Some(h) = out.hand {
             for (s, r) in reward.iter_mut().enumerate() {
@@ -437,7 +464,7 @@ fn step_run(
 /// | --- | --- | --- |
 /// | [`current_player`](VectorEnv::current_player) | 1 | the acting seat (ACT-3) |
 /// | [`legal_action_mask`](VectorEnv::legal_action_mask) | 106 | 1 for each legal id (ACT-2) |
-/// | [`observation`](VectorEnv::observation) | 1049 | OBS-3 of the acting seat |
+/// | [`observation`](VectorEnv::observation) | 1435 | OBS-3 of the acting seat |
 /// | [`rewards`](VectorEnv::rewards) | players | the step's reward of each seat |
 /// | [`terminated`](VectorEnv::terminated) | 1 | 1 when the step ended the game's episode |
 /// | [`episode_scores`](VectorEnv::episode_scores) | players | the finished episode's scores, where terminated |
@@ -485,7 +512,7 @@ impl VectorEnv {
     /// let env = VectorEnv::new(preset("hearts-5").unwrap(), 4, 9, Episode::Hand, Rewards::HandEnd)
     ///     .unwrap();
     /// assert_eq!(env.num_envs(), 4);
-    /// assert_eq!(env.observation().len(), 4 * 1049);
+    /// assert_eq!(env.observation().len(), 4 * 1435);
     /// assert!(VectorEnv::new(preset("hearts-5").unwrap(), 0, 9, Episode::Hand, Rewards::HandEnd)
     ///     .is_err());
     /// ```
@@ -825,7 +852,7 @@ impl VectorEnv {
         &self.mask
     }
 
-    /// The OBS-3 encoding of every game's acting seat's observation, `num_envs × 1049`.
+    /// The OBS-3 encoding of every game's acting seat's observation, `num_envs × 1435`.
     pub fn observation(&self) -> &[i32] {
         &self.observation
     }

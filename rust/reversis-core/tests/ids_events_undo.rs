@@ -136,7 +136,7 @@ fn act_3_legal_ids_per_phase() {
     assert!(g.events().is_empty());
     let err = g.apply_action(ids[0], None).unwrap_err();
     assert_eq!(err.code, ErrorCode::DuplicateCard);
-    let other = g.hand(1).unwrap().first().unwrap();
+    let other = g.hand(1).unwrap().distinct().first().unwrap();
     let err = g
         .apply_action(52 + u16::from(other.id()), Some(0))
         .unwrap_err();

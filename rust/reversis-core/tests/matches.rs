@@ -169,9 +169,9 @@ fn pass_3_exchanges_happen_together_in_the_hands_direction() {
             let t = (s + offset) % 4; // SEAT-1: left s+1, right s−1, across s+2
             let h_t = g.hand(t).unwrap();
             assert_eq!(h_t.len(), 13);
-            assert_eq!(h_t & passed[s], passed[s], "seat {s} → {t}");
-            assert_eq!(g.received(t).unwrap(), Some(passed[s]));
-            assert_eq!(g.passed(s).unwrap(), Some(passed[s]));
+            assert_eq!(h_t.distinct() & passed[s], passed[s], "seat {s} → {t}");
+            assert_eq!(g.received(t).unwrap(), Some(passed[s].into()));
+            assert_eq!(g.passed(s).unwrap(), Some(passed[s].into()));
         }
         // PLAY-1: the holder of 2C after the pass leads.
         let holder = (0..4)

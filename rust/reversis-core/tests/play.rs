@@ -66,7 +66,7 @@ fn play_4_follow_suit() {
     play(&mut g, "AC");
     // PLAY-7: the highest club wins and leads next.
     assert_eq!(g.tricks_played(), 1);
-    assert_eq!(g.tricks()[0].winner, 3);
+    assert_eq!(g.tricks()[0].winner, Some(3));
     assert_eq!(g.to_move(), Some(3));
 }
 
@@ -224,14 +224,14 @@ fn score_1_hartenjagen_section_06_trick() {
     let mut g = dealt(rules("hartenjagen"), 0, &hands);
     assert_eq!(g.to_move(), Some(3)); // the holder of 7C leads it (000 §02)
     play_script(&mut g, "7C AC 9C TS");
-    assert_eq!(g.tricks()[0].winner, 0);
+    assert_eq!(g.tricks()[0].winner, Some(0));
     assert_eq!(g.points(), [0, 0, 0, 0]);
     play(&mut g, "K♣");
     play(&mut g, "J♣");
     play(&mut g, "Q♠");
     play(&mut g, "8♣");
     let t = g.tricks()[1];
-    assert_eq!(t.winner, 0);
+    assert_eq!(t.winner, Some(0));
     assert_eq!(t.points, 7);
     assert_eq!(g.points(), [7, 0, 0, 0]);
 }
@@ -242,7 +242,7 @@ fn play_7_off_suit_cards_never_win() {
     play_script(&mut g, "2C 3C 4C AC 2S QS 3S 4S");
     // Seat 0 leads 2D; seat 1 follows QD; seat 2 AD; seat 3 (void) discards KH.
     play_script(&mut g, "2D QD AD KH");
-    assert_eq!(g.tricks()[2].winner, 2);
+    assert_eq!(g.tricks()[2].winner, Some(2));
     assert_eq!(g.points(), [13, 0, 1, 0]);
 }
 

@@ -147,7 +147,7 @@ fn d_8_omnibus_jd_is_not_needed_for_a_moon() {
     let prefs = [MOON_PREFS[0], "", "", "TC QC KC TS TD QD KD AD JC JS 9S 8S"];
     let mut g = dealt(rules("omnibus-4"), 3, &deal);
     play_out(&mut g, &prefs);
-    assert_eq!(g.tricks().last().unwrap().winner, 3);
+    assert_eq!(g.tricks().last().unwrap().winner, Some(3));
     assert_eq!(g.points(), [26, 0, 0, -10]);
     assert_eq!(g.phase(), Phase::Moon);
     g.choose_moon(MoonChoice::AddToOthers, None).unwrap();

@@ -42,8 +42,9 @@ fn seed_3_and_4_shuffle_then_deal_one_card_at_a_time_left_of_the_dealer() {
         let r = rules(name);
         for (seed, dealer) in [(0u64, 0usize), (17, 1), (123_456_789, 2)] {
             let mut g = SplitMix64::new(seed);
-            let mut deck: Vec<Card> = r.deck().to_vec(); // sorted (SEED-3)
-                                                         // Fisher–Yates spelled out from SEED-3.
+            // Sorted, each copy of a two-pack deck beside the other (SEED-3).
+            let mut deck: Vec<Card> = r.deck_cards().to_vec();
+            // Fisher–Yates spelled out from SEED-3.
             let mut i = deck.len() - 1;
             while i >= 1 {
                 let j = g.below(i as u64 + 1) as usize;
@@ -79,8 +80,8 @@ fn seed_5_one_generator_serves_the_whole_game() {
         let mut all = reversis_core::CardSet::EMPTY;
         for h in d {
             assert_eq!(h.len(), 13);
-            assert!((all & *h).is_empty());
-            all |= *h;
+            assert!((all & h.distinct()).is_empty());
+            all |= h.distinct();
         }
         assert_eq!(all, r.deck());
     }
@@ -122,7 +123,7 @@ fn seed_2_rejects_draws_in_the_zone_and_keeps_t_itself() {
         let j = (plain.next_u64() % (i as u64 + 1)) as usize;
         deck.swap(i, j);
     }
-    let mut plain_hands = [reversis_core::CardSet::EMPTY; 4];
+    let mut plain_hands = [reversis_core::CardMultiset::EMPTY; 4];
     for (k, c) in deck.iter().enumerate() {
         plain_hands[(1 + k) % 4].insert(*c);
     }

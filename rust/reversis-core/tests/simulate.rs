@@ -8,7 +8,9 @@ use reversis_core::{simulate, simulate_with_masks, HandState, MoonScoring};
 
 #[test]
 fn hand_state_is_small_and_copy() {
-    assert!(std::mem::size_of::<HandState>() <= 128);
+    // Ten seats (RS-3) and the held-over cards (PLAY-9) of 1.2.0.
+    let size = std::mem::size_of::<HandState>();
+    assert!(size <= 200, "{size}");
     fn is_copy<T: Copy>() {}
     is_copy::<HandState>();
 }

@@ -81,7 +81,7 @@ fn setup_bounds() {
         .with_history();
     assert_eq!(env.current_player().len(), 3);
     assert_eq!(env.legal_action_mask().len(), 3 * A);
-    assert_eq!(env.observation().len(), 3 * 1049);
+    assert_eq!(env.observation().len(), 3 * 1435);
     assert_eq!(env.rewards().len(), 3 * 4);
     assert_eq!(env.terminated().len(), 3);
     assert_eq!(env.episode_scores().len(), 3 * 4);
@@ -382,7 +382,7 @@ fn check_observation(env: &VectorEnv, i: usize) {
     assert_eq!(obs, &again[..]);
     let hand = g.hand(seat).unwrap();
     for c in 0..52u8 {
-        let held = hand.0 >> c & 1 == 1;
+        let held = hand.set >> c & 1 == 1;
         assert_eq!(obs[usize::from(c)], i32::from(held));
     }
     let phases = [
@@ -393,7 +393,7 @@ fn check_observation(env: &VectorEnv, i: usize) {
         Phase::Over,
     ];
     for (k, p) in phases.iter().enumerate() {
-        assert_eq!(obs[926 + k], i32::from(g.phase() == *p));
+        assert_eq!(obs[1256 + k], i32::from(g.phase() == *p));
     }
     let legal = if g.phase() == Phase::Play {
         g.legal_plays().0
@@ -401,12 +401,12 @@ fn check_observation(env: &VectorEnv, i: usize) {
         0
     };
     for c in 0..52 {
-        assert_eq!(obs[945 + c], i32::from(legal >> c & 1 == 1));
+        assert_eq!(obs[1278 + c], i32::from(legal >> c & 1 == 1));
     }
     // The legal block is the play part of the mask.
     if g.phase() == Phase::Play {
         assert_eq!(
-            &obs[945..997],
+            &obs[1278..1330],
             &env.legal_action_mask()[i * A..i * A + 52]
                 .iter()
                 .map(|&b| i32::from(b))
@@ -414,33 +414,39 @@ fn check_observation(env: &VectorEnv, i: usize) {
         );
     }
     // The seat to move, relative to the observer (none in phase pass).
-    let slot = g.to_move().map_or(7, |s| (s + n - seat) % n);
-    for k in 0..8 {
-        assert_eq!(obs[932 + k], i32::from(k == slot));
+    let slot = g.to_move().map_or(10, |s| (s + n - seat) % n);
+    for k in 0..11 {
+        assert_eq!(obs[1262 + k], i32::from(k == slot));
     }
     // Points and totals by relative seat; seats beyond the players are 0.
-    for k in 0..7 {
+    for k in 0..10 {
         let (p, s) = if k < n {
             let other = (seat + k) % n;
             (g.points()[other], g.scores()[other] as i32)
         } else {
             (0, 0)
         };
-        assert_eq!(obs[912 + k], p);
-        assert_eq!(obs[919 + k], s);
+        assert_eq!(obs[1236 + k], p);
+        assert_eq!(obs[1246 + k], s);
     }
     // Cards played: every played card once, in the block of the seat that played it.
-    let played: i32 = obs[52..416].iter().sum();
+    let played: i32 = obs[52..572].iter().sum();
     assert_eq!(played as usize, g.hand_state().played().len());
     for (s, c) in g.trick() {
         let k = (s + n - seat) % n;
-        assert_eq!(obs[416 + k * 52 + usize::from(c.id())], 1);
+        assert_eq!(obs[572 + k * 52 + usize::from(c.id())], 1);
         assert_eq!(obs[52 + k * 52 + usize::from(c.id())], 1);
     }
-    assert_eq!(obs[416..780].iter().sum::<i32>() as usize, g.trick().len());
-    assert_eq!(obs[931], i32::from(g.hearts_broken()));
+    assert_eq!(obs[572..1092].iter().sum::<i32>() as usize, g.trick().len());
+    assert_eq!(obs[1261], i32::from(g.hearts_broken()));
     let passed = g.passed(seat).unwrap().map_or(0, |p| p.len());
-    assert_eq!(obs[780..832].iter().sum::<i32>() as usize, passed);
+    assert_eq!(obs[1092..1144].iter().sum::<i32>() as usize, passed);
+    // OBS-3 version 3: the count-down flag and the held-over cards (PLAY-9).
+    assert_eq!(obs[1382], i32::from(g.count_down()));
+    assert_eq!(
+        obs[1383..1435].iter().sum::<i32>() as usize,
+        g.hand_state().held_over().len()
+    );
 }
 
 #[test]

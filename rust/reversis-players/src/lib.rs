@@ -130,8 +130,10 @@ fn history_of(rules: &Ruleset, obs: &Value) -> Result<History, Error> {
 ///
 /// # Errors
 ///
-/// `invalid-action` if the observation is malformed or inconsistent, or in phase `deal`.
+/// `invalid-action` if the observation is malformed or inconsistent, or in phase `deal`;
+/// `invalid-ruleset` for a two-pack ruleset (RS-21), which the sampler does not model.
 pub fn knowledge_from_observation(rules: &Ruleset, obs: &Value) -> Result<Knowledge, Error> {
+    reversis_core::one_pack_only(rules)?;
     let n = rules.players();
     let seat = seat_of(field(obs, "seat")?, n, "seat")?;
     let phase = field(obs, "phase")?
@@ -347,7 +349,7 @@ fn public_state(rules: &Ruleset, obs: &Value, k: &Knowledge) -> Result<HandState
         for &(s, c) in t {
             done = play(&mut st, s, c)?;
         }
-        if done.map(|d| d.winner as usize) != Some(*winner) {
+        if done.and_then(|d| d.winner).map(usize::from) != Some(*winner) {
             return Err(invalid("a trick's winner does not follow from its cards"));
         }
     }
@@ -356,7 +358,7 @@ fn public_state(rules: &Ruleset, obs: &Value, k: &Knowledge) -> Result<HandState
             return Err(invalid("the trick in progress is complete"));
         }
     }
-    if st.played() != k.played {
+    if st.played().distinct() != k.played {
         return Err(invalid("the played cards do not add up"));
     }
     Ok(st)

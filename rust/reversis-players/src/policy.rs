@@ -26,7 +26,10 @@ impl Sim {
             let cards = t.cards[..t.len as usize]
                 .iter()
                 .fold(0u64, |m, c| m | c.bit());
-            self.captured[t.winner as usize] |= cards & rules.point_cards().0;
+            // One pack only (the players refuse two): no trick is held over.
+            if let Some(w) = t.winner {
+                self.captured[usize::from(w)] |= cards & rules.point_cards().0;
+            }
         }
     }
 }
@@ -176,8 +179,8 @@ impl Policy {
             return legal;
         }
         let seat = h.to_move();
-        let hand = h.hand(seat).0;
-        let outstanding = self.deck & !hand & !h.played().0;
+        let hand = h.held(seat).0;
+        let outstanding = self.deck & !hand & !h.played().set;
         let runner = self.moon_runner(sim, seat);
         match h.led_suit() {
             None => self.lead(h, seat, hand, legal, outstanding, runner),

