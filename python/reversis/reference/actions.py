@@ -199,4 +199,3 @@ def entry_of(kind: str, fields: dict[str, Any]) -> Entry:
     if kind == "play":
         return ("play", fields["seat"], card_name(fields["card"]))
     return ("moon", fields["seat"], fields["choice"])
-

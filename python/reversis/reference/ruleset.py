@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
 
 from ..errors import InvalidInputError, shown
@@ -390,12 +390,12 @@ class Ruleset:
         cancellation = _expect(cancellation, dict, "cancellation")
         if set(cancellation) != {"last_trick"}:
             extra = sorted(set(cancellation) - {"last_trick"})
-            raise _fail(f"unknown field 'cancellation.{extra[0]}'" if extra else "field 'cancellation' needs 'last_trick'")
+            problem = f"unknown field 'cancellation.{extra[0]}'" if extra else "field 'cancellation' needs 'last_trick'"
+            raise _fail(problem)
         last_trick = _expect(cancellation["last_trick"], str, "cancellation.last_trick")
         if last_trick not in LAST_TRICK_WINNERS:
-            raise _fail(
-                f"field 'cancellation.last_trick' must be one of {', '.join(LAST_TRICK_WINNERS)}, not {shown(last_trick)}"
-            )
+            choices = ", ".join(LAST_TRICK_WINNERS)
+            raise _fail(f"field 'cancellation.last_trick' must be one of {choices}, not {shown(last_trick)}")
         if self._packs != 2:
             raise _fail(
                 f"field 'cancellation' is set but 'deck.packs' is {self._packs}: "
