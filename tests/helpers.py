@@ -76,10 +76,16 @@ def spec_preset_names() -> list[str]:
 
 
 def deck_from_json(data: dict[str, Any]) -> list[str]:
-    """RS-4: every card of rank at least ``lowest_rank``, less ``removed``, sorted."""
+    """RS-4, RS-21: ``packs`` copies (default 1) of every card of rank at least ``lowest_rank``,
+    less one copy for each entry of ``removed``, sorted with copies adjacent (CARD-2)."""
     lowest = RANKS.index(data["deck"]["lowest_rank"])
-    removed = set(data["deck"]["removed"])
-    return [c for c in full_deck() if RANKS.index(c[0]) >= lowest and c not in removed]
+    packs = data["deck"].get("packs", 1)
+    removed = list(data["deck"]["removed"])
+    deck = []
+    for card in full_deck():
+        if RANKS.index(card[0]) >= lowest:
+            deck += [card] * (packs - removed.count(card))
+    return deck
 
 
 # --------------------------------------------------------------------------- fixed deals

@@ -483,11 +483,6 @@ class Ruleset:
         return None if self._cancellation is None else {"last_trick": self._cancellation}
 
     @property
-    def packs(self) -> int:
-        """The number of packs shuffled into the deck, 1 or 2 (RS-21)."""
-        return self._packs
-
-    @property
     def hand_size(self) -> int:
         """Cards dealt to each seat, and tricks per hand (RS-12)."""
         return len(self._deck) // self.players
