@@ -6,7 +6,7 @@ acting seat's legal mask and an observation tensor, picks a legal action at rand
 it. What differs is who does the work:
 
 - ``VectorEnv.step``: 1,024 games a call, actions picked in NumPy from the mask buffer, the
-  OBS-3 observation (1049 ``int32``) written by the core; one thread and two.
+  OBS-3 observation (1435 ``int32``) written by the core; one thread and two.
 - OpenSpiel's per-step loop: ``legal_actions_mask()``, ``information_state_tensor()`` (5,088
   floats: hearts has no observation tensor in OpenSpiel) and ``apply_action`` per decision, on
   hands dealt before the clock (OpenSpiel's hearts is one hand; no passing, as chance outcome 0
@@ -52,7 +52,7 @@ def _vector_loop(env: Any, rng: Any) -> int:
     observation = np.asarray(env.observation)
     for _ in range(VECTOR_STEPS):
         env.step(_pick(rng, mask))
-    assert observation.shape == (NUM_ENVS, 1049)
+    assert observation.shape == (NUM_ENVS, 1435)
     return VECTOR_STEPS * NUM_ENVS
 
 

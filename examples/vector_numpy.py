@@ -42,7 +42,7 @@ def main(steps: int = 2_000) -> None:
             finished.append(scores[terminated].copy())
     elapsed = time.perf_counter() - started
     hands = np.concatenate(finished)
-    assert observation.shape == (1024, 1049)
+    assert observation.shape == (1024, 1435)
     print(f"{steps * env.num_envs:,} decisions in {elapsed:.2f} s ({steps * env.num_envs / elapsed:,.0f} a second)")
     print(f"{len(hands):,} hands; mean score per seat: {np.round(hands.mean(axis=0), 2).tolist()}")
 
