@@ -991,7 +991,7 @@ def register(commands: Any) -> None:
         "play",
         help="play Hearts at the terminal against computer players (3 in the default preset)",
         description="Play a match against the computer: one computer player in each other seat, so 3 in "
-        f"the default preset {DEFAULT_PRESET} and 2 to 6 in the others. The match is saved after every "
+        f"the default preset {DEFAULT_PRESET} and 2 to 9 in the others. The match is saved after every "
         "card and resumed the next time, with the same computer players; --seed replays a deal, --new "
         "deals a fresh one (both ask before abandoning a match in progress).",
     )
