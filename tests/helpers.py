@@ -76,10 +76,16 @@ def spec_preset_names() -> list[str]:
 
 
 def deck_from_json(data: dict[str, Any]) -> list[str]:
-    """RS-4: every card of rank at least ``lowest_rank``, less ``removed``, sorted."""
+    """RS-4, RS-21: ``packs`` copies (default 1) of every card of rank at least ``lowest_rank``,
+    less one copy for each entry of ``removed``, sorted with copies adjacent (CARD-2)."""
     lowest = RANKS.index(data["deck"]["lowest_rank"])
-    removed = set(data["deck"]["removed"])
-    return [c for c in full_deck() if RANKS.index(c[0]) >= lowest and c not in removed]
+    packs = data["deck"].get("packs", 1)
+    removed = list(data["deck"]["removed"])
+    deck = []
+    for card in full_deck():
+        if RANKS.index(card[0]) >= lowest:
+            deck += [card] * (packs - removed.count(card))
+    return deck
 
 
 # --------------------------------------------------------------------------- fixed deals
@@ -136,15 +142,17 @@ def as_ruleset(engine, rs):
 
 def build_deal(data: dict[str, Any], fixed: dict[int, list[str]] | None = None) -> list[list[str]]:
     """A whole deal (DEAL-1): the seats in ``fixed`` get those cards first; every seat is then
-    filled, seat 0 first, with the remaining cards of the deck in sorted order."""
+    filled, seat 0 first, with the remaining cards of the deck in sorted order (with two packs,
+    the copies not fixed)."""
     fixed = fixed or {}
     deck = deck_from_json(data)
     players = data["players"]
     size = len(deck) // players
     named = [c for cards in fixed.values() for c in cards]
-    assert len(named) == len(set(named)), "helper misuse: a card is fixed twice"
-    assert set(named) <= set(deck), "helper misuse: a fixed card is not in the deck"
-    rest = [c for c in deck if c not in set(named)]
+    rest = list(deck)  # a multiset with two packs (RS-21): a fixed card takes one copy
+    for card in named:
+        assert card in rest, "helper misuse: a fixed card is not in the deck (or fixed too often)"
+        rest.remove(card)
     hands = []
     for seat in range(players):
         hand = list(fixed.get(seat, []))

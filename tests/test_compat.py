@@ -101,7 +101,7 @@ def test_the_engines_implement_the_version_the_spec_states(engine: ModuleType) -
     """spec/README.md §Version, DRV-3: hello gives the version the README states."""
     readme = (ROOT / "spec" / "README.md").read_text(encoding="utf-8")
     stated = re.search(r"This is version \*\*(\d+\.\d+\.\d+)\*\* of the specification\.", readme)
-    assert stated is not None and stated.group(1) == SPEC_VERSION == "1.1.0"
+    assert stated is not None and stated.group(1) == SPEC_VERSION == "1.2.0"
     assert ModuleEngine(engine, engine.ENGINE).call("hello")["spec_version"] == SPEC_VERSION
 
 
@@ -181,9 +181,10 @@ def test_optional_fields_agree_across_the_schema_and_the_engines(engine: ModuleT
     """RS-19: the core fields are required by the schema and both engines; the others take defaults."""
     schema = json.loads((ROOT / "spec" / "schemas" / "ruleset.schema.json").read_text(encoding="utf-8"))
     required = set(schema["required"])
-    assert set(schema["properties"]) - required == {"title", "sources", "spec_version", "count_down"}
+    assert set(schema["properties"]) - required == {"title", "sources", "spec_version", "count_down", "cancellation"}
     full = {**engine.preset("hartenjagen-count-down").to_json(), "spec_version": "1.0.0"}
-    defaults = {"count_down": False}  # RS-19's table; the informative fields are absent, None
+    # RS-19's table; the informative fields are absent, None, and so is cancellation (RS-22).
+    defaults = {"count_down": False}
     for field in schema["properties"]:
         data = {key: value for key, value in full.items() if key != field}
         if field in required:

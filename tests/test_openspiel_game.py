@@ -27,7 +27,9 @@ from reversis.adapters import openspiel_game  # noqa: E402
 from reversis.adapters.openspiel_game import game_name  # noqa: E402
 
 ROOT = Path(__file__).parents[1]
-PRESETS = reversis.preset_names()
+# The OpenSpiel game deals one pack: the presets of two packs (RS-21) are not registered.
+PRESETS = [name for name in reversis.preset_names() if reversis.preset(name).to_json()["deck"].get("packs", 1) == 1]
+TWO_PACKS = sorted(set(reversis.preset_names()) - set(PRESETS))
 CHANCE = int(pyspiel.PlayerId.CHANCE)
 
 
@@ -87,9 +89,18 @@ def test_every_preset_is_registered_once() -> None:
         assert game.num_players() == rules.players
         assert game.num_distinct_actions() == 106
         assert game.max_chance_outcomes() == len(rules.deck)
-        assert game.observation_tensor_size() == 1049
+        assert game.observation_tensor_size() == 1435  # OBS-3 version 3
         size = rules.passing["size"] if rules.passing else 0
-        assert game.information_state_tensor_size() == 1049 + 52 * size
+        assert game.information_state_tensor_size() == 1435 + 52 * size
+    for preset in TWO_PACKS:
+        assert game_name(preset) not in names
+
+
+def test_a_ruleset_of_two_packs_is_refused_clearly() -> None:
+    deck = {"lowest_rank": "2", "removed": [], "packs": 2}
+    two_packs = reversis.preset("hearts-4").replace(deck=deck, opening_card=None)
+    with pytest.raises(ValueError, match="two packs"):
+        load("hearts-4", ruleset=json.dumps(two_packs.to_json()))
 
 
 def test_utility_bounds_follow_the_ruleset() -> None:
@@ -334,7 +345,7 @@ def test_the_observation_tensor_is_the_obs3_encoding() -> None:
         expected = list(encode_observation(Observation(rules, state.game.observation(seat))))
         assert state.observation_tensor(seat) == expected
         # The information state adds the order of the seat's pass, one row per card selected.
-        order = state.information_state_tensor(seat)[1049:]
+        order = state.information_state_tensor(seat)[1435:]
         passed = state.game.observation(seat)["passed"]
         rows = [order[k * 52 : (k + 1) * 52] for k in range(3)]
         assert sorted(reversis.card_id(c) for c in passed) == sorted(row.index(1.0) for row in rows)
@@ -386,7 +397,7 @@ def test_observer_types() -> None:
     full = make_observation(game)
     full.set_from(state, 2)
     assert list(full.tensor) == state.observation_tensor(2)
-    assert full.dict["played"].shape == (7, 52)
+    assert full.dict["played"].shape == (10, 52)  # OBS-3 version 3: 10 seats
 
 
 # ----------------------------------------------------------------------------- resampling

@@ -218,7 +218,7 @@ def check_installed(bin_dir: Path, cwd: Path) -> None:
         " print(e.observation.shape, e.legal_action_mask.format, e.rewards.format)",
         cwd=cwd,
     )
-    assert shapes.split() == ["(3,", "1049)", "?", "f"], shapes
+    assert shapes.split() == ["(3,", "1435)", "?", "f"], shapes
     assert got_version == expected
     assert Path(core_file).resolve().is_relative_to(bin_dir.parent.resolve())  # not a checkout's
     out = run(bin_dir / "reversis", "conformance", cwd=cwd)

@@ -18,6 +18,7 @@ Invariants checked after every step, on both engines:
 from __future__ import annotations
 
 import os
+from collections import Counter
 from types import ModuleType
 from typing import Any
 
@@ -52,17 +53,23 @@ ENGINES: tuple[ModuleType, ModuleType] = (reversis, reference)
 
 @st.composite
 def rulesets(draw: Any) -> dict[str, Any]:
-    """A random valid ruleset of the model (RS-1 … RS-13)."""
-    players = draw(st.integers(3, 7))
+    """A random valid ruleset of the model (RS-1 … RS-13, RS-21, RS-22): one or two packs."""
+    players = draw(st.integers(3, 10))
+    packs = draw(st.sampled_from([1, 2]))
     lowest = draw(st.sampled_from("23456789"))
-    deck = [card for card in ALL_CARDS if RANKS.index(card[0]) >= RANKS.index(lowest)]
+    # RS-21: packs copies of each card, the copies adjacent; each entry of removed takes one away.
+    deck = [card for card in ALL_CARDS if RANKS.index(card[0]) >= RANKS.index(lowest) for _ in range(packs)]
     extra = draw(st.integers(0, 2)) * players
     n_removed = len(deck) % players + extra
     if len(deck) - n_removed < players:
         n_removed = len(deck) % players
     removed = draw(st.permutations(deck))[:n_removed]
-    kept = [card for card in deck if card not in removed]
+    kept = list(deck)
+    for card in removed:
+        kept.remove(card)
     hand_size = len(kept) // players
+    # RS-13 item 3: the opening card has exactly one copy left in the deck.
+    unique = sorted({card for card in kept if kept.count(card) == 1})
     directions = ["left", "right", "hold"] + (["across"] if players == 4 else [])
     passing = None
     if draw(st.booleans()):
@@ -70,7 +77,7 @@ def rulesets(draw: Any) -> dict[str, Any]:
         if all(d == "hold" for d in cycle):
             cycle.append("left")
         passing = {"cycle": cycle, "size": draw(st.integers(1, min(hand_size, 4)))}
-    scored = draw(st.lists(st.sampled_from(kept), max_size=10, unique=True))
+    scored = draw(st.lists(st.sampled_from(sorted(set(kept))), max_size=10, unique=True))
     card_points = {card: draw(st.integers(-20, 20).filter(bool)) for card in scored}
     moon = None
     if any(v > 0 for v in card_points.values()) and draw(st.booleans()):
@@ -78,22 +85,32 @@ def rulesets(draw: Any) -> dict[str, Any]:
             "scoring": draw(st.sampled_from(["add-to-others", "subtract-from-taker", "taker-choice"])),
             "bonus": draw(st.integers(1, 30)),
         }
+    deck_json: dict[str, Any] = {"lowest_rank": lowest, "removed": sorted(removed)}
+    if packs == 2 or draw(st.booleans()):
+        deck_json["packs"] = packs  # RS-21: optional, 1 where absent
+    extras: dict[str, Any] = {}
+    if packs == 2 and draw(st.booleans()):  # RS-13 item 7: cancellation only with two packs
+        extras["cancellation"] = {"last_trick": draw(st.sampled_from(["leader", "later-highest"]))}
+    elif draw(st.booleans()):
+        extras["cancellation"] = None  # RS-19: null means what absence means
     return {
         "name": "random",
         "players": players,
-        "deck": {"lowest_rank": lowest, "removed": sorted(removed)},
+        "deck": deck_json,
         "passing": passing,
-        "opening_card": draw(st.none() | st.sampled_from(kept)),
+        "opening_card": draw(st.none() | st.sampled_from(unique)) if unique else None,
         "first_trick_ban": draw(st.booleans()),
         "hearts_breaking": draw(st.sampled_from(["none", "heart", "heart-or-QS"])),
         "card_points": card_points,
         "moon": moon,
         "target": draw(st.integers(1, 80)),
+        **extras,
     }
 
 
 def _allowed_sums(ruleset: Any) -> set[int]:
-    values = list(ruleset.card_points.values())
+    # SCORE-1: every copy in the deck counts (D-15).
+    values = [ruleset.card_points.get(card, 0) for card in ruleset.deck]
     positive, negative = sum(v for v in values if v > 0), sum(v for v in values if v < 0)
     sums = {positive + negative}
     if ruleset.moon is not None:
@@ -113,8 +130,8 @@ def _check_cards(game: Any) -> None:
     places += [played["card"] for trick in game.tricks_played for played in trick["cards"]]
     if game.phase in ("pass", "play", "moon"):
         assert sorted(places) == sorted(deck), "a card is lost or in two places"
-    else:
-        assert len(places) == len(set(places))
+    else:  # no card in more places than the deck has copies of it (CARD-2)
+        assert not Counter(places) - Counter(deck)
 
 
 def _legal_options(game: Any) -> list[dict[str, Any]]:
@@ -147,17 +164,17 @@ def _outcome(game: Any, action: Any) -> str:
 
 ILLEGAL = st.one_of(
     st.fixed_dictionaries(
-        {"type": st.just("play"), "seat": st.integers(-2, 8), "card": st.sampled_from([*ALL_CARDS, "ZZ"])}
+        {"type": st.just("play"), "seat": st.integers(-2, 11), "card": st.sampled_from([*ALL_CARDS, "ZZ"])}
     ),
     st.fixed_dictionaries(
         {
             "type": st.just("pass"),
-            "seat": st.integers(0, 7),
+            "seat": st.integers(0, 10),
             "cards": st.lists(st.sampled_from(ALL_CARDS), max_size=5),
         }
     ),
     st.fixed_dictionaries(
-        {"type": st.just("moon"), "seat": st.integers(0, 7), "choice": st.sampled_from(["add-to-others", "x"])}
+        {"type": st.just("moon"), "seat": st.integers(0, 10), "choice": st.sampled_from(["add-to-others", "x"])}
     ),
     st.dictionaries(st.sampled_from(["type", "seat", "card", "cards", "hands"]), st.none() | st.integers() | st.text()),
 )
@@ -208,14 +225,18 @@ def test_random_rulesets_and_actions_keep_the_invariants_and_the_engines_agree(
 
 
 @PROFILE
-@given(ruleset_json=rulesets(), key=st.sampled_from(["players", "target", "passing", "opening_card", "deck"]))
+@given(
+    ruleset_json=rulesets(),
+    key=st.sampled_from(["players", "target", "passing", "opening_card", "deck", "cancellation"]),
+)
 def test_breaking_one_field_of_a_valid_ruleset_is_rejected_alike(ruleset_json: dict[str, Any], key: str) -> None:
     broken = {
-        "players": 8,
+        "players": 11,
         "target": 0,
         "passing": {"cycle": ["hold"], "size": 1},
         "opening_card": "1C",
         "deck": {"lowest_rank": "2", "removed": ["2C", "2C"]},
+        "cancellation": {"last_trick": "winner"},
     }[key]
     codes = []
     for engine in ENGINES:

@@ -22,43 +22,64 @@ from helpers import (
 
 PRESETS = spec_preset_names()
 
-# (preset, players, cards removed from the 52-card deck, hand size, opening card), from the
-# documents: 002/004 §Configuração (3–7 players), 000 §02 (Hartenjagen), D-1 (opening card).
+# (preset, players, packs, cards removed from the packs (one copy an entry), hand size, opening
+# card), from the documents: 002/004 §Configuração (3–7 players), 000 §02 (Hartenjagen), D-1
+# (opening card), D-17 (the Cancellation decks of two packs).
 # An oracle for the presets the documents and decisions describe, not a list every preset must
 # be in: a preset without a row is held to what its own file gives under RS-4 and RS-12
 # (deck_facts), and every preset, with a row or not, to test_deck_follows_the_file.
 DECKS = [
-    ("hearts-4", 4, [], 13, "2C"),
-    ("hearts-computer", 4, [], 13, "2C"),
-    ("omnibus-4", 4, [], 13, "2C"),
-    ("hearts-3", 3, ["2D"], 17, "2C"),
-    ("hearts-5", 5, ["2D", "2C"], 10, "3C"),
-    ("hearts-6", 6, ["2D", "3D", "3C", "4C"], 8, "2C"),
-    ("hearts-7", 7, ["2D", "3D", "3C"], 7, "2C"),
-    ("hartenjagen", 4, [c for c in full_deck() if RANKS.index(c[0]) < RANKS.index("7")], 8, "7C"),
-    ("hartenjagen-count-down", 4, [c for c in full_deck() if RANKS.index(c[0]) < RANKS.index("7")], 8, "7C"),
+    ("hearts-4", 4, 1, [], 13, "2C"),
+    ("hearts-computer", 4, 1, [], 13, "2C"),
+    ("omnibus-4", 4, 1, [], 13, "2C"),
+    ("hearts-3", 3, 1, ["2D"], 17, "2C"),
+    ("hearts-5", 5, 1, ["2D", "2C"], 10, "3C"),
+    ("hearts-6", 6, 1, ["2D", "3D", "3C", "4C"], 8, "2C"),
+    ("hearts-7", 7, 1, ["2D", "3D", "3C"], 7, "2C"),
+    ("hartenjagen", 4, 1, [c for c in full_deck() if RANKS.index(c[0]) < RANKS.index("7")], 8, "7C"),
+    ("hartenjagen-count-down", 4, 1, [c for c in full_deck() if RANKS.index(c[0]) < RANKS.index("7")], 8, "7C"),
     # D-10: three players without 2C, and a free lead (D-9); D-11: the classic four-player deck.
-    ("black-maria", 3, ["2C"], 17, None),
-    ("spot-hearts", 4, [], 13, "2C"),
+    ("black-maria", 3, 1, ["2C"], 17, None),
+    ("spot-hearts", 4, 1, [], 13, "2C"),
+    # D-17: 102 cards less one 2C and one 2D, the other 2C leads; all 104 and a free lead (D-9);
+    # 100 cards less one each of 2C 2D 3C 3D, the other 2C leads.
+    ("cancellation-6", 6, 2, ["2C", "2D"], 17, "2C"),
+    ("cancellation-8", 8, 2, [], 13, None),
+    ("cancellation-10", 10, 2, ["2C", "2D", "3C", "3D"], 10, "2C"),
 ]
 DOCUMENTED = {row[0]: row for row in DECKS}
 
 
-def deck_facts(name: str) -> tuple[str, int, list[str], int, str | None]:
+def deck_facts(name: str) -> tuple[str, int, int, list[str], int, str | None]:
     """A preset's row of DECKS; for a preset without one, the same facts from its file: RS-4,
-    the cards below ``lowest_rank`` and those of ``removed`` are out of the 52; RS-12, each seat
-    gets an equal share of the rest."""
+    RS-21, the cards below ``lowest_rank`` and one copy for each entry of ``removed`` are out of
+    the packs; RS-12, each seat gets an equal share of the rest."""
     if name in DOCUMENTED:
         return DOCUMENTED[name]
     data = spec_preset(name)
     deck = deck_from_json(data)
+    packs = data["deck"].get("packs", 1)
     return (
         name,
         data["players"],
-        [c for c in full_deck() if c not in deck],
+        packs,
+        _less(_packs(packs), deck),
         len(deck) // data["players"],
         data["opening_card"],
     )
+
+
+def _packs(packs: int) -> list[str]:
+    """``packs`` copies of each of the 52 cards, sorted with copies adjacent (CARD-2)."""
+    return [card for card in full_deck() for _ in range(packs)]
+
+
+def _less(cards: list[str], taken: list[str]) -> list[str]:
+    """``cards`` less one copy of each card of ``taken``."""
+    left = list(cards)
+    for card in taken:
+        left.remove(card)
+    return left
 
 
 FACTS = [deck_facts(name) for name in PRESETS]
@@ -84,13 +105,14 @@ def test_unknown_preset(engine):
     expect_error(engine, lambda: engine.preset("hearts-8"), "unknown-preset")
 
 
-@pytest.mark.parametrize("name, players, removed, hand_size, opening", FACTS)
-def test_deck_and_hand_size(engine, name, players, removed, hand_size, opening):
+@pytest.mark.parametrize("name, players, packs, removed, hand_size, opening", FACTS)
+def test_deck_and_hand_size(engine, name, players, packs, removed, hand_size, opening):
     """002_a19656d00d6dcc0e.txt §Configuração, 000_8342d744d0b6b53c.txt §02, RS-4, RS-12:
     4p 52/13, 3p without 2D 17 each, 5p without 2D 2C 10 each, 6p without 2D 3D 3C 4C 8 each,
-    7p without 2D 3D 3C 7 each, Hartenjagen 7–A 32 cards 8 each; opening card per D-1."""
+    7p without 2D 3D 3C 7 each, Hartenjagen 7–A 32 cards 8 each; opening card per D-1; D-17,
+    RS-21, CARD-2: the Cancellation decks list both copies of a card, adjacent."""
     rs = engine.preset(name)
-    expected = [c for c in full_deck() if c not in removed]
+    expected = _less(_packs(packs), removed)
     assert rs.players == players
     assert list(rs.deck) == expected
     assert rs.hand_size == hand_size
@@ -142,21 +164,21 @@ def test_point_cards(engine, name, expected):
     assert list(engine.preset(name).point_cards) == sort_cards(expected)
 
 
-@pytest.mark.parametrize("name, players, removed, hand_size, opening", FACTS)
-def test_seeded_deal_gives_whole_deck(engine, name, players, removed, hand_size, opening):
+@pytest.mark.parametrize("name, players, packs, removed, hand_size, opening", FACTS)
+def test_seeded_deal_gives_whole_deck(engine, name, players, packs, removed, hand_size, opening):
     """DEAL-1, DEAL-3: a seeded game deals hand_size sorted cards to each seat, disjoint, the
     whole deck."""
     game = engine.Game(engine.preset(name), seed=12345)
     hands = [game.hand(s) for s in range(players)]
     assert all(len(h) == hand_size for h in hands)
     assert all(h == sort_cards(h) for h in hands), "CARD-2: hands are reported sorted"
-    assert sort_cards(c for h in hands for c in h) == [c for c in full_deck() if c not in removed]
+    assert sort_cards(c for h in hands for c in h) == _less(_packs(packs), removed)
 
 
 # A preset without an opening card (black-maria) has a free lead (D-9, D-10), which the
 # opening-lead cases of conformance/ cover.
-@pytest.mark.parametrize("name, players, removed, hand_size, opening", [row for row in FACTS if row[4]])
-def test_holder_of_opening_card_leads_it(engine, name, players, removed, hand_size, opening):
+@pytest.mark.parametrize("name, players, packs, removed, hand_size, opening", [row for row in FACTS if row[5]])
+def test_holder_of_opening_card_leads_it(engine, name, players, packs, removed, hand_size, opening):
     """PLAY-1, D-1, 002_a19656d00d6dcc0e.txt §Truques, 000_8342d744d0b6b53c.txt §02: after the
     pass the holder of the opening card (2C; 3C for 5 players; 7C in Hartenjagen) leads it;
     any other lead is must-lead-opening-card, any other seat is wrong-seat."""

@@ -13,6 +13,7 @@ import importlib.util
 import json
 import re
 import sys
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -156,7 +157,7 @@ def test_seeding_vector_files_are_all_run() -> None:
 
 
 def ruleset_violations(rs: Any) -> list[str]:
-    """Every independent reason a ruleset object is invalid (RS-1 … RS-13), written from ruleset.md."""
+    """Every independent reason a ruleset object is invalid (RS-1 … RS-13, RS-21, RS-22), written from ruleset.md."""
     out: list[str] = []
     if not isinstance(rs, dict):
         return ["not an object"]
@@ -179,12 +180,22 @@ def ruleset_violations(rs: Any) -> list[str]:
     if "sources" in rs and not (isinstance(rs["sources"], list) and all(isinstance(x, str) for x in rs["sources"])):
         out.append("sources")
     players = rs.get("players")
-    if "players" in rs and not (is_int(players) and 3 <= players <= 7):
+    if "players" in rs and not (is_int(players) and 3 <= players <= 10):  # RS-3 (1.2.0)
         out.append("players")
-    low, removed, deck = None, set(), rs.get("deck")
+    # removed: how many copies each entry of deck.removed takes away (RS-4, RS-21).
+    low, removed, deck, packs = None, Counter(), rs.get("deck"), 1
     if "deck" in rs:
-        if not isinstance(deck, dict) or set(deck) != {"lowest_rank", "removed"}:
+        if not isinstance(deck, dict) or not {"lowest_rank", "removed"} <= set(deck) <= {
+            "lowest_rank",
+            "removed",
+            "packs",
+        }:
             out.append("deck keys")
+        if isinstance(deck, dict) and "packs" in deck:  # RS-21, RS-13 item 7: 1 or 2
+            if is_int(deck["packs"]) and deck["packs"] in (1, 2):
+                packs = deck["packs"]
+            else:
+                out.append("packs")
         if isinstance(deck, dict):
             lowest = deck.get("lowest_rank")
             if isinstance(lowest, str) and len(lowest) == 1 and lowest in RANKS:
@@ -199,13 +210,13 @@ def ruleset_violations(rs: Any) -> list[str]:
                     out.append(f"removed {x!r}")
                 elif low is not None and RANKS.index(card[0]) < low:
                     out.append(f"removed {card} below the lowest rank")
-                elif card in removed:
-                    out.append(f"removed {card} twice")
+                elif removed[card] == packs:  # RS-13 item 1: no card more times than packs
+                    out.append(f"removed {card} more times than packs")
                 else:
-                    removed.add(card)
+                    removed[card] += 1
     hand_size = None
     if low is not None and isinstance(deck.get("removed"), list) and is_int(players) and players >= 1:
-        count = (13 - low) * 4 - len(removed)
+        count = (13 - low) * 4 * packs - sum(removed.values())
         if count < players or count % players:
             out.append("deck does not divide")
         else:
@@ -214,7 +225,7 @@ def ruleset_violations(rs: Any) -> list[str]:
     def in_deck(card: str, what: str) -> None:
         if low is not None and RANKS.index(card[0]) < low:
             out.append(f"{what} {card} below the lowest rank")
-        elif card in removed:
+        elif removed[card] == packs:
             out.append(f"{what} {card} removed")
 
     if rs.get("opening_card") is not None:
@@ -223,6 +234,16 @@ def ruleset_violations(rs: Any) -> list[str]:
             out.append("opening_card")
         else:
             in_deck(card, "opening_card")
+            if packs - removed[card] == 2:  # RS-13 item 3: exactly one copy left
+                out.append(f"opening_card {card} has two copies")
+    cancellation = rs.get("cancellation")
+    if cancellation is not None:  # RS-22: null or {last_trick}; RS-13 item 7: only with two packs
+        if not isinstance(cancellation, dict) or set(cancellation) != {"last_trick"}:
+            out.append("cancellation keys")
+        elif cancellation["last_trick"] not in ("leader", "later-highest"):
+            out.append("cancellation last_trick")
+        if packs != 2:
+            out.append("cancellation with one pack")
     if "first_trick_ban" in rs and not isinstance(rs["first_trick_ban"], bool):
         out.append("first_trick_ban")
     if "hearts_breaking" in rs and rs["hearts_breaking"] not in ("none", "heart", "heart-or-QS"):

@@ -701,6 +701,9 @@ def test_gymnasium_spaces(vec: ModuleType) -> None:
         low, high = single_observation.low[offset : offset + length], single_observation.high[offset : offset + length]
         if name in ("points", "scores"):
             assert (low == info.min).all() and (high == info.max).all(), name
+        elif name in ("hand", "played", "passed", "received", "selected", "held_over"):
+            # OBS-3 version 3: these blocks count a card's copies, two at most (RS-21).
+            assert (low == 0).all() and (high == 2).all(), name
         else:
             assert (low == 0).all() and (high == 1).all(), name
     batched_action, batched_observation = env.action_space, env.observation_space

@@ -1,10 +1,11 @@
 """The Gymnasium spaces of the vector environment of API-11, one mixin for both engines' ``VectorEnv``.
 
 The action space is ``Discrete(106)``, the ids of ACT-2; a row of a ``legal_action_mask`` taken
-as ``int8`` is the ``mask`` of its ``sample``. The observation space is a ``Box`` of 1049
-``int32``, the OBS-3 encoding, bounded block by block: 0 or 1 in every indicator block, the
-whole ``int32`` range in the signed ``points`` and ``scores`` blocks. Both are the same for
-every ruleset, as the encoding is.
+as ``int8`` is the ``mask`` of its ``sample``. The observation space is a ``Box`` of 1435
+``int32``, the OBS-3 encoding (version 3), bounded block by block: 0 or 1 in every indicator
+block, 0 to 2 in the blocks that count a card's copies (two packs, CARD-2), the whole ``int32``
+range in the signed ``points`` and ``scores`` blocks. Both are the same for every ruleset, as
+the encoding is.
 
 ``gymnasium`` is an optional dependency: every function here raises ``ImportError`` naming it
 when it is not installed. It is imported only when a space is asked for, through ``importlib``,
@@ -19,6 +20,8 @@ from typing import TYPE_CHECKING, Any
 from .encoding import ENCODING_LENGTH, LAYOUT
 
 __all__ = [
+    "COUNT_BLOCKS",
+    "MAX_COPIES",
     "NUM_ACTIONS",
     "SIGNED_BLOCKS",
     "VectorSpaces",
@@ -31,6 +34,10 @@ __all__ = [
 NUM_ACTIONS = 106
 #: The OBS-3 blocks that hold signed counts rather than 0/1 indicators.
 SIGNED_BLOCKS = frozenset({"points", "scores"})
+#: The OBS-3 blocks that count the copies of a card, 0 to :data:`MAX_COPIES` (RS-21).
+COUNT_BLOCKS = frozenset({"hand", "played", "passed", "received", "selected", "held_over"})
+#: RS-21: the most copies of one card a deck holds (two packs).
+MAX_COPIES = 2
 _INSTALL_HINT = "the gymnasium spaces need the optional 'gymnasium' package: pip install reversis[gymnasium]"
 
 
@@ -56,10 +63,11 @@ def single_action_space() -> Any:
 
 
 def single_observation_space() -> Any:
-    """A ``gymnasium.spaces.Box`` of shape ``(1049,)`` and dtype ``int32``: one OBS-3 encoding.
+    """A ``gymnasium.spaces.Box`` of shape ``(1435,)`` and dtype ``int32``: one OBS-3 encoding.
 
-    The bounds are 0 and 1 for the indicator blocks, and the ``int32`` range for the blocks
-    of ``points`` and ``scores`` (signed: negative card values and the moon's subtraction
+    The bounds are 0 and 1 for the indicator blocks, 0 and 2 for the blocks that count copies
+    of a card (:data:`COUNT_BLOCKS`), and the ``int32`` range for the blocks of ``points`` and
+    ``scores`` (signed: negative card values and the moon's subtraction
     make them so, and totals are not bounded by the target).
 
     :raises ImportError: when ``gymnasium`` is not installed.
@@ -73,6 +81,8 @@ def single_observation_space() -> Any:
         if name in SIGNED_BLOCKS:
             low[offset : offset + length] = info.min
             high[offset : offset + length] = info.max
+        elif name in COUNT_BLOCKS:
+            high[offset : offset + length] = MAX_COPIES
     return gymnasium.spaces.Box(low=low, high=high, dtype=numpy.int32)
 
 
@@ -80,7 +90,7 @@ def batched_spaces(num_envs: int) -> tuple[Any, Any]:
     """The action and observation spaces of ``num_envs`` games, batched as ``gymnasium.vector`` does.
 
     The actions are a ``MultiDiscrete`` of ``num_envs`` times 106, the observations a ``Box``
-    of shape ``(num_envs, 1049)``.
+    of shape ``(num_envs, 1435)``.
 
     :raises ImportError: when ``gymnasium`` is not installed.
     """
@@ -111,7 +121,7 @@ class VectorSpaces:
 
     @property
     def single_observation_space(self) -> Any:
-        """A ``gymnasium.spaces.Box`` of 1049 ``int32`` with OBS-3's bounds: one game's row (needs ``gymnasium``)."""
+        """A ``gymnasium.spaces.Box`` of 1435 ``int32`` with OBS-3's bounds: one game's row (needs ``gymnasium``)."""
         return single_observation_space()
 
     @property

@@ -7,7 +7,7 @@ copy: NumPy wraps them with ``numpy.asarray``, and the package itself needs no N
 >>> import reversis
 >>> env = reversis.VectorEnv(reversis.preset("hearts-4"), num_envs=2, seed=1)
 >>> env.observation.shape, env.legal_action_mask.format
-((2, 1049), '?')
+((2, 1435), '?')
 >>> mask = env.legal_action_mask.tolist()  # or numpy.asarray(env.legal_action_mask)
 >>> env.step([row.index(True) for row in mask])  # the lowest legal id of each game
 >>> env.terminated.tolist()

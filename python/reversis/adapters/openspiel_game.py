@@ -48,7 +48,7 @@ own ``hearts`` through the conformance protocol.
   less the bonus where the taker may subtract it), and in a match the target plus one hand and
   ``max_hands`` of the worst hands. Rewards stay on the state through the chance nodes that
   follow them, so that the rewards read at successive decision nodes add up to the returns.
-- *Observations.* ``observation_tensor`` is the OBS-3 encoding (1049 numbers) of the seat's OBS-1
+- *Observations.* ``observation_tensor`` is the OBS-3 encoding (1435 numbers) of the seat's OBS-1
   observation and ``observation_string`` renders that observation; while a hand is being dealt
   the observation's ``hand`` holds the cards dealt to the seat so far, and once a hand episode is
   over it is the game's after the hand (the totals hold the hand's scores). The *information
@@ -121,7 +121,9 @@ _CHANCE = int(pyspiel.PlayerId.CHANCE)
 _TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 # The OBS-3 fields a seat alone sees; every other field is public.
 _PRIVATE_FIELDS = frozenset({"hand", "passed", "received", "legal"})
-_FIELD_SHAPES = {"played": (7, 52), "trick": (7, 52), "voids": (7, 4)}
+# The OBS-3 blocks of one row per relative seat (10 seats in version 3), shaped as such.
+_SEAT_ROWS = next(length for name, _, length in LAYOUT if name == "voids") // 4
+_FIELD_SHAPES = {"played": (_SEAT_ROWS, 52), "trick": (_SEAT_ROWS, 52), "voids": (_SEAT_ROWS, 4)}
 
 
 def game_name(preset: str) -> str:
@@ -210,14 +212,28 @@ def _default_max_hands(ruleset: Any) -> int:
     return max(10, 2 * math.ceil(ruleset.players * ruleset.target / per_hand))
 
 
+def _packs(ruleset: Any) -> int:
+    """The packs of a ruleset's deck (RS-21), read from its JSON object so that either engine's will do."""
+    return int(ruleset.to_json()["deck"].get("packs", 1))
+
+
 def _config(preset: str, params: dict[str, Any]) -> _Config:
-    """Read and check the game parameters."""
+    """Read and check the game parameters.
+
+    :raises ValueError: for a ruleset of two packs (RS-21): the chance deal, the observer and the
+        resampling here treat every card of the deck as unique, so such a game is not offered.
+    """
     unknown = set(params) - set(PARAMETERS)
     if unknown:
         raise ValueError(f"unknown parameters {sorted(unknown)}; the parameters are {sorted(PARAMETERS)}")
     values = {**PARAMETERS, **params}
     text = values["ruleset"]
     ruleset = reversis.Ruleset.from_json(text) if text else reversis.preset(preset)
+    if _packs(ruleset) != 1:
+        raise ValueError(
+            f"ruleset {ruleset.name!r} has two packs (deck.packs, RS-21): the OpenSpiel game deals, "
+            "observes and resamples one pack only"
+        )
     if values["episode"] not in ("hand", "match"):
         raise ValueError(f"episode must be 'hand' or 'match', not {values['episode']!r}")
     if values["rewards"] not in ("hand", "trick"):
@@ -684,10 +700,15 @@ def _game_class(preset: str) -> type[ReversisGame]:
 
 
 def register() -> list[str]:
-    """Register every preset's game with ``pyspiel`` (once; later calls change nothing) and return the names."""
+    """Register every preset's game with ``pyspiel`` (once; later calls change nothing) and return the names.
+
+    The presets of two packs (RS-21) are left out: :func:`_config` does not offer them.
+    """
     registered = set(pyspiel.registered_names())
     names = []
     for preset in reversis.preset_names():
+        if _packs(reversis.preset(preset)) != 1:
+            continue
         name = game_name(preset)
         if name not in registered:
             pyspiel.register_game(_game_type(_config(preset, {})), _game_class(preset))

@@ -5,13 +5,13 @@
 >>> env.reset()
 >>> observation, reward, terminated, truncated, info = env.last()
 >>> observation["observation"].shape, observation["action_mask"].shape
-((1049,), (106,))
+((1435,), (106,))
 
 Needs the optional packages ``pettingzoo`` and ``numpy``. The conventions are those of
 PettingZoo's classic card games (``pettingzoo.classic``'s Texas Hold'em and Leduc):
 
 - **Agents** are ``"player_0"`` … ``"player_{n-1}"``, seat ``i`` being ``"player_i"`` (SEAT-1),
-  for every ruleset of 3 to 7 players. ``agent_selection`` is the game's acting seat
+  for every ruleset of 3 to 10 players. ``agent_selection`` is the game's acting seat
   (``Game.to_act``, ACT-3): the seat to play, the moon taker, or in phase ``pass`` the lowest seat
   still building its pass, one selected card per step.
 - **Actions** are the 106 ids of ACT-2 (``Discrete(106)``): ``c`` plays card ``c``, ``52 + c``
@@ -19,7 +19,7 @@ PettingZoo's classic card games (``pettingzoo.classic``'s Texas Hold'em and Ledu
   engine's :class:`~reversis.IllegalActionError` or :class:`~reversis.InvalidInputError` and
   changes nothing, so no wrapper turns it into a penalty: a learner is expected to sample from the
   mask.
-- **Observations** are ``{"observation", "action_mask"}``. ``observation`` is OBS-3's 1049
+- **Observations** are ``{"observation", "action_mask"}``. ``observation`` is OBS-3's 1435
   ``int32`` (:func:`reversis.encoding.encode_observation` of the seat's OBS-1 observation, so it
   never shows a hidden card, OBS-2); ``action_mask`` is 106 ``int8``, 1 for each legal id of the
   agent when it is ``agent_selection`` and all 0 for every other agent.
@@ -73,8 +73,10 @@ __all__ = ["NUM_ACTIONS", "action_space", "env", "observation_space", "raw_env"]
 _ENGINES = {"rust": "reversis", "reference": "reversis.reference"}
 _ENGINE_ALIASES = {"rust": "rust", "reversis": "rust", "reference": "reference", "reversis.reference": "reference"}
 _EPISODES = ("hand", "match")
-# The blocks of OBS-3 that hold signed totals rather than 0/1 indicators.
+# The blocks of OBS-3 that hold signed totals, and those that count a card's copies (0 to 2).
 _SIGNED_BLOCKS = ("points", "scores")
+_COUNT_BLOCKS = ("hand", "played", "passed", "received", "selected", "held_over")
+_MAX_COPIES = 2
 # Deals drawn from the seed at a time in a match: matches of the presets rarely need more.
 _MATCH_DEALS = 8
 
@@ -82,8 +84,9 @@ _MATCH_DEALS = 8
 def observation_space() -> spaces.Dict:
     """The observation space of every agent, whatever the ruleset: OBS-3's bounds and the mask.
 
-    Indicator blocks are 0 or 1; the points and totals blocks take any ``int32`` (totals have no
-    bound: a match may start from any totals, and Omnibus points go below zero).
+    Indicator blocks are 0 or 1; the blocks that count a card's copies 0 to 2 (two packs,
+    RS-21); the points and totals blocks take any ``int32`` (totals have no bound: a match may
+    start from any totals, and Omnibus points go below zero).
     """
     low = np.zeros(ENCODING_LENGTH, dtype=np.int32)
     high = np.ones(ENCODING_LENGTH, dtype=np.int32)
@@ -92,6 +95,8 @@ def observation_space() -> spaces.Dict:
         if name in _SIGNED_BLOCKS:
             low[offset : offset + length] = limits.min
             high[offset : offset + length] = limits.max
+        elif name in _COUNT_BLOCKS:
+            high[offset : offset + length] = _MAX_COPIES
     return spaces.Dict(
         {
             "observation": spaces.Box(low=low, high=high, dtype=np.int32),

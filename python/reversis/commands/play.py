@@ -63,7 +63,7 @@ SUITS = "CDHS"
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 NAMES_4 = ["You", "West", "North", "East"]
-NAMES = ["You", "Ada", "Bram", "Cleo", "Dirk", "Eva", "Floor"]
+NAMES = ["You", "Ada", "Bram", "Cleo", "Dirk", "Eva", "Floor", "Gijs", "Hanna", "Ivo"]
 QUIT_WORDS = ("quit", "exit")
 #: Words for a take-back, which the table does not have (001: no take-back once a card is shown).
 TAKE_BACK_WORDS = ("undo", "back", "takeback", "take-back")
@@ -236,13 +236,17 @@ def _in_progress(game: Any) -> bool:
     return game.phase != "over" and any(action.get("seat") == 0 for action in game.actions)
 
 
-def _last_trick(game: Any) -> tuple[int, list[tuple[int, str]], int] | None:
-    """The hand's last completed trick, or ``None`` before its first (never the previous hand's)."""
+def _last_trick(game: Any) -> tuple[int | None, list[tuple[int, str]], int] | None:
+    """The hand's last completed trick, or ``None`` before its first (never the previous hand's).
+
+    Its winner is ``None`` where the trick was held over (PLAY-9, TRICK-1).
+    """
     tricks = list(game.tricks_played)
     if not tricks:
         return None
     trick = tricks[-1]
-    return int(trick["winner"]), [(int(e["seat"]), str(e["card"])) for e in trick["cards"]], int(trick["points"])
+    winner = None if trick["winner"] is None else int(trick["winner"])
+    return winner, [(int(e["seat"]), str(e["card"])) for e in trick["cards"]], int(trick["points"])
 
 
 class PlaySession:
@@ -288,7 +292,7 @@ class PlaySession:
         self.game: Any = None
         self.players: list[Player | None] = []
         self.opponent_label = ""
-        self.last_trick: tuple[int, list[tuple[int, str]], int] | None = None
+        self.last_trick: tuple[int | None, list[tuple[int, str]], int] | None = None
         #: Why the last save failed, or ``None`` when the save on disk holds the match.
         self.save_error: str | None = None
         self._pending: list[Callable[[], None]] = []
@@ -535,7 +539,10 @@ class PlaySession:
             winner, taken, points = self.last_trick
             played = dict(taken)
             cells = [(st.face(played[s]), st.card(played[s])) if s in played else ("", "") for s in range(len(names))]
-            took = f"{self.name(winner)} took it" + (f" ({_signed(points)})" if points else "")
+            if winner is None:
+                took = "held over: the next trick's winner takes it"
+            else:
+                took = f"{self.name(winner)} took it" + (f" ({_signed(points)})" if points else "")
             self.say(self._columns("Last trick", cells, width, took))
         if obs["phase"] == "play":
             if obs["trick"]:
@@ -577,7 +584,8 @@ class PlaySession:
         self.say("points: " + " ".join(map(str, obs["points"])))
         if self.last_trick is not None:
             winner, cards, points = self.last_trick
-            self.say(f"last-trick: {winner} {points} " + " ".join(f"{s}:{c}" for s, c in cards))
+            taker = "none" if winner is None else winner
+            self.say(f"last-trick: {taker} {points} " + " ".join(f"{s}:{c}" for s, c in cards))
         self.say("trick: " + " ".join(f"{e['seat']}:{e['card']}" for e in obs["trick"]))
         self.say("hand: " + " ".join(obs["hand"]))
         self.say("legal: " + " ".join(obs["legal"]))
@@ -757,7 +765,14 @@ class PlaySession:
         for report in pending:
             report()
 
-    def _announce_trick(self, winner: int, points: int) -> None:
+    def _announce_trick(self, winner: int | None, points: int) -> None:
+        if winner is None:  # PLAY-9: every card of the suit led was cancelled
+            self.emit(
+                "took",
+                "none 0",
+                self.style.paint("  ▸ Identical cards cancel: the trick is held over for the next one's winner", DIM),
+            )
+            return
         plus = f"  ({_signed(points)})" if points else ""
         who = "You take" if winner == 0 else f"{self.name(winner)} takes"
         self.emit(
@@ -976,7 +991,7 @@ def register(commands: Any) -> None:
         "play",
         help="play Hearts at the terminal against computer players (3 in the default preset)",
         description="Play a match against the computer: one computer player in each other seat, so 3 in "
-        f"the default preset {DEFAULT_PRESET} and 2 to 6 in the others. The match is saved after every "
+        f"the default preset {DEFAULT_PRESET} and 2 to 9 in the others. The match is saved after every "
         "card and resumed the next time, with the same computer players; --seed replays a deal, --new "
         "deals a fresh one (both ask before abandoning a match in progress).",
     )

@@ -135,7 +135,8 @@ class ModuleEngine:
         return {"game": self._next}
 
     def _cmd_hello(self) -> dict[str, Any]:
-        from ..reference.ruleset import SPEC_VERSION  # one package, one spec version for both engines
+        # One package, one spec version (and so one range of table sizes, RS-3) for both engines.
+        from ..reference.ruleset import MAX_PLAYERS, MIN_PLAYERS, SPEC_VERSION
 
         return {
             "name": f"reversis ({self.name})",
@@ -143,7 +144,7 @@ class ModuleEngine:
             "spec_version": SPEC_VERSION,
             "version": getattr(self.module, "__version__", "unknown"),
             "capabilities": {
-                "players": [3, 4, 5, 6, 7],
+                "players": list(range(MIN_PLAYERS, MAX_PLAYERS + 1)),
                 "presets": self.module.preset_names(),
                 "custom_rulesets": True,
                 "kinds": ALL_KINDS,

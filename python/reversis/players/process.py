@@ -102,8 +102,12 @@ def legal_action_ids(observation: dict[str, Any]) -> list[int]:
     if phase == "play" and observation["to_move"] == seat:
         return sorted(_card_id(card) for card in observation["legal"])
     if phase == "pass" and seat in observation["awaiting_pass"]:
-        selected = set(observation["selected"])
-        return sorted(52 + _card_id(card) for card in observation["hand"] if card not in selected)
+        # ACT-3: every card held more times than it is selected (two packs: a seat may hold two).
+        held = list(observation["hand"])
+        for card in observation["selected"]:
+            if card in held:
+                held.remove(card)
+        return sorted({52 + _card_id(card) for card in held})
     if phase == "moon" and observation["moon_taker"] == seat:
         return [104, 105]
     return []

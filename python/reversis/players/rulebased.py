@@ -15,6 +15,7 @@ the public voids, points and scores, and the ruleset.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
@@ -57,14 +58,24 @@ class _View:
         played: set[str] = {card for _, card in self.trick}
         #: the point cards each seat has captured this hand
         self.captured: list[list[str]] = [[] for _ in range(self.players)]
+        held_over: list[str] = []  # PLAY-9: tricks nobody won go to the next trick's winner
+        seen = Counter(self.hand) + Counter(card for _, card in self.trick)
         for trick in self.tricks:
             cards = [str(p["card"]) for p in trick["cards"]]
             played.update(cards)
+            seen.update(cards)
+            if trick["winner"] is None:
+                held_over.extend(cards)
+                continue
+            cards, held_over = cards + held_over, []
             self.captured[int(trick["winner"])].extend(c for c in cards if self.points_of.get(c, 0) > 0)
         self.played = played
         self.voids: list[list[str]] = [list(v) for v in data["voids"]]
-        # Cards passed away are known to be with the receiver, but they are still out.
-        self.outstanding: set[str] = set(self.ruleset.deck) - set(self.hand) - played
+        #: Whether identical cards cancel (RS-22): then a card played twice in a trick cannot win.
+        self.cancellation = bool(self.ruleset.to_json().get("cancellation"))
+        # Cards passed away are known to be with the receiver, but they are still out. With two
+        # packs (RS-21) a card is out while some copy of it is neither held nor played.
+        self.outstanding: set[str] = set(Counter(self.ruleset.deck) - seen)
 
     def points(self, card: str) -> int:
         """The value of a card under the ruleset (0 for a card that does not score)."""
@@ -243,7 +254,12 @@ class RuleBasedPlayer(Player):
     def _winner(self, view: _View) -> tuple[int, str]:
         """The seat and card currently winning the trick in progress (PLAY-7)."""
         led = suit_of(view.trick[0][1])
-        return max(((s, c) for s, c in view.trick if suit_of(c) == led), key=lambda sc: rank_of(sc[1]))
+        following = [(s, c) for s, c in view.trick if suit_of(c) == led]
+        if view.cancellation:  # PLAY-9: identical cards cancel, if anything of the suit led is left
+            twice = Counter(c for _, c in view.trick)
+            following = [(s, c) for s, c in following if twice[c] == 1] or following
+        # max keeps the first of equal ranks: of two identical cards the first played wins (PLAY-7).
+        return max(following, key=lambda sc: rank_of(sc[1]))
 
     def _follow(self, view: _View, legal: list[str], led: str) -> str:
         """Follow suit: duck under the winning card with the highest card that ducks."""

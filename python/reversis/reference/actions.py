@@ -3,8 +3,8 @@
 An accepted action is kept as an immutable *entry* (a tuple), and turned back into a fresh
 ACT-1 dict whenever it is read:
 
-- ``("deal", ((card, ...), ...))``: the hands, seat 0 first, each sorted;
-- ``("pass", seat, (card, ...))``: the cards, sorted;
+- ``("deal", ((card, ...), ...))``: the hands, seat 0 first, each sorted (a card once per copy);
+- ``("pass", seat, (card, ...))``: the cards, sorted (a card once per copy);
 - ``("play", seat, card)``;
 - ``("moon", seat, choice)``;
 
@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import InvalidInputError, shown
-from .cards import DECK_SIZE, card_name, names_in, parse_card_id
+from .cards import DECK_SIZE, card_name, names_of, parse_card_id
 from .jsondata import as_integer, json_problem
 
 #: ACT-2: the size of the action space, the same for every ruleset.
@@ -188,18 +188,14 @@ def action_label(action_id: int) -> str:
 
 
 def entry_of(kind: str, fields: dict[str, Any]) -> Entry:
-    """The canonical entry of a parsed action (ACT-1: cards canonical, sorted in a deal and a pass)."""
+    """The canonical entry of a parsed action (ACT-1: cards canonical, sorted in a deal and a pass).
+
+    Cards are kept as a multiset (CARD-2): a card named twice stays twice, for the game to judge.
+    """
     if kind == "deal":
-        return ("deal", tuple(tuple(names_in(_mask(hand))) for hand in fields["hands"]))
+        return ("deal", tuple(tuple(names_of(hand)) for hand in fields["hands"]))
     if kind == "pass":
-        return ("pass", fields["seat"], tuple(names_in(_mask(fields["cards"]))))
+        return ("pass", fields["seat"], tuple(names_of(fields["cards"])))
     if kind == "play":
         return ("play", fields["seat"], card_name(fields["card"]))
     return ("moon", fields["seat"], fields["choice"])
-
-
-def _mask(cards: list[int]) -> int:
-    mask = 0
-    for card in cards:
-        mask |= 1 << card
-    return mask

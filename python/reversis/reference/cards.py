@@ -1,11 +1,15 @@
 """Cards, card ids and card masks (spec/cards.md).
 
 A card is an id ``suit * 13 + rank`` (CARD-2); a set of cards is an int with bit ``id`` set for
-each member. Outside this engine cards travel as canonical strings such as ``"QS"``.
+each member. With two packs (RS-21) identical cards share their id, and a hand, a pass, a deal or
+a trick is a **multiset**: here a sorted tuple of ids holding a card once per copy
+(:data:`Cards`); its mask says which cards are present, not how many. Outside this engine cards
+travel as canonical strings such as ``"QS"``.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Iterator
 
 from ..errors import InvalidInputError, shown
@@ -14,6 +18,8 @@ SUITS = "CDHS"
 RANKS = "23456789TJQKA"
 DECK_SIZE = 52
 CLUBS, DIAMONDS, HEARTS, SPADES = range(4)
+#: A multiset of cards (CARD-2): card ids in sorted order, a card once per copy.
+Cards = tuple[int, ...]
 
 #: CARD-6: every character that may stand for a suit, and the suit letter it stands for.
 _SUITS_READ = {
@@ -117,3 +123,31 @@ def names_in(mask: int) -> list[str]:
 def count(mask: int) -> int:
     """The number of cards in a mask."""
     return bin(mask).count("1")
+
+
+def cards_of(cards: Iterable[int]) -> Cards:
+    """The multiset of some card ids, sorted (CARD-2: copies adjacent)."""
+    return tuple(sorted(cards))
+
+
+def names_of(cards: Iterable[int]) -> list[str]:
+    """The canonical strings of a multiset's cards, sorted, a card once per copy (CARD-2)."""
+    return [card_name(card) for card in sorted(cards)]
+
+
+def without(cards: Cards, taken: Iterable[int]) -> Cards:
+    """``cards`` less one copy of each card of ``taken`` (each of which it must hold)."""
+    left = list(cards)
+    for card in taken:
+        left.remove(card)
+    return tuple(left)
+
+
+def with_cards(cards: Cards, added: Iterable[int]) -> Cards:
+    """``cards`` with the cards of ``added`` put in, sorted."""
+    return cards_of((*cards, *added))
+
+
+def copies(cards: Iterable[int]) -> Counter[int]:
+    """How many copies of each card a multiset holds."""
+    return Counter(cards)

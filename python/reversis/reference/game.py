@@ -36,7 +36,21 @@ from .actions import (
     is_seat_value,
     parse_action,
 )
-from .cards import SUITS, card_name, ids_in, mask_of, names_in, parse_card_id, suit_of
+from .cards import (
+    SUITS,
+    Cards,
+    card_name,
+    cards_of,
+    copies,
+    ids_in,
+    mask_of,
+    names_in,
+    names_of,
+    parse_card_id,
+    suit_of,
+    with_cards,
+    without,
+)
 from .jsondata import MAX_I64, MIN_I64, as_integer, json_problem
 from .legality import play_error
 from .records import check_record
@@ -49,8 +63,9 @@ _MAX_U64 = (1 << 64) - 1
 
 #: Where an undo snapshot (:meth:`Game._position`) keeps the selections.
 _SELECTED = 5
-#: A completed trick, immutable: ``(leader, ((seat, card id), ...), winner, points)``.
-Trick = tuple[int, tuple[tuple[int, int], ...], int, int]
+#: A completed trick, immutable: ``(leader, ((seat, card id), ...), winner, points)``; a trick
+#: held over (PLAY-9) has the winner ``None`` and the points 0 (TRICK-1).
+Trick = tuple[int, tuple[tuple[int, int], ...], int | None, int]
 #: An accepted input, as the undo stack and pickling keep it: an action's entry, or a
 #: selection ``("select", seat, card id)`` (ACT-2).
 Input = tuple[Any, ...]
@@ -159,18 +174,19 @@ class Game:
     #: Whether accepted inputs are kept for :meth:`undo` (``simulate`` plays without).
     _keep_undo = True
 
-    # The position of the current hand (API-9); cards are ids, sets of cards masks (CARD-2).
-    _hands: list[int]  # each seat's cards, selected ones included
+    # The position of the current hand (API-9); cards are ids, and hands, passes and captured
+    # cards are multisets, sorted tuples holding a card once per copy (CARD-2, RS-21).
+    _hands: list[Cards]  # each seat's cards, selected ones included
     _selected: list[list[int]]  # ACT-2: each seat's selection toward its pass, in order
-    _passed: list[int | None]  # PASS-2: each seat's pass once made
-    _received: list[int | None]  # PASS-3: what each seat received, once exchanged
+    _passed: list[Cards | None]  # PASS-2: each seat's pass once made
+    _received: list[Cards | None]  # PASS-3: what each seat received, once exchanged
     _trick: list[tuple[int, int]]  # the trick in progress: (seat, card) in playing order
     _tricks: list[Trick]  # the completed tricks of the hand
     _to_move: int | None  # the seat to play
     _broken: bool  # PLAY-6
     _voids: list[int]  # OBS-1: each seat's revealed missing suits, bit per suit
     _points: list[int]  # SCORE-1: each seat's points captured this hand
-    _captured: list[int]  # the cards each seat has won this hand
+    _captured: list[Cards]  # the cards each seat has won this hand, held-over tricks included
     _moon_taker: int | None  # SCORE-2: the seat that took every point card
 
     def __init__(
@@ -369,7 +385,7 @@ class Game:
 
         :raises InvalidInputError: ``invalid-action`` if there is no such seat.
         """
-        return names_in(self._hands[self._check_seat(seat)])
+        return names_of(self._hands[self._check_seat(seat)])
 
     def selected(self, seat: int) -> list[str]:
         """The cards ``seat`` has selected toward its pass (ACT-2), in the order selected.
@@ -388,8 +404,8 @@ class Game:
         """The legal action ids of ``seat`` (by default :attr:`to_act`), ascending (ACT-3).
 
         In phase ``play`` the ids of its legal cards if it is to move; in phase ``pass``
-        ``52 + c`` for every card ``c`` it holds and has not selected, while it awaits its
-        pass; in phase ``moon`` 104 and 105 for the taker; otherwise none.
+        ``52 + c`` for every card ``c`` it holds more times than it has selected it, while it
+        awaits its pass; in phase ``moon`` 104 and 105 for the taker; otherwise none.
 
         :raises InvalidInputError: ``invalid-action`` if there is no such seat.
         """
@@ -410,7 +426,8 @@ class Game:
         if self._phase == "pass":
             if self._passed[seat] is not None:
                 return 0
-            return (self._hands[seat] & ~mask_of(self._selected[seat])) << SELECT_BASE
+            held, selected = copies(self._hands[seat]), copies(self._selected[seat])
+            return mask_of(card for card in held if held[card] > selected[card]) << SELECT_BASE
         if self._phase == "moon":
             return 0b11 << MOON_ADD if seat == self._moon_taker else 0
         return 0
@@ -433,7 +450,7 @@ class Game:
             seat, cards = fields["seat"], fields["cards"]
             self._check_pass(seat, cards)
             self._accept(entry_of(kind, fields))
-            self._do_pass(seat, mask_of(cards))
+            self._do_pass(seat, cards_of(cards))
         elif kind == "play":
             seat, card = fields["seat"], fields["card"]
             if seat != self._to_move:
@@ -580,10 +597,10 @@ class Game:
             "pass_direction": self.pass_direction,
             "to_move": self.to_move,
             "awaiting_pass": self.awaiting_pass,
-            "hand": names_in(self._hands[seat]),
-            "passed": None if passed is None else names_in(passed),
+            "hand": names_of(self._hands[seat]),
+            "passed": None if passed is None else names_of(passed),
             "selected": self.selected(seat),
-            "received": None if received is None else names_in(received),
+            "received": None if received is None else names_of(received),
             "tricks": self.tricks_played,
             "trick": self.trick,
             "hearts_broken": self.hearts_broken,
@@ -607,10 +624,10 @@ class Game:
             "to_move": self.to_move,
             "moon_taker": self.moon_taker,
             "winners": list(self._winners),
-            "hands": [names_in(hand) for hand in self._hands],
+            "hands": [names_of(hand) for hand in self._hands],
             "selected": [self.selected(seat) for seat in players],
-            "passed": [None if p is None else names_in(p) for p in self._passed],
-            "received": [None if r is None else names_in(r) for r in self._received],
+            "passed": [None if p is None else names_of(p) for p in self._passed],
+            "received": [None if r is None else names_of(r) for r in self._received],
             "trick": self.trick,
             "tricks": self.tricks_played,
             "hearts_broken": self.hearts_broken,
@@ -752,40 +769,54 @@ class Game:
         if self._phase != kind:
             raise _illegal("wrong-phase", f"a {kind} is not possible in phase {shown(self._phase)}")
 
-    def _check_deal(self, hands: list[list[int]]) -> list[int]:
-        """DEAL-1, as masks."""
+    def _check_deal(self, hands: list[list[int]]) -> list[Cards]:
+        """DEAL-1: each hand ``hand_size`` cards of the deck, no card more times than the deck holds it."""
         ruleset = self._ruleset
         if len(hands) != ruleset.players:
             raise _invalid("invalid-deal", f"a deal needs {ruleset.players} hands, not {len(hands)}")
-        masks, seen = [], 0
+        dealt: list[Cards] = []
+        seen: dict[int, int] = {}  # how many copies of each card the hands so far hold
         for seat, hand in enumerate(hands):
             if len(hand) != ruleset.hand_size:
                 raise _invalid("invalid-deal", f"seat {seat} is dealt {len(hand)} cards, not {ruleset.hand_size}")
-            mask = 0
             for card in hand:
                 if not ruleset._deck_mask >> card & 1:
                     raise _invalid("invalid-deal", f"{card_name(card)} is not in the {ruleset.name} deck")
-                if (seen | mask) >> card & 1:
-                    raise _invalid("invalid-deal", f"{card_name(card)} is dealt twice")
-                mask |= 1 << card
-            seen |= mask
-            masks.append(mask)
-        return masks
+                seen[card] = seen.get(card, 0) + 1
+                if seen[card] > ruleset._copies[card]:
+                    held = ruleset._copies[card]
+                    times = "once" if held == 1 else f"{held} times"
+                    raise _invalid(
+                        "invalid-deal", f"{card_name(card)} is dealt {seen[card]} times; the deck holds it {times}"
+                    )
+            dealt.append(cards_of(hand))
+        return dealt
 
     def _check_awaiting(self, seat: int) -> None:
         if self._passed[seat] is not None:
             raise _illegal("already-passed", f"seat {seat} has already passed this hand")
 
     def _check_pass(self, seat: int, cards: list[int]) -> None:
-        """PASS-2 in ERR-4's order."""
+        """PASS-2 in ERR-4's order: ``wrong-pass-size``, ``duplicate-card``, ``card-not-held``.
+
+        A card is named too often (``duplicate-card``) where the seat holds it but fewer times
+        than it is named, or where it is named more times than the deck has packs (with one
+        pack, any card named twice, held or not, as in 1.1); a card the seat does not hold at
+        all, named no more times than there are packs, is ``card-not-held``.
+        """
         size = self._ruleset._pass_size
         self._check_awaiting(seat)
         if len(cards) != size:
             raise _illegal("wrong-pass-size", f"seat {seat} must pass {size} cards, not {len(cards)}")
-        if len(set(cards)) != len(cards):
-            raise _illegal("duplicate-card", f"seat {seat} names a card twice: {[card_name(c) for c in cards]}")
+        named, held = copies(cards), copies(self._hands[seat])
+        for card in sorted(named):
+            if named[card] > self._ruleset._packs or 0 < held[card] < named[card]:
+                raise _illegal(
+                    "duplicate-card",
+                    f"seat {seat} names {card_name(card)} {named[card]} times but holds it {held[card]} times",
+                )
         for card in cards:
-            if not self._hands[seat] >> card & 1:
+            if not held[card]:
                 raise _illegal("card-not-held", f"seat {seat} does not hold {card_name(card)}")
 
     def _play_error(self, seat: int, card: int) -> tuple[str, str] | None:
@@ -794,14 +825,14 @@ class Game:
             self._ruleset,
             seat,
             card,
-            self._hands[seat],
+            mask_of(self._hands[seat]),
             trick=self._trick,
             first_trick=not self._tricks,
             hearts_broken=self.hearts_broken,
         )
 
     def _legal_card_mask(self, seat: int) -> int:
-        return mask_of(card for card in ids_in(self._hands[seat]) if self._play_error(seat, card) is None)
+        return mask_of(card for card in set(self._hands[seat]) if self._play_error(seat, card) is None)
 
     def _void_letters(self) -> list[list[str]]:
         """OBS-1 ``voids``: each seat's revealed missing suits, as letters in ``C D H S`` order."""
@@ -882,21 +913,25 @@ class Game:
         """ACT-2: select ``card`` toward ``seat``'s pass; the last selection makes the pass."""
         self._check_phase("pass")
         self._check_awaiting(seat)
-        if card in self._selected[seat]:
-            raise _illegal("duplicate-card", f"seat {seat} has already selected {card_name(card)}")
-        if not self._hands[seat] >> card & 1:
+        # ACT-2: a card may be selected as many times as the seat holds it (once with one pack).
+        selected, held = self._selected[seat].count(card), self._hands[seat].count(card)
+        if selected and selected >= held:
+            raise _illegal(
+                "duplicate-card", f"seat {seat} has already selected {card_name(card)} as often as it holds it"
+            )
+        if not held:
             raise _illegal("card-not-held", f"seat {seat} does not hold {card_name(card)}")
         self._accept(("select", seat, card))
         self._selected[seat].append(card)
         if len(self._selected[seat]) == self._ruleset._pass_size:
-            cards = mask_of(self._selected[seat])
-            self._actions.append(("pass", seat, tuple(names_in(cards))))
+            cards = cards_of(self._selected[seat])
+            self._actions.append(("pass", seat, tuple(names_of(cards))))
             self._do_pass(seat, cards)
 
     def _reset_hand(self) -> None:
         """The empty hand of the state between hands (game.md, D-5)."""
         players = self._ruleset.players
-        self._hands = [0] * players
+        self._hands = [() for _ in range(players)]
         self._selected = [[] for _ in range(players)]
         self._passed = [None] * players
         self._received = [None] * players
@@ -906,7 +941,7 @@ class Game:
         self._broken = False
         self._voids = [0] * players
         self._points = [0] * players
-        self._captured = [0] * players
+        self._captured = [() for _ in range(players)]
         self._moon_taker = None
 
     def _deal_from_seed(self) -> None:
@@ -914,10 +949,10 @@ class Game:
         assert self._rng is not None
         hands = deal_hands(self._ruleset, self._rng, self.dealer)
         self._seed_deals += 1
-        self._actions.append(("deal", tuple(tuple(names_in(hand)) for hand in hands)))
+        self._actions.append(("deal", tuple(tuple(names_of(hand)) for hand in hands)))
         self._do_deal(hands)
 
-    def _do_deal(self, hands: list[int]) -> None:
+    def _do_deal(self, hands: list[Cards]) -> None:
         """Start the hand: passing, or straight to play where the hand has none (PASS-1)."""
         self._reset_hand()
         self._hands = list(hands)
@@ -927,9 +962,9 @@ class Game:
         else:
             self._phase = "pass"
 
-    def _do_pass(self, seat: int, cards: int) -> None:
+    def _do_pass(self, seat: int, cards: Cards) -> None:
         """PASS-3: the cards leave the hand at once; the last pass makes the exchange."""
-        self._hands[seat] &= ~cards
+        self._hands[seat] = without(self._hands[seat], cards)
         self._passed[seat] = cards
         self._selected[seat] = []  # ACT-2: an accepted pass replaces the selection
         if all(passed is not None for passed in self._passed):
@@ -940,11 +975,12 @@ class Game:
         assert direction is not None
         players = self._ruleset.players
         offset = _DIRECTION_OFFSET[direction]
-        received: list[int | None] = [0] * players
+        received: list[Cards | None] = [() for _ in range(players)]
         for seat, cards in enumerate(self._passed):
+            assert cards is not None
             receiver = (seat + offset) % players
             received[receiver] = cards
-            self._hands[receiver] |= cards or 0
+            self._hands[receiver] = with_cards(self._hands[receiver], cards)
         self._received = received
         self._events.append({"type": "exchange", "direction": direction})
         self._start_play()
@@ -956,11 +992,12 @@ class Game:
         if ruleset._opening_id is None:
             self._to_move = (self.dealer + 1) % ruleset.players
         else:
-            self._to_move = next(s for s, hand in enumerate(self._hands) if hand >> ruleset._opening_id & 1)
+            # RS-13: the deck holds one copy of the opening card, so one seat holds it.
+            self._to_move = next(s for s, hand in enumerate(self._hands) if ruleset._opening_id in hand)
 
     def _do_play(self, seat: int, card: int) -> None:
         ruleset = self._ruleset
-        self._hands[seat] &= ~(1 << card)
+        self._hands[seat] = without(self._hands[seat], (card,))
         if self._trick:
             led_suit = suit_of(self._trick[0][1])
             if suit_of(card) != led_suit:
@@ -974,29 +1011,76 @@ class Game:
         self._finish_trick()
 
     def _finish_trick(self) -> None:
-        """PLAY-7: the highest card of the suit led wins; SCORE-1: it takes the trick's points."""
+        """PLAY-7, PLAY-9: who wins the trick, if anyone; SCORE-1: the winner takes its points.
+
+        A trick that nobody wins is held over: it stays in the tricks with no winner and 0
+        points, its leader leads again, and the next trick won takes its cards and points.
+        """
         ruleset = self._ruleset
-        led_suit = suit_of(self._trick[0][1])
-        winner, _ = max(((s, c) for s, c in self._trick if suit_of(c) == led_suit), key=lambda pair: pair[1])
-        cards = mask_of(c for _, c in self._trick)
-        points = ruleset._points_of(cards)
-        trick: Trick = (self._trick[0][0], tuple(self._trick), winner, points)
+        leader = self._trick[0][0]
+        winner = self._trick_winner(self._trick, last=len(self._tricks) == ruleset.hand_size - 1)
+        if winner is None:
+            trick: Trick = (leader, tuple(self._trick), None, 0)
+            self._to_move = leader  # PLAY-9: the seat that led the held-over trick leads again
+        else:
+            # PLAY-9: the winner captures every trick held over before this one with its own.
+            cards = [card for _, card in self._trick]
+            for held_over in self._held_over():
+                cards.extend(card for _, card in held_over[1])
+            points = ruleset._points_of(cards)
+            trick = (leader, tuple(self._trick), winner, points)
+            self._captured[winner] = with_cards(self._captured[winner], cards)
+            self._points[winner] += points
+            self._to_move = winner
         self._tricks.append(trick)
         self._events.append({"type": "trick", **_trick_dict(trick)})
-        self._captured[winner] |= cards
-        self._points[winner] += points
         self._trick = []
-        self._to_move = winner
         if len(self._tricks) == ruleset.hand_size:
             self._finish_hand()
+
+    def _trick_winner(self, plays: list[tuple[int, int]], *, last: bool) -> int | None:
+        """The seat that wins a complete trick, or ``None`` where it is held over (PLAY-7, PLAY-9)."""
+        ruleset = self._ruleset
+        led_suit = suit_of(plays[0][1])
+        following = [(seat, card) for seat, card in plays if suit_of(card) == led_suit]
+        if ruleset._cancellation is not None:
+            # PLAY-9: identical cards cancel; only a card played once in the trick can win.
+            played = copies(card for _, card in plays)
+            following = [(seat, card) for seat, card in following if played[card] == 1]
+            if not following:
+                if not last:
+                    return None
+                if ruleset._cancellation == "leader":
+                    return plays[0][0]
+                # later-highest: the seat that played the later copy of the highest card of the suit led.
+                highest = max(card for _, card in plays if suit_of(card) == led_suit)
+                return [seat for seat, card in plays if card == highest][-1]
+        # PLAY-7: the highest card of the suit led; of two identical cards the first played
+        # ranks higher (D-15), so a later copy never beats an earlier one.
+        winner, best = following[0]
+        for seat, card in following[1:]:
+            if card > best:
+                winner, best = seat, card
+        return winner
+
+    def _held_over(self) -> list[Trick]:
+        """The tricks held over (PLAY-9) that no trick won since has captured: the last run without a winner."""
+        held: list[Trick] = []
+        for trick in reversed(self._tricks):
+            if trick[2] is not None:
+                break
+            held.append(trick)
+        held.reverse()
+        return held
 
     def _finish_hand(self) -> None:
         """SCORE-2, SCORE-3: a moon, and under ``taker-choice`` the taker's choice first."""
         ruleset = self._ruleset
         self._to_move = None
         if ruleset._moon_scoring is not None and not self._count_down:  # MATCH-6: no moon then
+            # SCORE-2: every copy of every point card of the hand (D-18).
             for seat, captured in enumerate(self._captured):
-                if captured & ruleset._point_mask == ruleset._point_mask:
+                if cards_of(card for card in captured if ruleset._point_mask >> card & 1) == ruleset._point_copies:
                     self._moon_taker = seat
         if self._moon_taker is not None and ruleset._moon_scoring == "taker-choice":
             self._phase = "moon"
@@ -1015,7 +1099,8 @@ class Game:
         else:
             # SCORE-2: the positive part is replaced; cards worth less than zero still count.
             negative = [
-                ruleset._points_of(captured) - ruleset._points_of(captured & ruleset._point_mask)
+                ruleset._points_of(captured)
+                - ruleset._points_of(card for card in captured if ruleset._point_mask >> card & 1)
                 for captured in self._captured
             ]
             bonus = ruleset._moon_bonus

@@ -8,16 +8,37 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 from ..errors import InvalidInputError, shown
-from .cards import DECK_SIZE, HEARTS, RANKS, card_name, ids_in, mask_of, names_in, parse_card_id, rank_of, suit_mask
+from .cards import (
+    DECK_SIZE,
+    HEARTS,
+    RANKS,
+    Cards,
+    card_name,
+    cards_of,
+    copies,
+    mask_of,
+    names_in,
+    names_of,
+    parse_card_id,
+    rank_of,
+    suit_mask,
+)
 from .jsondata import json_problem, loads, plain
 from .legality import LEGALITY_FIELDS, LegalityField
 
 PASS_DIRECTIONS = ("left", "right", "across", "hold")
 MOON_SCORINGS = ("add-to-others", "subtract-from-taker", "taker-choice")
+#: RS-22: who wins a last trick in which every card of the suit led is cancelled (PLAY-9).
+LAST_TRICK_WINNERS = ("leader", "later-highest")
+#: RS-3: the number of seats a ruleset may have.
+MIN_PLAYERS, MAX_PLAYERS = 3, 10
+#: RS-21: the number of packs a deck may be made of.
+MAX_PACKS = 2
 #: RS-19: the core fields, which every ruleset states.
 REQUIRED_FIELDS = (
     "name",
@@ -37,10 +58,11 @@ OPTIONAL_FIELDS = (
     "sources",
     "spec_version",
     "count_down",
+    "cancellation",
     *(field.name for field in LEGALITY_FIELDS if field.optional),
 )
 #: The version of the specification this engine implements (spec/README.md §Version).
-SPEC_VERSION = "1.1.0"
+SPEC_VERSION = "1.2.0"
 #: RS-18: the one major version this engine reads.
 SPEC_MAJOR = "1"
 _VERSION_FORM = re.compile(r"(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)")
@@ -118,7 +140,10 @@ class Ruleset:
     """
 
     __slots__ = (
+        "_cancellation",
         "_card_points",
+        "_copies",
+        "_deck",
         "_deck_mask",
         "_hash",
         "_json",
@@ -127,8 +152,10 @@ class Ruleset:
         "_moon_bonus",
         "_moon_scoring",
         "_opening_id",
+        "_packs",
         "_pass_cycle",
         "_pass_size",
+        "_point_copies",
         "_point_mask",
         "_removed",
         "_sealed",
@@ -177,8 +204,8 @@ class Ruleset:
         self._sources = None if sources is None else tuple(_expect(source, str, "sources") for source in sources)
 
         players = _expect(data["players"], int, "players")
-        if not 3 <= players <= 7:
-            raise _fail(f"field 'players' must be from 3 to 7, not {players}")
+        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise _fail(f"field 'players' must be from {MIN_PLAYERS} to {MAX_PLAYERS}, not {players}")
         self.players = players
 
         self._read_deck(_expect(data["deck"], dict, "deck"))
@@ -194,6 +221,8 @@ class Ruleset:
         self.target = target
         # RS-20 (1.1.0): optional, and false where absent, so that a 1.0 ruleset plays as it did.
         self.count_down = "count_down" in data and _expect(data["count_down"], bool, "count_down")
+        # RS-22 (1.2.0): optional, and null (identical cards do not cancel) where absent.
+        self._read_cancellation(data.get("cancellation"))
         self._json = self._canonical_json()
         text = json.dumps(self._json, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
         self._hash = hash(text)
@@ -233,8 +262,10 @@ class Ruleset:
         return (Ruleset, (self.to_json(),))
 
     def _read_deck(self, deck: dict[str, Any]) -> None:
-        if set(deck) != {"lowest_rank", "removed"}:
-            extra = sorted(set(deck) - {"lowest_rank", "removed"})
+        """RS-4, RS-21, RS-13 items 1, 2 and 7: the deck, a multiset of ``packs`` copies less ``removed``."""
+        required, allowed = {"lowest_rank", "removed"}, {"lowest_rank", "removed", "packs"}
+        if not required <= set(deck) <= allowed:
+            extra = sorted(set(deck) - allowed)
             raise _fail(
                 f"unknown field 'deck.{extra[0]}'" if extra else "field 'deck' needs 'lowest_rank' and 'removed'"
             )
@@ -242,18 +273,29 @@ class Ruleset:
         if len(lowest) != 1 or lowest not in RANKS:  # `in` alone would take any run of ranks
             raise _fail(f"field 'deck.lowest_rank' must be a rank character 2..A, not {shown(lowest)}")
         self._lowest_rank = lowest
-        full = mask_of(card for card in range(DECK_SIZE) if rank_of(card) >= RANKS.index(lowest))
-        removed = 0
+        # RS-21 (1.2.0): optional, one pack where absent; RS-13 item 7: one or two.
+        packs = _expect(deck["packs"], int, "deck.packs") if "packs" in deck else 1
+        if not 1 <= packs <= MAX_PACKS:
+            raise _fail(f"field 'deck.packs' must be 1 or 2, not {packs}")
+        self._packs = packs
+        in_play = [card for card in range(DECK_SIZE) if rank_of(card) >= RANKS.index(lowest)]
+        removed: list[int] = []
         for text in _expect(deck["removed"], list, "deck.removed"):
             card = _card_field(text, "deck.removed")
-            if not full >> card & 1:
+            if card not in in_play:
                 raise _fail(f"field 'deck.removed' names {shown(text)}, which is below the lowest rank")
-            if removed >> card & 1:
-                raise _fail(f"field 'deck.removed' names {shown(text)} twice")
-            removed |= 1 << card
-        self._removed = removed
-        self._deck_mask = full & ~removed
-        size = bin(self._deck_mask).count("1")
+            removed.append(card)
+            # RS-13 item 1: each entry takes away one copy, so no card more times than the packs.
+            if removed.count(card) > packs:
+                times = "twice" if packs == 1 else f"{removed.count(card)} times with {packs} packs"
+                raise _fail(f"field 'deck.removed' names {shown(card_name(card))} {times}")
+        self._removed: Cards = cards_of(removed)
+        taken = copies(removed)
+        #: The copies of each card left in the deck (0, 1 or 2), by id.
+        self._copies = tuple(packs - taken[card] if card in in_play else 0 for card in range(DECK_SIZE))
+        self._deck: Cards = tuple(card for card in range(DECK_SIZE) for _ in range(self._copies[card]))
+        self._deck_mask = mask_of(self._deck)
+        size = len(self._deck)
         if size < self.players or size % self.players:
             raise _fail(f"a deck of {size} cards cannot be dealt evenly to {self.players} players")
 
@@ -289,6 +331,12 @@ class Ruleset:
         card = _card_field(opening, "opening_card")
         if not self._deck_mask >> card & 1:
             raise _fail(f"field 'opening_card' names {shown(opening)}, which is not in the deck")
+        # RS-13 item 3: its holder must be one seat (PLAY-1), so the deck holds one copy.
+        if self._copies[card] != 1:
+            raise _fail(
+                f"field 'opening_card' names {shown(card_name(card))}, of which the deck holds "
+                f"{self._copies[card]} copies: the opening card must be unique (remove one copy in 'deck.removed')"
+            )
         self._opening_id = card
 
     def _read_points(self, points: dict[Any, Any]) -> None:
@@ -309,6 +357,8 @@ class Ruleset:
         self._values = tuple(values)
         self._card_points = {card_name(card): values[card] for card in range(DECK_SIZE) if values[card]}
         self._point_mask = mask_of(card for card in range(DECK_SIZE) if values[card] > 0)
+        #: SCORE-2: every copy of every point card in the deck, which a moon needs (D-18).
+        self._point_copies: Cards = tuple(card for card in self._deck if values[card] > 0)
 
     def _read_moon(self, moon: Any) -> None:
         if moon is None:
@@ -332,6 +382,27 @@ class Ruleset:
         self._moon_scoring = scoring
         self._moon_bonus = bonus
 
+    def _read_cancellation(self, cancellation: Any) -> None:
+        """RS-22 and RS-13 item 7: ``null`` or ``{"last_trick": ...}``, and only with two packs."""
+        if cancellation is None:  # RS-19: null means what absence means
+            self._cancellation: str | None = None
+            return
+        cancellation = _expect(cancellation, dict, "cancellation")
+        if set(cancellation) != {"last_trick"}:
+            extra = sorted(set(cancellation) - {"last_trick"})
+            problem = f"unknown field 'cancellation.{extra[0]}'" if extra else "field 'cancellation' needs 'last_trick'"
+            raise _fail(problem)
+        last_trick = _expect(cancellation["last_trick"], str, "cancellation.last_trick")
+        if last_trick not in LAST_TRICK_WINNERS:
+            choices = ", ".join(LAST_TRICK_WINNERS)
+            raise _fail(f"field 'cancellation.last_trick' must be one of {choices}, not {shown(last_trick)}")
+        if self._packs != 2:
+            raise _fail(
+                f"field 'cancellation' is set but 'deck.packs' is {self._packs}: "
+                "identical cards, which cancel, need two packs"
+            )
+        self._cancellation = last_trick
+
     def _canonical_json(self) -> dict[str, Any]:
         optional: dict[str, Any] = {}
         if self.title is not None:
@@ -342,7 +413,12 @@ class Ruleset:
             "name": self.name,
             **optional,
             "players": self.players,
-            "deck": {"lowest_rank": self._lowest_rank, "removed": names_in(self._removed)},
+            # RS-21: removed sorted with its repeats adjacent; packs written only where it is 2.
+            "deck": {
+                "lowest_rank": self._lowest_rank,
+                "removed": names_of(self._removed),
+                **({"packs": self._packs} if self._packs != 1 else {}),
+            },
             "passing": None if self._pass_cycle is None else {"cycle": list(self._pass_cycle), "size": self._pass_size},
             "opening_card": None if self._opening_id is None else card_name(self._opening_id),
             **{
@@ -355,6 +431,8 @@ class Ruleset:
             "target": self.target,
             # RS-20: written only where set, so that a ruleset of 1.0 keeps its canonical object.
             **({"count_down": True} if self.count_down else {}),
+            # RS-22: written only where set.
+            **({"cancellation": {"last_trick": self._cancellation}} if self._cancellation is not None else {}),
         }
 
     @classmethod
@@ -400,14 +478,19 @@ class Ruleset:
         return self.to_json()["moon"]
 
     @property
+    def cancellation(self) -> dict[str, str] | None:
+        """``{"last_trick": ...}`` where identical cards cancel (RS-22, PLAY-9), else ``None``."""
+        return None if self._cancellation is None else {"last_trick": self._cancellation}
+
+    @property
     def hand_size(self) -> int:
         """Cards dealt to each seat, and tricks per hand (RS-12)."""
-        return bin(self._deck_mask).count("1") // self.players
+        return len(self._deck) // self.players
 
     @property
     def deck(self) -> list[str]:
-        """The cards in play, sorted."""
-        return names_in(self._deck_mask)
+        """The cards in play, sorted, a card once per copy (CARD-2)."""
+        return names_of(self._deck)
 
     @property
     def point_cards(self) -> list[str]:
@@ -427,9 +510,9 @@ class Ruleset:
             return bool(self._hearts_mask >> card & 1) or card == QUEEN_OF_SPADES
         return False
 
-    def _points_of(self, mask: int) -> int:
-        """The sum of the values of the cards in ``mask`` (SCORE-1)."""
-        return sum(self._values[card] for card in ids_in(mask))
+    def _points_of(self, cards: Iterable[int]) -> int:
+        """The sum of the values of some cards, each copy counted (SCORE-1)."""
+        return sum(self._values[card] for card in cards)
 
     def replace(self, **fields: Any) -> Ruleset:
         """A new, validated ruleset with some fields changed (API-2).

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import InvalidInputError, shown
-from .cards import ids_in, names_in
+from .cards import Cards, cards_of, names_of
 from .jsondata import as_integer
 from .ruleset import Ruleset, as_ruleset
 
@@ -65,20 +65,23 @@ def seed_draws(seed: int, count: int) -> list[int]:
 
 
 def shuffled_deck(ruleset: Ruleset, rng: SplitMix64) -> list[int]:
-    """The deck in sorted order, shuffled by Fisher-Yates from the top index down (SEED-3)."""
-    cards = list(ids_in(ruleset._deck_mask))
+    """The deck in sorted order, shuffled by Fisher-Yates from the top index down (SEED-3).
+
+    With two packs the sorted deck holds both copies of a card side by side (``2C 2C 3C 3C …``).
+    """
+    cards = list(ruleset._deck)
     for i in range(len(cards) - 1, 0, -1):
         j = rng.below(i + 1)
         cards[i], cards[j] = cards[j], cards[i]
     return cards
 
 
-def deal_hands(ruleset: Ruleset, rng: SplitMix64, dealer: int) -> list[int]:
-    """One deal as a mask per seat: card ``k`` goes to seat ``dealer + 1 + k`` (SEED-4)."""
-    hands = [0] * ruleset.players
+def deal_hands(ruleset: Ruleset, rng: SplitMix64, dealer: int) -> list[Cards]:
+    """One deal as a sorted multiset per seat: card ``k`` goes to seat ``dealer + 1 + k`` (SEED-4)."""
+    hands: list[list[int]] = [[] for _ in range(ruleset.players)]
     for position, card in enumerate(shuffled_deck(ruleset, rng)):
-        hands[(dealer + 1 + position) % ruleset.players] |= 1 << card
-    return hands
+        hands[(dealer + 1 + position) % ruleset.players].append(card)
+    return [cards_of(hand) for hand in hands]
 
 
 def deal_from_seed(ruleset: Ruleset, seed: int, deals: int = 1, hand_number: int = 0) -> list[list[list[str]]]:
@@ -100,6 +103,6 @@ def deal_from_seed(ruleset: Ruleset, seed: int, deals: int = 1, hand_number: int
     hand_number = check_count(hand_number, "a hand number", 0, _MAX_U64)
     rng = SplitMix64(seed)
     return [
-        [names_in(hand) for hand in deal_hands(ruleset, rng, (hand_number + k) % 2**64 % ruleset.players)]
+        [names_of(hand) for hand in deal_hands(ruleset, rng, (hand_number + k) % 2**64 % ruleset.players)]
         for k in range(deals)
     ]

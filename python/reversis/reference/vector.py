@@ -11,7 +11,7 @@ same step (auto-reset). The reference steps the games one after another on the c
 >>> from reversis.reference import VectorEnv, preset
 >>> env = VectorEnv(preset("hearts-4"), num_envs=2, seed=7, history=True)
 >>> env.current_player.tolist(), env.observation.shape
-([0, 0], (2, 1049))
+([0, 0], (2, 1435))
 >>> first_legal = [row.index(True) for row in env.legal_action_mask.tolist()]
 >>> env.step(first_legal)
 >>> env.terminated.tolist(), env.rewards.tolist()
@@ -271,7 +271,7 @@ class VectorEnv(VectorSpaces):
 
     @property
     def observation(self) -> memoryview:
-        """``int32``, shape ``(num_envs, 1049)``: the OBS-3 encoding of the acting seat's observation."""
+        """``int32``, shape ``(num_envs, 1435)``: the OBS-3 encoding of the acting seat's observation."""
         return self._observation
 
     @property
@@ -376,7 +376,8 @@ class VectorEnv(VectorSpaces):
         reward = [0] * players
         ended: list[int] | None = None
         for event in game.events:
-            if event["type"] == "trick" and self._rewards_mode == "trick":
+            # A trick held over (PLAY-9) has no winner and pays nobody until it is captured.
+            if event["type"] == "trick" and self._rewards_mode == "trick" and event["winner"] is not None:
                 reward[event["winner"]] -= event["points"]
             elif event["type"] == "hand":
                 for seat in range(players):
