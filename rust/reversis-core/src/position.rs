@@ -393,12 +393,14 @@ impl Position {
                 ),
             ));
         }
-        // PASS-2: a card named more times than the seat holds it (and twice at least) is a
-        // duplicate; then a card not held.
+        // PASS-2: a card named more times than the deck has copies of it, or than the seat
+        // holds it where it holds one, is a duplicate; then a card not held.
         let hand = self.hand.hand(seat);
         let mut set = CardMultiset::EMPTY;
         for &c in cards {
-            if set.count(c) >= hand.count(c).max(1) {
+            let held = hand.count(c);
+            let allowed = if held == 0 { rules.packs() } else { held };
+            if set.count(c) >= allowed {
                 return Err(err(
                     ErrorCode::DuplicateCard,
                     format!("duplicate card: '{c}' is passed more times than seat {seat} holds it"),
