@@ -26,6 +26,7 @@ COMPAT = ROOT / "conformance" / "compat"
 RELEASES: dict[str, tuple[str, int]] = {
     "1.0.0": ("a0bec111ba39c62a527c501428a0053edb371fac4e483bec6fd3f0c5665e54a2", 8),
     "1.1.0": ("2a7d9a1ac303b0dbacb3b314e83e0d5837642aba1e5e2817c3fa4af799efcc04", 11),
+    "1.2.0": ("eb079fa557ef25d5684db75e9c394dd1bea3dfc584e9ffdb9f44995bdc22825b", 14),
 }
 EXPECTED: dict[str, dict[str, dict[str, Any]]] = {
     release: json.loads((COMPAT / release / "expected.json").read_text(encoding="utf-8"))["records"]
@@ -147,7 +148,10 @@ def test_a_frozen_record_replays_to_its_recorded_scores(engine: ModuleType, rele
 
 
 def test_a_release_records_a_match_that_counts_down() -> None:
-    assert [p.values for p in COUNT_DOWN_PARAMS] == [("1.1.0", "hartenjagen-count-down")]
+    assert [p.values for p in COUNT_DOWN_PARAMS] == [
+        ("1.1.0", "hartenjagen-count-down"),
+        ("1.2.0", "hartenjagen-count-down"),
+    ]
 
 
 @pytest.mark.parametrize(("release", "name"), COUNT_DOWN_PARAMS)

@@ -13,7 +13,11 @@ import reversis
 from reversis import _core
 from reversis.players import MonteCarloPlayer, Observation, Player, act_for, observe
 
-PRESETS = reversis.preset_names()
+#: The sampler of hidden cards, and so this player, plays one pack (two are refused, below).
+PRESETS = [
+    name for name in reversis.preset_names() if len(set(reversis.preset(name).deck)) == len(reversis.preset(name).deck)
+]
+TWO_PACKS = [name for name in reversis.preset_names() if name not in PRESETS]
 
 
 def play_hand(name: str, seed: int) -> list[dict]:
@@ -98,3 +102,12 @@ def test_sample_hidden_rejects_bad_counts(samples: object) -> None:
     with pytest.raises(reversis.InvalidInputError) as caught:
         _core.sample_hidden(game.ruleset, game.observation(0), samples, 1)
     assert caught.value.code == "invalid-setup"
+
+
+@pytest.mark.parametrize("name", TWO_PACKS)
+def test_two_packs_are_refused_by_name(name: str) -> None:
+    """The sampler of hidden cards holds one copy of each card: a two-pack ruleset gets a typed
+    error naming the field, never a crash or a wrong layout."""
+    with pytest.raises(reversis.ReversisError, match=r"deck\.packs") as error:
+        play_hand(name, 3)
+    assert error.value.code == "invalid-ruleset"

@@ -55,10 +55,24 @@ def random_action(observation: dict[str, Any], rng: Any) -> int:
     return int(rng.choice(np.flatnonzero(observation["action_mask"])))
 
 
-def trick_winner(cards: list[dict[str, Any]]) -> int:
-    """PLAY-7: the highest card of the suit led."""
+def trick_winner(cards: list[dict[str, Any]], cancellation: Any = None, last: bool = False) -> int | None:
+    """PLAY-7: the highest card of the suit led, the first played of two identical ones; under
+    PLAY-9 identical cards cancel, and a trick with none of the suit led left is held over
+    (``None``) unless it is the last, which ``last_trick`` gives away."""
     led = cards[0]["card"][1]
-    return max((RANKS.index(p["card"][0]), p["seat"]) for p in cards if p["card"][1] == led)[1]
+    following = [(RANKS.index(p["card"][0]), -i, p["seat"]) for i, p in enumerate(cards) if p["card"][1] == led]
+    if cancellation is None:
+        return max(following)[2]
+    named = [p["card"] for p in cards]
+    alive = [f for f in following if named.count(cards[-f[1]]["card"]) == 1]
+    if alive:
+        return max(alive)[2]
+    if not last:
+        return None
+    if cancellation["last_trick"] == "leader":
+        return cards[0]["seat"]
+    # later-highest: of the highest rank led, the copy played later.
+    return max(following, key=lambda f: (f[0], -f[1]))[2]
 
 
 def expected_scores(ruleset: Any, tricks: list[list[dict[str, Any]]], choice: str | None) -> list[int]:
@@ -66,14 +80,19 @@ def expected_scores(ruleset: Any, tricks: list[list[dict[str, Any]]], choice: st
     players = ruleset.players
     values = ruleset.card_points
     positive, negative = [0] * players, [0] * players
-    for cards in tricks:
-        winner = trick_winner(cards)
-        for play in cards:
+    held_over: list[dict[str, Any]] = []
+    for index, cards in enumerate(tricks):
+        winner = trick_winner(cards, ruleset.cancellation, last=index == len(tricks) - 1)
+        if winner is None:
+            held_over += cards
+            continue
+        for play in cards + held_over:
             value = values.get(play["card"], 0)
             if value > 0:
                 positive[winner] += value
             else:
                 negative[winner] += value
+        held_over = []
     all_points = sum(values.get(card, 0) for card in ruleset.deck if values.get(card, 0) > 0)
     takers = [seat for seat in range(players) if positive[seat] == all_points]
     if ruleset.moon is None or not takers:

@@ -24,7 +24,11 @@ from reversis import _core, reference
 from reversis.players import RandomPlayer, act_for
 
 OFFSET = {"left": 1, "right": -1, "across": 2, "hold": 0}
-PRESETS = reversis.preset_names()
+#: The sampler of hidden cards, and so this player, plays one pack (two are refused, below).
+PRESETS = [
+    name for name in reversis.preset_names() if len(set(reversis.preset(name).deck)) == len(reversis.preset(name).deck)
+]
+TWO_PACKS = [name for name in reversis.preset_names() if name not in PRESETS]
 
 
 def played_cards(obs: dict[str, Any]) -> set[str]:
@@ -367,3 +371,12 @@ def test_consistent_samples_keep_the_pass_and_the_voids_of_passing_hands() -> No
     twice = dict(obs, trick=[*obs["trick"], obs["tricks"][0]["cards"][0]])
     with pytest.raises(reversis.InvalidInputError):
         _core.sample_consistent(rules, twice, 1, 0)
+
+
+@pytest.mark.parametrize("name", TWO_PACKS)
+def test_two_packs_are_refused_by_name(name: str) -> None:
+    """The sampler deals one copy of each hidden card: a two-pack ruleset is refused by name."""
+    game = play_to(name, 0, 5)
+    with pytest.raises(reversis.ReversisError, match=r"deck\.packs") as error:
+        _core.sample_hidden(reversis.preset(name), game.observation(0), 3, 0)
+    assert error.value.code == "invalid-ruleset"

@@ -16,7 +16,11 @@ from reversis import _core
 from reversis.commands import tournament
 from reversis.players import Observation, Player, RandomPlayer, RuleBasedPlayer, SearchPlayer, act_for, observe
 
-PRESETS = reversis.preset_names()
+#: The sampler of hidden cards, and so this player, plays one pack (two are refused, below).
+PRESETS = [
+    name for name in reversis.preset_names() if len(set(reversis.preset(name).deck)) == len(reversis.preset(name).deck)
+]
+TWO_PACKS = [name for name in reversis.preset_names() if name not in PRESETS]
 
 
 def play_hand(name: str, seed: int, hand_number: int, playouts: int = 40) -> list[dict[str, Any]]:
@@ -228,3 +232,12 @@ def test_registered_in_the_tournament_with_options() -> None:
     for bad in ["search:playouts", "search:depth=3", "search:playouts=0", "rules:playouts=5", "search:seed=1"]:
         with pytest.raises(tournament.TournamentError):
             tournament.run_tournament([bad, "rules"], ruleset=reversis.preset("hearts-computer"), hands=1)
+
+
+@pytest.mark.parametrize("name", TWO_PACKS)
+def test_two_packs_are_refused_by_name(name: str) -> None:
+    """The search samples hidden cards with one copy of each: a two-pack ruleset gets a typed
+    error naming the field, never a crash or a wrong decision."""
+    with pytest.raises(reversis.ReversisError, match=r"deck\.packs") as error:
+        play_hand(name, 3, 0)
+    assert error.value.code == "invalid-ruleset"

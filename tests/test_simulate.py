@@ -11,7 +11,8 @@ import reversis
 
 def _allowed_totals(ruleset: reversis.Ruleset) -> set[int]:
     """What one hand's scores may add up to: all points, or a moon's total (SCORE-1, SCORE-2)."""
-    values = ruleset.card_points.values()
+    # Over the deck, so that each copy of a card counts (two packs, D-15).
+    values = [ruleset.card_points.get(card, 0) for card in ruleset.deck]
     positive = sum(v for v in values if v > 0)
     negative = sum(v for v in values if v < 0)
     totals = {positive + negative}

@@ -1,5 +1,5 @@
 //! The compatibility fixtures of `conformance/compat/` (spec `README.md` §Version, RS-18, RS-19,
-//! REC-5): the presets and records that each release wrote (1.0.0, 1.1.0) still load, and the
+//! REC-5): the presets and records that each release wrote (1.0.0, 1.1.0, 1.2.0) still load, and the
 //! records replay to their recorded scores.
 
 use std::fs;
@@ -11,7 +11,7 @@ use reversis_core::{
 use serde_json::{json, Value};
 
 /// Each release folder of `conformance/compat/` and the number of presets that release had.
-const RELEASES: [(&str, usize); 2] = [("1.0.0", 8), ("1.1.0", 11)];
+const RELEASES: [(&str, usize); 3] = [("1.0.0", 8), ("1.1.0", 11), ("1.2.0", 14)];
 
 fn compat_dir(release: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
