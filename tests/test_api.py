@@ -80,6 +80,8 @@ def test_action_ids_follow_act_2(engine) -> None:
     assert engine.action_ids({"type": "moon", "seat": 0, "choice": "subtract-from-taker"}) == [105]
     assert engine.action_from_ids([49], 3) == {"type": "play", "seat": 3, "card": "QS"}
     assert engine.action_from_ids([52 + 49, 52], 1) == {"type": "pass", "seat": 1, "cards": ["2C", "QS"]}
+    # Both copies of a card of two packs (RS-21): the id twice, as action_ids gives it.
+    assert engine.action_from_ids([53, 52 + 49, 53], 1) == {"type": "pass", "seat": 1, "cards": ["3C", "3C", "QS"]}
     assert engine.action_from_ids([105], 2) == {"type": "moon", "seat": 2, "choice": "subtract-from-taker"}
     assert [engine.action_label(i) for i in (0, 49, 52 + 12, 104, 105)] == [
         "play 2C",
@@ -96,7 +98,7 @@ def test_action_ids_follow_act_2(engine) -> None:
         lambda e: e.action_ids({"type": "deal", "hands": [[], [], [], []]}),
         lambda e: e.action_from_ids([], 0),
         lambda e: e.action_from_ids([0, 1], 0),
-        lambda e: e.action_from_ids([52, 52], 0),
+        lambda e: e.action_from_ids([52, 52, 52], 0),
         lambda e: e.action_from_ids([52, 104], 0),
         lambda e: e.action_from_ids([106], 0),
         lambda e: e.action_from_ids([True], 0),

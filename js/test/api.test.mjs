@@ -153,6 +153,9 @@ test("integer actions follow ACT-2: 0-51 play, 52-103 select toward a pass, 104-
   assert.deepStrictEqual(actionIds({ type: "play", seat: 1, card: "QS" }), [cardId("QS")]);
   assert.deepStrictEqual(actionIds({ type: "pass", seat: 0, cards: ["QS", "2C", "AH"] }), ["2C", "AH", "QS"].map((c) => 52 + cardId(c)));
   assert.deepStrictEqual(actionFromIds([cardId("QS")], 2), { type: "play", seat: 2, card: "QS" });
+  // Both copies of a card of two packs (RS-21) pass as the id twice; a third is no card's.
+  assert.deepStrictEqual(actionFromIds([53, 53], 1), { type: "pass", seat: 1, cards: ["3C", "3C"] });
+  throwsCode(() => actionFromIds([53, 53, 53], 1), InvalidInputError, "invalid-action");
   assert.equal(actionLabel(cardId("QS")), "play QS");
   assert.equal(actionLabel(52 + cardId("QS")), "pass QS");
   assert.equal(actionLabel(104), "moon add-to-others");

@@ -144,7 +144,8 @@ def action_ids(action: dict[str, Any]) -> list[int]:
 def action_from_ids(ids: list[int], seat: int) -> dict[str, Any]:
     """The ACT-1 action of ``seat`` made of ``ids``, the inverse of :func:`action_ids` (API-10).
 
-    ``ids`` is one play id, one moon id, or distinct pass ids.
+    ``ids`` is one play id, one moon id, or pass ids, each at most twice (both copies of a card
+    of two packs, RS-21).
 
     >>> action_from_ids([101, 52], 3)
     {'type': 'pass', 'seat': 3, 'cards': ['2C', 'QS']}
@@ -159,8 +160,8 @@ def action_from_ids(ids: list[int], seat: int) -> dict[str, Any]:
         raise _invalid(f"action ids are a non-empty list of integers, not {shown(ids)}")
     checked = [_check_id(action_id) for action_id in ids]
     if all(SELECT_BASE <= action_id < MOON_ADD for action_id in checked):
-        if len(set(checked)) != len(checked):
-            raise _invalid(f"a pass names each card once: {shown(ids)}")
+        if any(checked.count(action_id) > 2 for action_id in checked):
+            raise _invalid(f"a pass names each card at most twice, no deck has three copies: {shown(ids)}")
         cards = sorted(action_id - SELECT_BASE for action_id in checked)
         return {"type": "pass", "seat": seat, "cards": [card_name(card) for card in cards]}
     if len(checked) != 1:

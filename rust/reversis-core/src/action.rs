@@ -378,13 +378,14 @@ pub fn action_ids(action: &Action) -> Result<Vec<u16>, Error> {
     }
 }
 
-/// The ACT-1 action of `seat` made of `ids` (API-10): one play id, one moon id, or distinct
-/// selection ids (a `pass` of those cards).
+/// The ACT-1 action of `seat` made of `ids` (API-10): one play id, one moon id, or selection
+/// ids, each at most twice (a `pass` of those cards; twice passes both copies of a card of two
+/// packs, RS-21).
 ///
 /// # Errors
 ///
 /// `invalid-action` for anything else: no ids, an id outside 0 … 105, a mix of kinds, more than
-/// one play or moon id, or a selection id given twice.
+/// one play or moon id, or a selection id given three times.
 pub fn action_from_ids(ids: &[u16], seat: usize) -> Result<Action, Error> {
     let decisions = ids
         .iter()
@@ -398,13 +399,13 @@ pub fn action_from_ids(ids: &[u16], seat: usize) -> Result<Action, Error> {
             choice: *choice,
         }),
         many => {
-            let mut set = crate::card::CardSet::EMPTY;
+            let mut set = crate::card::CardMultiset::EMPTY;
             for d in many {
                 match d {
-                    Decision::Select(c) if !set.contains(*c) => set.insert(*c),
+                    Decision::Select(c) if set.count(*c) < 2 => set.insert(*c),
                     _ => {
                         return Err(bad(format_args!(
-                        "ids {ids:?} are neither one play, one moon choice nor distinct pass ids"
+                        "ids {ids:?} are neither one play, one moon choice nor pass ids, each at most twice"
                     )))
                     }
                 }
