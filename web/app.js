@@ -924,6 +924,9 @@ function renderControls() {
 function setUpControls() {
   const select = $("preset");
   for (const name of reversis.presetNames()) {
+    // The computer players' knowledge of hidden cards holds one copy of each card, so the
+    // two-pack presets (RS-21) are not offered at this table; the package plays them.
+    if ((reversis.preset(name).toJson().deck.packs ?? 1) > 1) continue;
     const option = document.createElement("option");
     option.value = name;
     option.textContent = `${reversis.preset(name).toJson().title} (${name})`;
