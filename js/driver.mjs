@@ -59,7 +59,7 @@ const COMMANDS = {
     spec_version: SPEC_VERSION,
     version: VERSION,
     capabilities: {
-      players: [3, 4, 5, 6, 7],
+      players: [3, 4, 5, 6, 7, 8, 9, 10],
       presets: presetNames(),
       custom_rulesets: true,
       kinds: KINDS,

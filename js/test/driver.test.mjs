@@ -32,7 +32,7 @@ test("hello claims every player count, preset and kind of conformance/README.md"
   const readme = readFileSync(new URL("../../conformance/README.md", import.meta.url), "utf8");
   const kinds = [...readme.matchAll(/^\| `([a-z-]+)` \| `/gm)].map((m) => m[1]);
   assert.deepStrictEqual(hello.capabilities.kinds, kinds);
-  assert.deepStrictEqual(hello.capabilities.players, [3, 4, 5, 6, 7]);
+  assert.deepStrictEqual(hello.capabilities.players, [3, 4, 5, 6, 7, 8, 9, 10]);
   for (const claim of ["custom_rulesets", "observations", "error_codes", "action_ids"]) assert.equal(hello.capabilities[claim], true);
 });
 
