@@ -225,7 +225,7 @@ fn run_case(case: &Value) -> Result<(), String> {
                     }
                 }
                 if let Some(d) = case.get("deck") {
-                    if strings(d) != r.deck().to_strings() {
+                    if strings(d) != r.deck_cards().to_strings() {
                         return Err("deck differs".into());
                     }
                 }

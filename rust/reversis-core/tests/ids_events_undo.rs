@@ -221,7 +221,14 @@ fn api_10_ids_round_trip() {
     assert_eq!(action_label(49).unwrap(), "play QS");
     assert_eq!(action_label(101).unwrap(), "pass QS");
     assert_eq!(action_label(105).unwrap(), "moon subtract-from-taker");
-    for bad in [&[][..], &[0, 1], &[52, 52], &[104, 105], &[0, 52], &[106]] {
+    for bad in [
+        &[][..],
+        &[0, 1],
+        &[52, 52, 52],
+        &[104, 105],
+        &[0, 52],
+        &[106],
+    ] {
         assert_eq!(
             action_from_ids(bad, 0).unwrap_err().code,
             ErrorCode::InvalidAction
