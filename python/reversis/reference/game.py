@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Sequence
-from typing import Any, overload
+from typing import Any, Optional, overload
 
 from ..errors import IllegalActionError, InvalidInputError, ReversisError, shown
 from .actions import (
@@ -64,8 +64,9 @@ _MAX_U64 = (1 << 64) - 1
 #: Where an undo snapshot (:meth:`Game._position`) keeps the selections.
 _SELECTED = 5
 #: A completed trick, immutable: ``(leader, ((seat, card id), ...), winner, points)``; a trick
-#: held over (PLAY-9) has the winner ``None`` and the points 0 (TRICK-1).
-Trick = tuple[int, tuple[tuple[int, int], ...], int | None, int]
+#: held over (PLAY-9) has the winner ``None`` and the points 0 (TRICK-1). ``Optional``, not
+#: ``int | None``: an alias is evaluated at run time, and Python 3.9 has no ``|`` of types.
+Trick = tuple[int, tuple[tuple[int, int], ...], Optional[int], int]
 #: An accepted input, as the undo stack and pickling keep it: an action's entry, or a
 #: selection ``("select", seat, card id)`` (ACT-2).
 Input = tuple[Any, ...]
