@@ -450,18 +450,21 @@ impl IntoIterator for CardSet {
     }
 }
 
+// Cards as canonical strings separated by single spaces, in the order given.
+fn write_spaced(f: &mut fmt::Formatter<'_>, cards: impl IntoIterator<Item = Card>) -> fmt::Result {
+    for (i, c) in cards.into_iter().enumerate() {
+        if i > 0 {
+            f.write_str(" ")?;
+        }
+        write!(f, "{c}")?;
+    }
+    Ok(())
+}
+
 impl fmt::Display for CardSet {
     /// Canonical strings, sorted, separated by single spaces.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut first = true;
-        for c in *self {
-            if !first {
-                f.write_str(" ")?;
-            }
-            first = false;
-            write!(f, "{c}")?;
-        }
-        Ok(())
+        write_spaced(f, *self)
     }
 }
 
@@ -659,14 +662,6 @@ impl IntoIterator for CardMultiset {
 impl fmt::Display for CardMultiset {
     /// Canonical strings, sorted, copies adjacent, separated by single spaces.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut first = true;
-        for c in *self {
-            if !first {
-                f.write_str(" ")?;
-            }
-            first = false;
-            write!(f, "{c}")?;
-        }
-        Ok(())
+        write_spaced(f, *self)
     }
 }
