@@ -1,17 +1,18 @@
 //! The vector environment in the core: `cargo bench -p reversis-core --bench vector`.
 //!
 //! Prints decisions per second of `VectorEnv::step` (1,024 games of hearts-4, random legal ids
-//! picked in Rust from the mask buffer, masks and OBS-3 observations written every step) on one
-//! thread and on two, in alternation, and the memory a game takes: its state (its position,
-//! and with history its episode's action ids) apart from its rows of the output buffers,
-//! counted by a global allocator that tallies live bytes.
+//! picked in Rust from the mask buffer, masks and OBS-3 observations written every step) with
+//! `int32` and `uint8` observations, on one thread and on two (`step_threads`, which starts its
+//! threads on every step), in alternation, and the memory a game takes: its state (its
+//! position, and with history its episode's action ids) apart from its rows of the output
+//! buffers, counted by a global allocator that tallies live bytes.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use reversis_core::{
-    preset, Episode, Rewards, SplitMix64, VectorEnv, ENCODING_LENGTH, NUM_ACTIONS,
+    preset, Episode, ObservationDtype, Rewards, SplitMix64, VectorEnv, ENCODING_LENGTH, NUM_ACTIONS,
 };
 
 struct Counting;
@@ -65,10 +66,18 @@ fn pick(env: &VectorEnv, rng: &mut SplitMix64, out: &mut [u16]) {
 
 fn main() {
     let rules = preset("hearts-4").expect("a preset");
-    let mut envs = [1usize, 2].map(|threads| {
+    let configs = [
+        (ObservationDtype::Int32, 1usize),
+        (ObservationDtype::Int32, 2),
+        (ObservationDtype::Uint8, 1),
+        (ObservationDtype::Uint8, 2),
+    ];
+    let mut envs = configs.map(|(dtype, threads)| {
         (
+            dtype,
             threads,
             VectorEnv::new(rules.clone(), GAMES, 1, Episode::Hand, Rewards::HandEnd)
+                .and_then(|env| env.with_observation_dtype(dtype))
                 .expect("an environment"),
             Vec::with_capacity(ROUNDS),
         )
@@ -76,7 +85,7 @@ fn main() {
     let mut rng = SplitMix64::new(7);
     let mut actions = vec![0u16; GAMES];
     for _ in 0..ROUNDS {
-        for (threads, env, rates) in envs.iter_mut() {
+        for (_, threads, env, rates) in envs.iter_mut() {
             let mut stepping = 0.0;
             for _ in 0..STEPS {
                 pick(env, &mut rng, &mut actions);
@@ -88,11 +97,15 @@ fn main() {
         }
     }
     println!("hearts-4, {GAMES} games, median over {ROUNDS} rounds of {STEPS} steps (the pick not timed):");
-    let one = median(envs[0].2.clone());
-    for (threads, _, rates) in &envs {
+    for (dtype, threads, _, rates) in &envs {
         let rate = median(rates.clone());
+        let one = envs
+            .iter()
+            .find(|(d, t, _, _)| d == dtype && *t == 1)
+            .map_or(rate, |(_, _, _, r)| median(r.clone()));
         println!(
-            "  step, {threads} thread(s): {rate:>12.0} decisions/s ({:.2}x one thread)",
+            "  step, {}, {threads} thread(s): {rate:>12.0} decisions/s ({:.2}x one thread)",
+            dtype.as_str(),
             rate / one
         );
     }
@@ -100,8 +113,16 @@ fn main() {
     // Memory: live bytes before and after building an environment, and after playing it
     // through 600 steps (several hand episodes, part of a match). Without history a game is
     // its position; with it, also its episode's action ids, a byte each, dropped at its reset.
-    let buffers = (NUM_ACTIONS as usize + ENCODING_LENGTH * 4 + 4 + 4 * 4 + 1 + 4 * 8) * GAMES;
-    println!("  buffer rows per game: {} bytes", buffers / GAMES);
+    // Each buffer is over-allocated by a line, so that it can start on one.
+    let lines = 6 * 64;
+    let buffers =
+        (NUM_ACTIONS as usize + ENCODING_LENGTH * 4 + 4 + 4 * 4 + 1 + 4 * 8) * GAMES + lines;
+    let narrow = ENCODING_LENGTH * 3 * GAMES;
+    println!(
+        "  buffer rows per game: {} bytes ({} with uint8 observations)",
+        (buffers - lines) / GAMES,
+        (buffers - lines - narrow) / GAMES
+    );
     for history in [false, true] {
         for episode in [Episode::Hand, Episode::Match] {
             let before = LIVE.load(Ordering::Relaxed);
