@@ -44,9 +44,12 @@ HOLD_HAND = 3
 NUM_ENVS = 1024
 VECTOR_STEPS = 52
 STEP_HANDS = 4
-#: Rounds of the thread benchmark, and steps of each configuration a round (a hand is 64).
-THREAD_ROUNDS = 15
+#: Rounds of the thread benchmark, and steps of each configuration a round (a hand is 64),
+#: after a few untimed ones: an environment's thread sleeps while the others run, and the
+#: first step wakes it.
+THREAD_ROUNDS = 25
 THREAD_STEPS = 64
+THREAD_WARMUP = 4
 
 
 def pick_legal(rng: Any, mask: Any) -> Any:
@@ -157,10 +160,29 @@ def test_vector_side_by_side(benchmark: Any) -> None:
     )
 
 
+def _cpu_seconds() -> tuple[float | None, float]:
+    """Seconds every processor has been busy (``None`` without ``/proc/stat``), and this process's."""
+    import os
+    import resource
+
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    ours = usage.ru_utime + usage.ru_stime
+    try:
+        with open("/proc/stat") as stat:
+            fields = [int(x) for x in stat.readline().split()[1:]]
+    except OSError:
+        return None, ours
+    idle = fields[3] + fields[4]
+    return (sum(fields[:8]) - idle) / os.sysconf("SC_CLK_TCK"), ours
+
+
 def _threads_loop(env: Any, rng: Any, store: Any, times: dict[str, list[float]]) -> None:
     """``THREAD_STEPS`` steps: the pick, the step and the storing of the observations, timed apart."""
     mask = np.asarray(env.legal_action_mask)
     observation = np.asarray(env.observation)
+    for k in range(THREAD_WARMUP):
+        env.step(pick_legal(rng, mask))
+        np.copyto(store[k % len(store)], observation)
     pick = step = keep = 0.0
     clock = time.perf_counter
     for k in range(THREAD_STEPS):
@@ -193,17 +215,34 @@ def test_vector_threads(benchmark: Any) -> None:
         config: {"pick": [], "step": [], "store": []} for config in configs
     }
 
-    def one_round() -> None:
-        for dtype, threads in configs:
-            _threads_loop(envs[dtype, threads], rng, stores[dtype], times[dtype, threads])
+    rounds = 0
 
+    def one_round() -> None:
+        nonlocal rounds
+        # The order turns from round to round, so that none always follows the same one.
+        for dtype, threads in configs[rounds % len(configs) :] + configs[: rounds % len(configs)]:
+            _threads_loop(envs[dtype, threads], rng, stores[dtype], times[dtype, threads])
+        rounds += 1
+
+    busy, ours = _cpu_seconds()
+    started = time.perf_counter()
     benchmark.pedantic(one_round, rounds=THREAD_ROUNDS)
+    elapsed = time.perf_counter() - started
+    busy_after, ours_after = _cpu_seconds()
     benchmark.extra_info.update(
         kind="vector-threads",
         games=NUM_ENVS,
+        # The processor time other programs took meanwhile, in cores, from /proc/stat (Linux).
+        others_cores=None if busy is None else max(0.0, (busy_after - busy) - (ours_after - ours)) / elapsed,
         seconds_per_step={
             f"{dtype}|{threads}": {name: statistics.median(series) for name, series in parts.items()}
             for (dtype, threads), parts in times.items()
+        },
+        # Each round's one-thread step time over its two-thread one, the configurations of a
+        # round being timed within a fraction of a second of each other.
+        step_ratios={
+            dtype: statistics.median(one / two for one, two in zip(times[dtype, 1]["step"], times[dtype, 2]["step"]))
+            for dtype in ("int32", "uint8")
         },
         loops_per_second={
             f"{dtype}|{threads}|{what}": statistics.median(

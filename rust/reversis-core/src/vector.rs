@@ -35,7 +35,7 @@
 //! }
 //! ```
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use crate::action::{Decision, NUM_ACTIONS};
 use crate::card::CardMultiset;
@@ -518,10 +518,6 @@ struct Slot {
     pos: Position,
     // The episode the game is playing (0 for the first).
     episode: u64,
-    // The legal ids of its acting seat, as written to its mask row. Steps are checked against
-    // this copy, never against the buffers, which other code may read (and, against the
-    // rules, write) through the pointers the buffers hand out.
-    legal: u128,
     // The lines of its observation row that hold a nonzero value (see `Sink`).
     dirty: u128,
 }
@@ -621,6 +617,8 @@ struct Rows<'a, T> {
     rewards: &'a mut [f32],
     terminated: &'a mut [u8],
     episode_scores: &'a mut [i64],
+    // Each game's legal ids, as written to its mask row (see `VectorEnv::legal`).
+    legal: &'a mut [u128],
     // Each game's action ids this episode, where the environment keeps them.
     logs: &'a mut [Vec<u8>],
 }
@@ -651,9 +649,11 @@ impl<'a, T> Rows<'a, T> {
             rewards,
             terminated,
             episode_scores,
+            legal,
             logs,
         } = self;
         let mut logs = logs.chunks_mut(size);
+        let mut legal = legal.chunks_mut(size);
         current_player
             .chunks_mut(size)
             .zip(mask.chunks_mut(size * ACTIONS))
@@ -668,6 +668,7 @@ impl<'a, T> Rows<'a, T> {
                 rewards: r,
                 terminated: t,
                 episode_scores: e,
+                legal: legal.next().unwrap_or_default(),
                 logs: logs.next().unwrap_or_default(),
             })
             .collect()
@@ -722,8 +723,9 @@ fn write_view<T: Element>(rules: &Ruleset, slot: &mut Slot, rows: &mut Rows<'_, 
     // Every episode starts dealt, and one that ends is replaced: there is an acting seat.
     let seat = slot.pos.acting_seat(rules);
     rows.current_player[j] = seat.map_or(-1, |s| s as i32);
-    slot.legal = seat.map_or(0, |s| slot.pos.legal_mask(rules, s));
-    write_mask(&mut rows.mask[j * ACTIONS..(j + 1) * ACTIONS], slot.legal);
+    let legal = seat.map_or(0, |s| slot.pos.legal_mask(rules, s));
+    rows.legal[j] = legal;
+    write_mask(&mut rows.mask[j * ACTIONS..(j + 1) * ACTIONS], legal);
     let row = &mut rows.observation[j * ENCODING_LENGTH..(j + 1) * ENCODING_LENGTH];
     clear(row, slot.dirty);
     let mut sink = Sink::new(row);
@@ -731,6 +733,14 @@ fn write_view<T: Element>(rules: &Ruleset, slot: &mut Slot, rows: &mut Rows<'_, 
         encode(rules, &slot.pos, s, &mut sink);
     }
     slot.dirty = sink.dirty;
+}
+
+// A piece of a step: games `base..base + slots.len()`, their actions and their rows.
+struct Piece<'a, T> {
+    base: usize,
+    slots: &'a mut [Slot],
+    actions: &'a [u16],
+    rows: Rows<'a, T>,
 }
 
 // Starts every game of the run on its next episode and clears its rows.
@@ -876,6 +886,12 @@ pub struct VectorEnv {
     rewards: Aligned<f32>,
     terminated: Aligned<u8>,
     episode_scores: Aligned<i64>,
+    // The legal ids of each game's acting seat, as written to its mask row. Steps are checked
+    // against these, never against the buffers, which other code may read (and, against the
+    // rules, write) through the pointers the buffers hand out. Apart from the games, so that
+    // checking a step reads 16 bytes a game rather than the line of a game that another
+    // thread steps.
+    legal: Aligned<u128>,
     // Each game's action ids this episode, one byte each, with `with_history`; else empty.
     logs: Vec<Vec<u8>>,
 }
@@ -929,6 +945,7 @@ impl VectorEnv {
             rewards: Aligned::new(num_envs * players),
             terminated: Aligned::new(num_envs),
             episode_scores: Aligned::new(num_envs * players),
+            legal: Aligned::new(num_envs),
             logs: Vec::new(),
         };
         let cfg = env.config();
@@ -937,7 +954,6 @@ impl VectorEnv {
             env.slots.push(Slot {
                 pos,
                 episode: 0,
-                legal: 0,
                 dirty: 0,
             });
         }
@@ -1036,7 +1052,7 @@ impl VectorEnv {
         let (current_player, mask) = (self.current_player.as_mut_slice(), self.mask.as_mut_slice());
         let (rewards, terminated) = (self.rewards.as_mut_slice(), self.terminated.as_mut_slice());
         let episode_scores = self.episode_scores.as_mut_slice();
-        let logs = &mut self.logs;
+        let (legal, logs) = (self.legal.as_mut_slice(), &mut self.logs);
         macro_rules! rows {
             ($observation:expr) => {
                 Rows {
@@ -1046,6 +1062,7 @@ impl VectorEnv {
                     rewards,
                     terminated,
                     episode_scores,
+                    legal,
                     logs,
                 }
             };
@@ -1097,9 +1114,10 @@ impl VectorEnv {
                 ),
             ));
         }
-        for (i, (&id, slot)) in actions.iter().zip(&self.slots).enumerate() {
-            let legal = usize::from(id) < ACTIONS && slot.legal >> id & 1 == 1;
-            if !legal {
+        let legal = self.legal.as_slice();
+        for (i, (&id, &ids)) in actions.iter().zip(legal).enumerate() {
+            if usize::from(id) >= ACTIONS || ids >> id & 1 == 0 {
+                let slot = &self.slots[i];
                 // The game's own checks say why.
                 let why = match slot.pos.check_id(&self.ruleset, id, None) {
                     Err(e) => (e.code(), e.message().to_string()),
@@ -1138,8 +1156,9 @@ impl VectorEnv {
     /// Applies `actions[i]` to game `i` for its acting seat (a selection toward a pass, a
     /// play or a moon choice, ACT-2), on `threads` threads (0 counts as 1): the calling thread
     /// and `threads − 1` scoped ones, each stepping a contiguous run of games that writes its
-    /// own rows of every buffer ([`VectorEnv::run_size`]). The result is the same whatever
-    /// `threads`. Every action is checked before any is applied.
+    /// own rows of every buffer ([`VectorEnv::run_size`]), in pieces of 64 games; a thread done
+    /// with its run takes the pieces another has not started, from the end of that run. The
+    /// result is the same whatever `threads`. Every action is checked before any is applied.
     ///
     /// # Errors
     ///
@@ -1211,14 +1230,42 @@ impl VectorEnv {
             return Ok(());
         }
         with_rows!(rows, rows => {
-            let jobs = slots
-                .chunks_mut(size)
-                .zip(actions.chunks(size))
-                .zip(rows.chunks(size, cfg.players))
+            // Each run is cut into pieces of `RUN_ALIGN` games; a thread steps the pieces of its
+            // own run first, then takes those that other runs have not started, from their
+            // ends: a thread slowed down (by its caches, or by another program on its core)
+            // hands the rest of its run to one that is done.
+            let piece = size.min(RUN_ALIGN);
+            let per_run = size / piece;
+            let pieces: Vec<Mutex<Option<Piece<'_, _>>>> = slots
+                .chunks_mut(piece)
+                .zip(actions.chunks(piece))
+                .zip(rows.chunks(piece, cfg.players))
                 .enumerate()
-                .map(|(k, ((s, a), r))| {
-                    let (cfg, ruleset) = (&cfg, ruleset);
-                    Box::new(move || step_run(cfg, ruleset, k * size, s, a, r)) as Job<'_>
+                .map(|(k, ((slots, actions), rows))| {
+                    Mutex::new(Some(Piece {
+                        base: k * piece,
+                        slots,
+                        actions,
+                        rows,
+                    }))
+                })
+                .collect();
+            let runs = pieces.len().div_ceil(per_run);
+            let (cfg, pieces) = (&cfg, &pieces);
+            let jobs = (0..runs)
+                .map(|run| {
+                    Box::new(move || {
+                        let own = pieces.chunks(per_run).nth(run).into_iter().flatten();
+                        let others = (1..runs)
+                            .flat_map(|d| pieces.chunks(per_run).nth((run + d) % runs))
+                            .flat_map(|other| other.iter().rev());
+                        for cell in own.chain(others) {
+                            let taken = cell.lock().unwrap_or_else(|e| e.into_inner()).take();
+                            if let Some(p) = taken {
+                                step_run(cfg, ruleset, p.base, p.slots, p.actions, p.rows);
+                            }
+                        }
+                    }) as Job<'_>
                 })
                 .collect();
             runner.run(jobs);
