@@ -710,7 +710,13 @@ fn write_mask(row: &mut [u8], legal: u128) {
     let mut chunks = row.chunks_exact_mut(8);
     for (k, chunk) in chunks.by_ref().enumerate() {
         let byte = (legal >> (8 * k)) as u8;
-        chunk.copy_from_slice(&MASK_BYTES[usize::from(byte)].to_le_bytes());
+        let bytes = MASK_BYTES[usize::from(byte)].to_le_bytes();
+        // Most of a row keeps its bytes from step to step (the selection ids in phase play,
+        // the plays in phase pass): a line left unwritten stays shared with the threads that
+        // read it, rather than being taken back from them.
+        if *chunk != bytes {
+            chunk.copy_from_slice(&bytes);
+        }
     }
     let done = ACTIONS - ACTIONS % 8;
     for (i, b) in chunks.into_remainder().iter_mut().enumerate() {
