@@ -30,6 +30,41 @@ WASM_RATIOS = [
 ]
 
 
+#: The goals of the thread benchmark: two threads' step against one thread's, and the
+#: decisions a second of the loop that picks in NumPy and steps, on two threads.
+THREADS_STEP_RATIO = 1.8
+THREADS_LOOP_RATE = 2_000_000
+
+
+def _write_threads(write: Any, info: dict[str, Any]) -> None:
+    parts = {tuple(key.split("|")): value for key, value in info["seconds_per_step"].items()}
+    loops = {tuple(key.split("|")): value for key, value in info["loops_per_second"].items()}
+    write(
+        f"vector environment, hearts-4, {info['games']:,} games: median µs per step "
+        "(pick in NumPy, step, store the observations)"
+    )
+    write(f"  {'dtype':<6} {'threads':>7} {'pick':>8} {'step':>8} {'store':>8}   decisions/s: pick+step, +store")
+    for (dtype, threads), seconds in sorted(parts.items()):
+        write(
+            f"  {dtype:<6} {threads:>7} {seconds['pick'] * 1e6:>8.1f} {seconds['step'] * 1e6:>8.1f} "
+            f"{seconds['store'] * 1e6:>8.1f}   {loops[dtype, threads, 'pick+step']:>12,.0f} "
+            f"{loops[dtype, threads, 'pick+step+store']:>12,.0f}"
+        )
+    if info.get("others_cores") is not None:
+        write(f"  other programs took {info['others_cores']:.2f} of a core during the run (/proc/stat)")
+    for dtype in sorted({dtype for dtype, _ in parts}):
+        ratio = parts[dtype, "1"]["step"] / parts[dtype, "2"]["step"]
+        paired = info["step_ratios"][dtype]
+        verdict = "meets" if paired >= THREADS_STEP_RATIO else "BELOW"
+        write(
+            f"  step, {dtype}: 2 threads vs 1 {ratio:>9.2f}x of the medians, {paired:.2f}x round by round "
+            f"({verdict} the {THREADS_STEP_RATIO}x target)"
+        )
+        rate = loops[dtype, "2", "pick+step"]
+        verdict = "meets" if rate >= THREADS_LOOP_RATE else "BELOW"
+        write(f"  pick+step, {dtype}, 2 threads {rate:>15,.0f}/s  ({verdict} the {THREADS_LOOP_RATE:,}/s target)")
+
+
 def _write_wasm(write: Any, info: dict[str, Any]) -> None:
     per_hand = {tuple(key.split("|")): seconds for key, seconds in info["per_hand"].items()}
     spread = {tuple(key.split("|")): bounds for key, bounds in info["spread"].items()}
@@ -59,6 +94,7 @@ def pytest_terminal_summary(terminalreporter: Any, config: Any) -> None:
     wasm: dict[str, Any] | None = None
     browser: dict[str, Any] | None = None
     rates: dict[str, float] = {}
+    threads: dict[str, Any] | None = None
     for bench in session.benchmarks:
         info = bench.extra_info
         if bench.stats is None:
@@ -69,6 +105,8 @@ def pytest_terminal_summary(terminalreporter: Any, config: Any) -> None:
             browser = info
         elif info.get("kind") == "vector":
             rates.update(info["decisions_per_second"])
+        elif info.get("kind") == "vector-threads":
+            threads = info
         elif info.get("kind") == "side-by-side":
             for key, seconds in info["per_hand"].items():
                 kind, engine = key.split("|")
@@ -108,6 +146,8 @@ def pytest_terminal_summary(terminalreporter: Any, config: Any) -> None:
                     else f"  ({'meets' if ratio >= promised else 'BELOW'} the {promised}x target)"
                 )
                 write(f"  {label:<48} {ratio:>8,.1f}x{verdict}")
+    if threads is not None:
+        _write_threads(write, threads)
     if wasm is not None:
         _write_wasm(write, wasm)
     if browser is not None:

@@ -435,6 +435,11 @@ def expect_code(vec: ModuleType, code: str, call: Any) -> Any:
         ((2, 1), {"history": 1}),
         ((2, 1), {"history": None}),
         ((2, 1), {"history": "yes"}),
+        ((2, 1), {"observation_dtype": "bool"}),
+        ((2, 1), {"observation_dtype": "float32"}),
+        ((2, 1), {"observation_dtype": "int64"}),
+        ((2, 1), {"observation_dtype": None}),
+        ((2, 1), {"observation_dtype": 8}),
     ],
 )
 def test_bad_setup_is_invalid_setup(vec: ModuleType, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
@@ -565,25 +570,43 @@ def test_step_takes_a_sequence_of_numpy_integers(vec: ModuleType) -> None:
 # --------------------------------------------------------------------------- buffers
 
 
-def test_buffers_have_the_formats_and_shapes_of_api_11(vec: ModuleType) -> None:
+@pytest.mark.parametrize(
+    ("observation_dtype", "obs_type", "obs_format"), [("int32", np.int32, "i"), ("uint8", np.uint8, "B")]
+)
+def test_buffers_have_the_formats_and_shapes_of_api_11(
+    vec: ModuleType, observation_dtype: str, obs_type: Any, obs_format: str
+) -> None:
     ruleset = make_ruleset(vec, "hearts-5")
-    env = vec.VectorEnv(ruleset, 4, 3, history=True)
+    env = vec.VectorEnv(ruleset, 4, 3, history=True, observation_dtype=observation_dtype)
+    assert env.observation_dtype == observation_dtype
+    assert f"observation_dtype={observation_dtype!r}" in repr(env).replace('"', "'")
     expected = {
-        "current_player": (np.int32, (4,)),
-        "legal_action_mask": (np.bool_, (4, NUM_ACTIONS)),
-        "observation": (np.int32, (4, ENCODING_LENGTH)),
-        "rewards": (np.float32, (4, 5)),
-        "terminated": (np.bool_, (4,)),
-        "episode_scores": (np.int64, (4, 5)),
+        "current_player": (np.int32, "i", (4,)),
+        "legal_action_mask": (np.bool_, "?", (4, NUM_ACTIONS)),
+        "observation": (obs_type, obs_format, (4, ENCODING_LENGTH)),
+        "rewards": (np.float32, "f", (4, 5)),
+        "terminated": (np.bool_, "?", (4,)),
+        "episode_scores": (np.int64, "q", (4, 5)),
     }
-    for name, (dtype, shape) in expected.items():
-        view = getattr(env, name)
-        assert isinstance(view, memoryview), name
+    for name, (dtype, fmt, shape) in expected.items():
+        buffer = getattr(env, name)
+        view = memoryview(buffer)
         assert view.readonly, name
-        assert view.shape == shape, name
-        assert np.asarray(view).dtype == dtype, name
-    assert env.legal_action_mask.format == "?"
-    assert env.terminated.format == "?"
+        assert (view.shape, view.format, view.c_contiguous) == (shape, fmt, True), name
+        array = np.asarray(buffer)
+        assert array.dtype == dtype and array.shape == shape, name
+        if vec is not reference:
+            assert isinstance(buffer, vec._core.VectorEnvBuffer), name
+            # It reads as a memoryview of it does.
+            assert (buffer.shape, buffer.ndim, buffer.format) == (view.shape, view.ndim, view.format), name
+            assert (buffer.itemsize, buffer.nbytes, buffer.readonly) == (view.itemsize, view.nbytes, True), name
+            assert len(buffer) == len(view) == 4, name
+            assert buffer.tolist() == view.tolist() and buffer.tobytes() == view.tobytes(), name
+            assert buffer.name == name and name in repr(buffer)
+            if view.ndim == 1:
+                assert buffer[2] == view[2] and list(buffer[1:3]) == list(view[1:3]), name
+            # The Rust engine's memory starts on a cache line (API-11).
+            assert array.ctypes.data % 64 == 0, name
 
 
 def test_buffers_are_overwritten_in_place_and_read_only(vec: ModuleType) -> None:
@@ -737,3 +760,311 @@ def test_gymnasium_spaces_without_gymnasium(vec: ModuleType, monkeypatch: pytest
     for call in (adapter.single_action_space, adapter.single_observation_space, lambda: adapter.batched_spaces(2)):
         with pytest.raises(ImportError, match=r"pip install reversis\[gymnasium\]"):
             call()
+
+
+# --------------------------------------------------------------------------- observation dtype
+
+
+def test_uint8_observations_are_the_int32_ones(vec: ModuleType) -> None:
+    # The Rust engine on enough games for runs of a multiple of 64 on its threads (128 and 72);
+    # the reference, which steps in Python, on a few.
+    num_envs, threads, steps = (200, 2, 300) if vec is not reference else (3, 1, 120)
+    for name, episode, changes in [
+        ("hearts-4", "hand", {}),
+        ("spot-hearts", "hand", {}),  # hearts by rank and QS: 129 points together
+        ("cancellation-8", "hand", {}),  # two packs: cards counted twice
+        ("hartenjagen-count-down", "match", {"target": 15}),  # into the count-down
+        ("black-maria", "match", {"target": 20}),
+    ]:
+        ruleset = make_ruleset(vec, name, **changes)
+        envs = [
+            vec.VectorEnv(ruleset, num_envs, 8, episode=episode, threads=threads, observation_dtype=dtype)
+            for dtype in ("int32", "uint8")
+        ]
+        observations = [np.asarray(env.observation) for env in envs]
+        assert [o.dtype for o in observations] == [np.int32, np.uint8]
+        rng = random.Random(9)
+        ended = highest = 0
+        for _ in range(steps):
+            assert np.array_equal(observations[0], observations[1]), name
+            highest = max(highest, int(observations[0].max()))
+            actions = random_legal(envs[0], rng)
+            for env in envs:
+                env.step(actions)
+            assert_same_buffers(
+                {k: v for k, v in arrays(envs[0]).items() if k != "observation"},
+                {k: v for k, v in arrays(envs[1]).items() if k != "observation"},
+            )
+            ended += int(np.asarray(envs[0].terminated).sum())
+        assert ended > 0, name
+        assert highest > 2, name  # points and totals, beyond the flags and the counts
+
+
+#: API-11's rule for ``uint8``, case by case: (preset, changes, episode, the block refused or None).
+UINT8_CASES = [
+    ("hearts-4", {}, "hand", None),
+    # Its moon may subtract from the taker's total.
+    ("hearts-4", {}, "match", "scores"),
+    # JD is worth -10.
+    ("omnibus-4", {}, "hand", "points"),
+    ("omnibus-4", {}, "match", "points"),
+    # Hearts 13 and QS together: 255 fits, 256 does not.
+    ("hearts-4", {"card_points": {"QS": 242}}, "hand", None),
+    ("hearts-4", {"card_points": {"QS": 243}}, "hand", "points"),
+    # Two packs count each copy.
+    ("cancellation-8", {"card_points": {"QS": 114}}, "hand", None),
+    ("cancellation-8", {"card_points": {"QS": 115}}, "hand", "points"),
+    # A total an observation shows is below the target.
+    ("hearts-computer", {"target": 256}, "match", None),
+    ("hearts-computer", {"target": 257}, "match", "scores"),
+    ("black-maria", {"target": 256}, "match", None),
+    ("hearts-4", {"moon": {"scoring": "subtract-from-taker", "bonus": 26}, "target": 50}, "match", "scores"),
+    ("hearts-4", {"moon": {"scoring": "subtract-from-taker", "bonus": 26}}, "hand", None),
+    # Under count_down, target − 1 plus the most a hand adds: 26, or the bonus where larger.
+    ("hearts-computer", {"target": 230, "count_down": True}, "match", None),
+    ("hearts-computer", {"target": 231, "count_down": True}, "match", "scores"),
+    (
+        "hearts-computer",
+        {"target": 216, "count_down": True, "moon": {"scoring": "add-to-others", "bonus": 40}},
+        "match",
+        None,
+    ),
+    (
+        "hearts-computer",
+        {"target": 217, "count_down": True, "moon": {"scoring": "add-to-others", "bonus": 40}},
+        "match",
+        "scores",
+    ),
+    ("hearts-computer", {"target": 10_000, "count_down": True}, "hand", None),
+]
+
+
+@pytest.mark.parametrize(("name", "changes", "episode", "refused"), UINT8_CASES)
+def test_uint8_is_taken_where_every_value_fits(
+    vec: ModuleType, name: str, changes: dict[str, Any], episode: str, refused: str | None
+) -> None:
+    ruleset = make_ruleset(vec, name, **changes)
+    assert vec.VectorEnv(ruleset, 1, 0, episode=episode).observation_dtype == "int32"
+    if refused is None:
+        env = vec.VectorEnv(ruleset, 1, 0, episode=episode, observation_dtype="uint8")
+        assert np.asarray(env.observation).dtype == np.uint8
+        return
+    error = expect_code(
+        vec, "invalid-setup", lambda: vec.VectorEnv(ruleset, 1, 0, episode=episode, observation_dtype="uint8")
+    )
+    assert f"the {refused} block" in str(error)
+
+
+def test_int32_values_stay_within_uint8_where_it_is_taken() -> None:
+    # What the rule lets through never shows outside 0 … 255 in an int32 environment.
+    rust = rust_engine()
+    seen = 0
+    for name in rust.preset_names():
+        for episode in ("hand", "match"):
+            ruleset = rust.preset(name)
+            try:
+                rust.VectorEnv(ruleset, 1, 0, episode=episode, observation_dtype="uint8")
+            except rust.InvalidInputError:
+                continue
+            env = rust.VectorEnv(ruleset, 64, 3, episode=episode)
+            observation = np.asarray(env.observation)
+            rng = np.random.default_rng(4)
+            for _ in range(400):
+                assert observation.min() >= 0 and observation.max() <= 255, name
+                env.step(pick_ids(rng, np.asarray(env.legal_action_mask)))
+            seen += 1
+    assert seen >= 13 + 4
+
+
+def pick_ids(rng: Any, mask: Any) -> Any:
+    """One uniformly random legal id per row of a mask, in NumPy."""
+    return np.argmax(rng.random(mask.shape, dtype=np.float32) * mask, axis=1)
+
+
+def test_gymnasium_spaces_follow_the_dtype(vec: ModuleType) -> None:
+    env = vec.VectorEnv(make_ruleset(vec, "hearts-4"), 3, 23, observation_dtype="uint8")
+    space = env.single_observation_space
+    assert space.dtype == np.uint8 and space.shape == (ENCODING_LENGTH,)
+    for name, offset, length in LAYOUT:
+        high = space.high[offset : offset + length]
+        expected = (
+            255
+            if name in ("points", "scores")
+            else 2
+            if name in ("hand", "played", "passed", "received", "selected", "held_over")
+            else 1
+        )
+        assert (space.low[offset : offset + length] == 0).all() and (high == expected).all(), name
+    assert env.observation_space.dtype == np.uint8 and env.observation_space.shape == (3, ENCODING_LENGTH)
+    rng = random.Random(2)
+    for _ in range(60):
+        assert env.observation_space.contains(np.asarray(env.observation).copy())
+        env.step(random_legal(env, rng))
+
+
+# --------------------------------------------------------------------------- zero copy
+
+
+BUFFERS = ("current_player", "legal_action_mask", "observation", "rewards", "terminated", "episode_scores")
+
+
+@pytest.mark.parametrize("observation_dtype", ["int32", "uint8"])
+def test_numpy_from_dlpack_shares_the_memory(observation_dtype: str) -> None:
+    rust = rust_engine()
+    env = rust.VectorEnv(
+        rust.preset("hearts-4"), 130, 6, threads=2, rewards="trick", observation_dtype=observation_dtype
+    )
+    shared = {name: np.from_dlpack(getattr(env, name)) for name in BUFFERS}
+    for name, shared_array in shared.items():
+        through_buffer = np.asarray(getattr(env, name))
+        assert shared_array.ctypes.data == through_buffer.ctypes.data, name
+        assert (shared_array.dtype, shared_array.shape) == (through_buffer.dtype, through_buffer.shape), name
+        # NumPy asks for DLPack 1.0, and the capsule is flagged read-only.
+        assert not shared_array.flags.writeable, name
+    assert env.observation.__dlpack_device__() == (1, 0)
+    rng = np.random.default_rng(1)
+    changed = set()
+    for _ in range(80):  # past the end of the first hands (a hand is 52 plays and 12 selections)
+        before = {name: shared_array.copy() for name, shared_array in shared.items()}
+        env.step(pick_ids(rng, np.asarray(env.legal_action_mask)))
+        for name, shared_array in shared.items():
+            # The array made before the step shows the step: the environment's own memory.
+            assert np.array_equal(shared_array, np.asarray(getattr(env, name))), name
+            if not np.array_equal(shared_array, before[name]):
+                changed.add(name)
+    assert changed == set(BUFFERS)
+
+
+def test_dlpack_capsules_and_their_arguments() -> None:
+    rust = rust_engine()
+    env = rust.VectorEnv(rust.preset("hearts-4"), 3, 6, observation_dtype="uint8")
+    buffer = env.observation
+    assert "dltensor_versioned" in repr(buffer.__dlpack__(max_version=(1, 0)))
+    assert "dltensor_versioned" in repr(buffer.__dlpack__(max_version=(1, 3)))
+    # A consumer of DLPack before 1.0 gets the unversioned structure.
+    assert "dltensor_versioned" not in repr(buffer.__dlpack__())
+    assert "dltensor" in repr(buffer.__dlpack__(max_version=(0, 8)))
+    legacy = np.from_dlpack(
+        type(
+            "Legacy",
+            (),
+            {"__dlpack__": lambda self, **kw: buffer.__dlpack__(), "__dlpack_device__": lambda self: (1, 0)},
+        )()
+    )
+    assert legacy.ctypes.data == np.asarray(buffer).ctypes.data
+    # copy=True: a copy of its own, the same values, not the environment's memory.
+    copied = np.from_dlpack(buffer, copy=True)
+    assert np.array_equal(copied, np.asarray(buffer))
+    assert copied.ctypes.data != np.asarray(buffer).ctypes.data
+    assert np.from_dlpack(buffer, copy=False).ctypes.data == np.asarray(buffer).ctypes.data
+    assert np.from_dlpack(buffer, device="cpu").ctypes.data == np.asarray(buffer).ctypes.data
+    for kwargs in ({"stream": 1}, {"dl_device": (2, 0)}, {"dl_device": (1, 1)}):
+        with pytest.raises(BufferError):
+            buffer.__dlpack__(**kwargs)
+    assert buffer.__dlpack__(stream=-1) is not None
+    # A capsule nobody takes frees its export; many of them leak nothing that breaks the env.
+    for _ in range(1000):
+        buffer.__dlpack__(max_version=(1, 0))
+
+
+def test_arrays_keep_the_environment_alive() -> None:
+    import gc
+
+    rust = rust_engine()
+    env = rust.VectorEnv(rust.preset("hearts-4"), 5, 6, observation_dtype="uint8")
+    by_dlpack, by_buffer = np.from_dlpack(env.observation), np.asarray(env.legal_action_mask)
+    expected = by_dlpack.copy(), by_buffer.copy()
+    del env
+    gc.collect()
+    np.asarray(bytearray(10**7))  # memory freed by now would likely be reused
+    assert np.array_equal(by_dlpack, expected[0]) and np.array_equal(by_buffer, expected[1])
+
+
+def test_torch_from_dlpack_shares_the_memory() -> None:
+    torch = pytest.importorskip("torch")
+    rust = rust_engine()
+    env = rust.VectorEnv(rust.preset("hearts-4"), 70, 2, threads=2, observation_dtype="uint8")
+    tensors = {name: torch.from_dlpack(getattr(env, name)) for name in BUFFERS}
+    dtypes = {
+        "current_player": torch.int32,
+        "legal_action_mask": torch.bool,
+        "observation": torch.uint8,
+        "rewards": torch.float32,
+        "terminated": torch.bool,
+        "episode_scores": torch.int64,
+    }
+    for name, tensor in tensors.items():
+        assert tensor.dtype == dtypes[name], name
+        assert tensor.data_ptr() == np.asarray(getattr(env, name)).ctypes.data, name
+    rng = np.random.default_rng(3)
+    for _ in range(20):
+        env.step(pick_ids(rng, np.asarray(env.legal_action_mask)))
+        for name, tensor in tensors.items():
+            assert np.array_equal(tensor.numpy(), np.asarray(getattr(env, name))), name
+
+
+def test_writing_into_the_buffers_changes_no_game() -> None:
+    # Against API-11, through memory a consumer may write (a tensor ignoring the read-only
+    # flag): the environment checks steps against its own copy of the legal ids.
+    import ctypes
+
+    rust = rust_engine()
+    env = rust.VectorEnv(rust.preset("hearts-4"), 2, 4, history=True)
+    mask = np.asarray(env.legal_action_mask)
+    illegal = int(np.flatnonzero(~mask[1])[0])
+    states = [env.game(i).state() for i in range(2)]
+    ctypes.memset(mask.ctypes.data + NUM_ACTIONS + illegal, 1, 1)
+    assert mask[1, illegal]
+    actions = [int(np.flatnonzero(mask[0])[0]), illegal]
+    with pytest.raises(rust.ReversisError) as caught:
+        env.step(actions)
+    assert "game 1" in str(caught.value)
+    assert [env.game(i).state() for i in range(2)] == states
+
+
+# --------------------------------------------------------------------------- threads
+
+
+def test_threads_kept_between_steps_give_the_same_results() -> None:
+    import time
+
+    rust = rust_engine()
+    ruleset = rust.preset("hearts-4")
+    envs = [
+        rust.VectorEnv(ruleset, 300, 5, threads=threads, rewards="trick", observation_dtype="uint8")
+        for threads in (1, 2, 3)
+    ]
+    rng = np.random.default_rng(8)
+    for step in range(150):
+        actions = pick_ids(rng, np.asarray(envs[0].legal_action_mask))
+        for env in envs:
+            env.step(actions)
+        for other in envs[1:]:
+            assert_same_buffers(arrays(envs[0]), arrays(other))
+        if step % 40 == 39:
+            # Longer than a worker waits spinning: the next step wakes it from its sleep.
+            time.sleep(0.01)
+
+
+def test_a_forked_child_steps_without_the_parents_threads() -> None:
+    rust = rust_engine()
+    if not hasattr(os, "fork"):
+        pytest.skip("no fork here")
+    env = rust.VectorEnv(rust.preset("hearts-4"), 200, 5, threads=2)
+    rng = np.random.default_rng(1)
+    env.step(pick_ids(rng, np.asarray(env.legal_action_mask)))  # the worker thread exists now
+    actions = [pick_ids(rng, np.asarray(env.legal_action_mask))]
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: its copy of the environment has no worker thread
+        try:
+            env.step(actions[0])
+            os.write(write, np.asarray(env.observation).tobytes()[:4096])
+        finally:
+            os._exit(0)
+    os.close(write)
+    with os.fdopen(read, "rb") as pipe:
+        child = pipe.read()
+    os.waitpid(pid, 0)
+    env.step(actions[0])
+    assert child == np.asarray(env.observation).tobytes()[:4096]

@@ -29,7 +29,7 @@ from typing import Any, NamedTuple
 
 from ..encoding import ENCODING_LENGTH, encode_observation
 from ..errors import InvalidInputError, ReversisError, shown
-from ..spaces import VectorSpaces
+from ..spaces import OBSERVATION_DTYPES, VectorSpaces
 from .actions import NUM_ACTIONS
 from .game import Game
 from .ruleset import Ruleset, as_ruleset
@@ -120,6 +120,37 @@ def _id_list(actions: Any) -> list[Any]:
 
 #: API-11: the most threads a step may use (as ``simulate``; ERR-6).
 MAX_THREADS = 256
+#: The largest value a ``uint8`` observation holds.
+_UINT8_MAX = 255
+
+
+def _uint8_refusal(ruleset: Ruleset, episode: str) -> str | None:
+    """Why a ``uint8`` observation cannot hold every value of OBS-3 for ``ruleset`` and ``episode``, or ``None``.
+
+    API-11: the ``points`` block lies between the sum of the negative card values and that of
+    the positive ones (each copy counted); the ``scores`` block is 0 in hand episodes, and in a
+    match never below 0 without negative cards or a moon that subtracts, and never above
+    ``target - 1``, plus under ``count_down`` the most one hand adds (the positive values, or
+    the moon's bonus where larger).
+    """
+    values = ruleset.card_points
+    for card, value in values.items():
+        if value < 0:
+            return f"the points block: {card} is worth {value}, and a seat's points go below 0 when it takes it"
+    positive = sum(values.get(card, 0) for card in ruleset.deck)
+    if positive > _UINT8_MAX:
+        return f"the points block: the cards are worth {positive} together, and a seat can take them all"
+    if episode == "hand":
+        return None
+    moon = ruleset.moon
+    if moon is not None and moon["scoring"] != "add-to-others":
+        return f"the scores block: the moon is scored {moon['scoring']}, so a match's totals can go below 0"
+    highest = ruleset.target - 1
+    if ruleset.count_down:
+        highest += max(positive, 0 if moon is None else moon["bonus"])
+    if highest > _UINT8_MAX:
+        return f"the scores block: a match's totals reach {highest}, above {_UINT8_MAX}"
+    return None
 
 
 class VectorEnv(VectorSpaces):
@@ -132,6 +163,8 @@ class VectorEnv(VectorSpaces):
     the games sequentially, which gives the same results whatever it says. With ``history``
     each game's episode is kept whole, so that :meth:`game` can give it; without it (the
     default) a game is only its position, as small as the Rust core can make it.
+    ``observation_dtype`` is ``"int32"`` or ``"uint8"``, the latter only where every value of
+    the observations fits 0 … 255 (API-11).
 
     The buffers :attr:`current_player`, :attr:`legal_action_mask`, :attr:`observation`,
     :attr:`rewards`, :attr:`terminated` and :attr:`episode_scores` are read-only memoryviews
@@ -140,7 +173,8 @@ class VectorEnv(VectorSpaces):
 
     :raises InvalidInputError: ``invalid-setup`` for a ruleset that is not one, ``num_envs``
         not in 1 … 65 536, a seed not in 0 … 2**64-1, ``threads`` not an integer of at least 1,
-        or an unknown ``episode`` or ``rewards``, or a ``history`` that is not a bool.
+        or an unknown ``episode`` or ``rewards``, or a ``history`` that is not a bool, or an
+        ``observation_dtype`` that is neither, or ``"uint8"`` where a value can leave 0 … 255.
     """
 
     def __init__(
@@ -153,6 +187,7 @@ class VectorEnv(VectorSpaces):
         episode: str = "hand",
         rewards: str = "hand",
         history: bool = False,
+        observation_dtype: str = "int32",
     ) -> None:
         """Build the games of episode 0 and describe their first decisions in the buffers."""
         checked = as_ruleset(ruleset)
@@ -170,6 +205,11 @@ class VectorEnv(VectorSpaces):
         if not isinstance(history, bool):
             raise InvalidInputError("invalid-setup", f"history must be True or False, not {shown(history)}")
         self._history = history
+        self._observation_dtype = _choice(observation_dtype, "observation_dtype", OBSERVATION_DTYPES)
+        if self._observation_dtype == "uint8":
+            why = _uint8_refusal(checked, self._episode)
+            if why is not None:
+                raise InvalidInputError("invalid-setup", f'observation_dtype "uint8" cannot hold {why}')
         players = checked.players
         self._players = players
         passing = checked.passing
@@ -179,13 +219,14 @@ class VectorEnv(VectorSpaces):
         # The buffers' memory: flat arrays, never resized, so that the views stay valid.
         self._player_data = array("i", bytes(4 * num_envs))
         self._mask_data = array("B", bytes(num_envs * NUM_ACTIONS))
-        self._observation_data = array("i", bytes(4 * num_envs * ENCODING_LENGTH))
+        code, size = ("B", 1) if self._observation_dtype == "uint8" else ("i", 4)
+        self._observation_data = array(code, bytes(size * num_envs * ENCODING_LENGTH))
         self._reward_data = array("f", bytes(4 * num_envs * players))
         self._terminated_data = array("B", bytes(num_envs))
         self._score_data = array("q", bytes(8 * num_envs * players))
         self._current_player = _shaped(self._player_data, "i", (num_envs,))
         self._legal_action_mask = _shaped(self._mask_data, "?", (num_envs, NUM_ACTIONS))
-        self._observation = _shaped(self._observation_data, "i", (num_envs, ENCODING_LENGTH))
+        self._observation = _shaped(self._observation_data, code, (num_envs, ENCODING_LENGTH))
         self._rewards = _shaped(self._reward_data, "f", (num_envs, players))
         self._terminated = _shaped(self._terminated_data, "?", (num_envs,))
         self._episode_scores = _shaped(self._score_data, "q", (num_envs, players))
@@ -233,6 +274,11 @@ class VectorEnv(VectorSpaces):
         """Whether each game's episode is kept whole, so that :meth:`game` can give it."""
         return self._history
 
+    @property
+    def observation_dtype(self) -> str:
+        """The element type of :attr:`observation`: ``"int32"`` or ``"uint8"``."""
+        return self._observation_dtype
+
     def episode_index(self, index: int) -> int:
         """The episode game ``index`` is playing, 0 for its first.
 
@@ -271,7 +317,7 @@ class VectorEnv(VectorSpaces):
 
     @property
     def observation(self) -> memoryview:
-        """``int32``, shape ``(num_envs, 1435)``: the OBS-3 encoding of the acting seat's observation."""
+        """:attr:`observation_dtype`, shape ``(num_envs, 1435)``: OBS-3 of the acting seat's observation."""
         return self._observation
 
     @property
@@ -332,7 +378,7 @@ class VectorEnv(VectorSpaces):
         return (
             f"VectorEnv({self._ruleset.name!r}, num_envs={self._num_envs}, seed={self._seed}, "
             f"threads={self._threads}, episode={self._episode!r}, rewards={self._rewards_mode!r}, "
-            f"history={self._history})"
+            f"history={self._history}, observation_dtype={self._observation_dtype!r})"
         )
 
     # ------------------------------------------------------------------- internals
@@ -410,4 +456,7 @@ class VectorEnv(VectorSpaces):
             "B", [legal >> action_id & 1 for action_id in range(NUM_ACTIONS)]
         )
         encoded = encode_observation(_Seen(self._ruleset, game.observation(seat)))
+        if self._observation_data.typecode != encoded.typecode:
+            # The constructor's check keeps every value within 0 … 255: no value is refused.
+            encoded = array(self._observation_data.typecode, encoded)
         self._observation_data[i * ENCODING_LENGTH : (i + 1) * ENCODING_LENGTH] = encoded

@@ -4,9 +4,11 @@
 use std::sync::Arc;
 
 use reversis_core::{
-    encode_observation, episode_seed, preset, preset_names, Episode, ErrorCode, Game, Phase,
-    Rewards, Ruleset, SplitMix64, VectorEnv, ENCODING_LENGTH, MAX_ENVS, NUM_ACTIONS,
+    encode_observation, episode_seed, preset, preset_names, Episode, ErrorCode, Game, Job,
+    ObservationDtype, Observations, Phase, Rewards, Ruleset, SplitMix64, StepRunner, VectorEnv,
+    ENCODING_LENGTH, MAX_ENVS, NUM_ACTIONS,
 };
+use serde_json::json;
 
 const A: usize = NUM_ACTIONS as usize;
 const O: usize = ENCODING_LENGTH;
@@ -50,7 +52,7 @@ fn buffers(env: &VectorEnv) -> Buffers {
     Buffers {
         current_player: env.current_player().to_vec(),
         mask: env.legal_action_mask().to_vec(),
-        observation: env.observation().to_vec(),
+        observation: env.observation().to_i32(),
         rewards: env.rewards().to_vec(),
         terminated: env.terminated().to_vec(),
         episode_scores: env.episode_scores().to_vec(),
@@ -63,7 +65,7 @@ fn first_rows(env: &VectorEnv, k: usize) -> Buffers {
     Buffers {
         current_player: env.current_player()[..k].to_vec(),
         mask: env.legal_action_mask()[..k * A].to_vec(),
-        observation: env.observation()[..k * O].to_vec(),
+        observation: env.observation().to_i32()[..k * O].to_vec(),
         rewards: env.rewards()[..k * p].to_vec(),
         terminated: env.terminated()[..k].to_vec(),
         episode_scores: env.episode_scores()[..k * p].to_vec(),
@@ -150,13 +152,20 @@ fn games_do_not_depend_on_the_batch_size() {
 
 #[test]
 fn threads_do_not_change_results() {
-    for (num, threads) in [(4, 2), (7, 3), (5, 16)] {
+    // The last two split into runs of a multiple of 64 games (192 and 108; 64, 64 and 2).
+    for (num, threads, steps) in [
+        (4, 2, 300),
+        (7, 3, 300),
+        (5, 16, 300),
+        (300, 2, 80),
+        (130, 3, 80),
+    ] {
         let mut one = VectorEnv::new(hearts4(), num, 11, Episode::Hand, Rewards::PerTrick)
             .unwrap()
             .with_history();
         let mut many = one.clone();
         let mut r = rngs(num);
-        for _ in 0..300 {
+        for _ in 0..steps {
             let actions = policy(&one, &mut r);
             one.step(&actions).unwrap();
             many.step_threads(&actions, threads).unwrap();
@@ -376,7 +385,8 @@ fn check_observation(env: &VectorEnv, i: usize) {
     let g = env.game(i).unwrap();
     let n = g.ruleset().players();
     let seat = g.to_act().unwrap();
-    let obs = &env.observation()[i * O..(i + 1) * O];
+    let all = env.observation().to_i32();
+    let obs = &all[i * O..(i + 1) * O];
     let mut again = vec![0; O];
     encode_observation(&g, seat, &mut again).unwrap();
     assert_eq!(obs, &again[..]);
@@ -522,6 +532,248 @@ fn the_history_changes_nothing_the_buffers_show() {
             for i in 0..3 {
                 let g = kept.game(i).unwrap();
                 assert_eq!(g.to_act().map(|s| s as i32), Some(bare.current_player()[i]));
+            }
+        }
+    }
+}
+
+#[test]
+fn runs_split_the_games_into_aligned_runs() {
+    for num in [1, 5, 63, 64, 65, 100, 127, 128, 1000, 1024, 4097] {
+        for threads in 0..6 {
+            let size = VectorEnv::run_size(num, threads);
+            let runs = num.div_ceil(size);
+            assert!(
+                runs <= threads.max(1),
+                "{num} games on {threads} threads: {runs} runs"
+            );
+            // No more runs are lost to the rounding than one thread's share of the games.
+            assert!(size < num.div_ceil(threads.max(1)) + 64);
+            if size >= 64 {
+                assert_eq!(size % 64, 0, "{num} games on {threads} threads");
+            }
+        }
+    }
+}
+
+// A runner that runs the jobs in reverse order on the calling thread, counting them.
+struct Backwards(std::cell::Cell<usize>);
+
+impl StepRunner for Backwards {
+    fn run(&self, jobs: Vec<Job<'_>>) {
+        self.0.set(self.0.get() + jobs.len());
+        for job in jobs.into_iter().rev() {
+            job();
+        }
+    }
+}
+
+#[test]
+fn a_runner_may_run_the_runs_in_any_order() {
+    let runner = Backwards(std::cell::Cell::new(0));
+    let mut one = VectorEnv::new(hearts4(), 200, 4, Episode::Match, Rewards::PerTrick).unwrap();
+    let mut other = one.clone();
+    let mut r = rngs(200);
+    for _ in 0..120 {
+        let actions = policy(&one, &mut r);
+        one.step(&actions).unwrap();
+        other.step_with(&actions, 3, &runner).unwrap();
+        assert_eq!(buffers(&one), buffers(&other));
+    }
+    // 200 games on 3 threads: runs of 128 and 72.
+    assert_eq!(runner.0.get(), 2 * 120);
+    // A rejected step hands nothing to the runner.
+    let mut bad = policy(&one, &mut r);
+    bad[150] = 200;
+    assert!(other.step_with(&bad, 3, &runner).is_err());
+    assert_eq!(runner.0.get(), 2 * 120);
+}
+
+/// `Uint8` of `ruleset` with `changes`, for `episode`: `Ok`, or the block its error names.
+fn uint8_fits(name: &str, changes: serde_json::Value, episode: Episode) -> Result<(), String> {
+    let mut rules = (*preset(name).unwrap()).clone();
+    if let Some(fields) = changes.as_object() {
+        rules = rules.replace(fields).unwrap();
+    }
+    ObservationDtype::Uint8.check(&rules, episode).map_err(|e| {
+        assert_eq!(e.code(), ErrorCode::InvalidSetup);
+        let m = e.message();
+        let block = ["points", "scores"]
+            .into_iter()
+            .find(|b| m.contains(&format!("the {b} block")));
+        block
+            .unwrap_or_else(|| panic!("{m} names no block"))
+            .to_string()
+    })
+}
+
+#[test]
+fn uint8_is_taken_where_every_value_fits_0_to_255() {
+    use Episode::{Hand, Match};
+    let none = json!(null);
+    // int32 takes anything.
+    for name in preset_names() {
+        for episode in [Hand, Match] {
+            ObservationDtype::Int32
+                .check(&preset(name).unwrap(), episode)
+                .unwrap();
+        }
+    }
+    // hearts-4 (hearts 1, QS 13, 26 together; the moon at the taker's choice, 26; target 100).
+    assert_eq!(uint8_fits("hearts-4", none.clone(), Hand), Ok(()));
+    // Its moon may subtract 26 from the taker: a match's total can go below 0.
+    assert_eq!(
+        uint8_fits("hearts-4", none.clone(), Match),
+        Err("scores".into())
+    );
+    // A card worth less than 0 takes a seat's points below 0, in a hand as in a match.
+    assert_eq!(
+        uint8_fits("omnibus-4", none.clone(), Hand),
+        Err("points".into())
+    );
+    assert_eq!(
+        uint8_fits("omnibus-4", none.clone(), Match),
+        Err("points".into())
+    );
+    // The points of a seat that takes every card: 13 + QS.
+    assert_eq!(
+        uint8_fits("hearts-4", json!({"card_points": {"QS": 242}}), Hand),
+        Ok(())
+    );
+    assert_eq!(
+        uint8_fits("hearts-4", json!({"card_points": {"QS": 243}}), Hand),
+        Err("points".into())
+    );
+    // Two packs count each copy: 2 × (13 + QS).
+    assert_eq!(
+        uint8_fits("cancellation-8", json!({"card_points": {"QS": 114}}), Hand),
+        Ok(())
+    );
+    assert_eq!(
+        uint8_fits("cancellation-8", json!({"card_points": {"QS": 115}}), Hand),
+        Err("points".into())
+    );
+    // Adding to the others never lowers a total; a total an observation shows is below the
+    // target, so a target of 256 keeps them within 0-255.
+    let adding = json!({"moon": {"scoring": "add-to-others", "bonus": 26}, "target": 256});
+    assert_eq!(uint8_fits("hearts-4", adding.clone(), Match), Ok(()));
+    assert_eq!(
+        uint8_fits(
+            "hearts-4",
+            json!({"moon": {"scoring": "add-to-others", "bonus": 26}, "target": 257}),
+            Match
+        ),
+        Err("scores".into())
+    );
+    assert_eq!(
+        uint8_fits("hearts-4", json!({"moon": null, "target": 256}), Match),
+        Ok(())
+    );
+    for scoring in ["subtract-from-taker", "taker-choice"] {
+        let moon = json!({"moon": {"scoring": scoring, "bonus": 26}, "target": 50});
+        assert_eq!(uint8_fits("hearts-4", moon.clone(), Hand), Ok(()));
+        assert_eq!(uint8_fits("hearts-4", moon, Match), Err("scores".into()));
+    }
+    // Under count_down the hand that reaches the target can add up to the most a hand adds (26
+    // as captured or as the moon's bonus, the larger) to a total of target − 1.
+    let count_down = |target: u64, bonus: i32| json!({"moon": {"scoring": "add-to-others", "bonus": bonus}, "target": target, "count_down": true});
+    assert_eq!(uint8_fits("hearts-4", count_down(230, 26), Match), Ok(()));
+    assert_eq!(
+        uint8_fits("hearts-4", count_down(231, 26), Match),
+        Err("scores".into())
+    );
+    assert_eq!(uint8_fits("hearts-4", count_down(216, 40), Match), Ok(()));
+    assert_eq!(
+        uint8_fits("hearts-4", count_down(217, 40), Match),
+        Err("scores".into())
+    );
+    // A hand episode starts from zero totals and ends when the hand is scored.
+    assert_eq!(uint8_fits("hearts-4", count_down(10_000, 26), Hand), Ok(()));
+    // The environment refuses it as the check does.
+    let env = VectorEnv::new(hearts4(), 2, 0, Episode::Match, Rewards::HandEnd).unwrap();
+    let e = env
+        .with_observation_dtype(ObservationDtype::Uint8)
+        .unwrap_err();
+    assert_eq!(e.code(), ErrorCode::InvalidSetup);
+    assert!(e.message().contains("scores block") && e.message().contains("taker-choice"));
+}
+
+#[test]
+fn uint8_observations_are_the_int32_ones() {
+    let mut taken = 0;
+    for name in preset_names() {
+        for episode in [Episode::Hand, Episode::Match] {
+            // A low target ends matches within the steps, so that they restart from hand 0.
+            let rules = match episode {
+                Episode::Hand => preset(name).unwrap(),
+                Episode::Match => Arc::new(
+                    preset(name)
+                        .unwrap()
+                        .replace(json!({"target": 30}).as_object().unwrap())
+                        .unwrap(),
+                ),
+            };
+            let mut wide = VectorEnv::new(rules.clone(), 24, 21, episode, Rewards::PerTrick)
+                .unwrap()
+                .with_history();
+            let Ok(mut narrow) = wide.clone().with_observation_dtype(ObservationDtype::Uint8)
+            else {
+                continue;
+            };
+            taken += 1;
+            assert_eq!(narrow.observation_dtype(), ObservationDtype::Uint8);
+            let mut r = rngs(24);
+            let mut ended = 0;
+            for step in 0..400 {
+                let (Observations::Int32(w), Observations::Uint8(n)) =
+                    (wide.observation(), narrow.observation())
+                else {
+                    panic!("the dtypes asked for");
+                };
+                assert!(
+                    w.iter().zip(n).all(|(&a, &b)| a == i32::from(b)),
+                    "{name} {episode:?} step {step}"
+                );
+                assert_eq!(wide.legal_action_mask(), narrow.legal_action_mask());
+                let actions = policy(&wide, &mut r);
+                wide.step(&actions).unwrap();
+                narrow.step_threads(&actions, 1 + step % 3).unwrap();
+                ended += wide.terminated().iter().filter(|&&t| t == 1).count();
+            }
+            assert!(ended > 0, "{name} {episode:?}: episodes end and restart");
+            // The rows are the games' encodings, written anew or cleared line by line.
+            for i in 0..24 {
+                let g = narrow.game(i).unwrap();
+                let mut again = vec![0; O];
+                encode_observation(&g, g.to_act().unwrap(), &mut again).unwrap();
+                assert_eq!(narrow.observation().to_i32()[i * O..(i + 1) * O], again[..]);
+            }
+        }
+    }
+    // Every preset's hands but omnibus-4's, and the matches of the presets whose moon (if any)
+    // adds to the others and whose target is at most 256.
+    assert!(taken >= 13 + 4, "{taken} environments took uint8");
+}
+
+#[test]
+fn int32_values_stay_within_uint8_where_it_is_taken() {
+    // Whatever the check lets through, an int32 environment never shows outside 0-255.
+    for name in preset_names() {
+        for episode in [Episode::Hand, Episode::Match] {
+            let rules = preset(name).unwrap();
+            if ObservationDtype::Uint8.check(&rules, episode).is_err() {
+                continue;
+            }
+            let mut env = VectorEnv::new(rules, 16, 77, episode, Rewards::HandEnd).unwrap();
+            let mut r = rngs(16);
+            for _ in 0..500 {
+                assert!(env
+                    .observation()
+                    .to_i32()
+                    .iter()
+                    .all(|v| (0..=255).contains(v)));
+                let actions = policy(&env, &mut r);
+                env.step(&actions).unwrap();
             }
         }
     }

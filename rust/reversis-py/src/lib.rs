@@ -24,6 +24,8 @@ use reversis_core::{ErrorCode, MoonChoice};
 use reversis_players as players;
 use serde_json::Value;
 
+mod dlpack;
+mod pool;
 mod vector;
 
 /// Converts a core error into `reversis.errors.InvalidInputError` or `IllegalActionError`,

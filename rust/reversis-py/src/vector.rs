@@ -1,5 +1,5 @@
 //! `reversis._core.VectorEnv`: the core's batched environment (API-11), its buffers shared with
-//! Python through the buffer protocol, so that NumPy reads them without a copy.
+//! Python without a copy, through the buffer protocol (NumPy) and DLPack (PyTorch, JAX, NumPy).
 
 use std::os::raw::{c_char, c_int, c_void};
 use std::sync::Arc;
@@ -8,10 +8,12 @@ use pyo3::buffer::PyBuffer;
 use pyo3::exceptions::PyBufferError;
 use pyo3::ffi;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyBytes, PyMemoryView, PyString};
+use pyo3::types::{PyBool, PyBytes, PyMemoryView, PyString, PyTuple};
 use reversis_core as core;
-use reversis_core::{Episode, ErrorCode, Rewards};
+use reversis_core::{Episode, ErrorCode, ObservationDtype, Observations, Rewards};
 
+use crate::dlpack::{self, Kind, Layout, Owner};
+use crate::pool::Pool;
 use crate::{
     core_result, count_arg, describe, fail, integer, ruleset_arg, unsigned_arg, Given, PyGame,
     PyRuleset,
@@ -32,15 +34,27 @@ enum Field {
 }
 
 impl Field {
-    /// The struct-module format of one item: `?` for the 0-or-1 bytes, so that NumPy gives
-    /// `bool` arrays.
-    fn format(self) -> &'static [u8] {
+    fn name(self) -> &'static str {
         match self {
-            Field::CurrentPlayer | Field::Observation => b"i\0",
-            Field::LegalActionMask | Field::Terminated => b"?\0",
-            Field::Rewards => b"f\0",
-            Field::EpisodeScores => b"q\0",
+            Field::CurrentPlayer => "current_player",
+            Field::LegalActionMask => "legal_action_mask",
+            Field::Observation => "observation",
+            Field::Rewards => "rewards",
+            Field::Terminated => "terminated",
+            Field::EpisodeScores => "episode_scores",
         }
+    }
+}
+
+/// The struct-module format of one item of `kind` and `size` bytes: `?` for the 0-or-1 bytes,
+/// so that NumPy gives `bool` arrays.
+fn format(kind: Kind, size: usize) -> &'static [u8] {
+    match (kind, size) {
+        (Kind::Bool, _) => b"?\0",
+        (Kind::UInt, _) => b"B\0",
+        (Kind::Float, _) => b"f\0",
+        (Kind::Int, 8) => b"q\0",
+        (Kind::Int, _) => b"i\0",
     }
 }
 
@@ -49,27 +63,38 @@ impl Field {
 pub struct PyVectorEnv {
     env: core::VectorEnv,
     threads: usize,
+    pool: Pool,
 }
 
 impl PyVectorEnv {
-    /// The address, item size, and row count and width of a buffer.
-    fn layout(&self, field: Field) -> (*const c_void, usize, usize, usize) {
+    /// The address, element type and shape of a buffer.
+    fn layout(&self, field: Field) -> Layout {
         let env = &self.env;
         let rows = env.num_envs();
         let players = env.ruleset().players();
-        let (ptr, size, width): (*const c_void, usize, usize) = match field {
-            Field::CurrentPlayer => (env.current_player().as_ptr().cast(), 4, 1),
+        let (ptr, kind, item, width): (*const c_void, Kind, usize, usize) = match field {
+            Field::CurrentPlayer => (env.current_player().as_ptr().cast(), Kind::Int, 4, 1),
             Field::LegalActionMask => (
                 env.legal_action_mask().as_ptr().cast(),
+                Kind::Bool,
                 1,
                 core::NUM_ACTIONS as usize,
             ),
-            Field::Observation => (env.observation().as_ptr().cast(), 4, core::ENCODING_LENGTH),
-            Field::Rewards => (env.rewards().as_ptr().cast(), 4, players),
-            Field::Terminated => (env.terminated().as_ptr().cast(), 1, 1),
-            Field::EpisodeScores => (env.episode_scores().as_ptr().cast(), 8, players),
+            Field::Observation => match env.observation() {
+                Observations::Int32(o) => (o.as_ptr().cast(), Kind::Int, 4, core::ENCODING_LENGTH),
+                Observations::Uint8(o) => (o.as_ptr().cast(), Kind::UInt, 1, core::ENCODING_LENGTH),
+            },
+            Field::Rewards => (env.rewards().as_ptr().cast(), Kind::Float, 4, players),
+            Field::Terminated => (env.terminated().as_ptr().cast(), Kind::Bool, 1, 1),
+            Field::EpisodeScores => (env.episode_scores().as_ptr().cast(), Kind::Int, 8, players),
         };
-        (ptr, size, rows, width)
+        Layout {
+            ptr,
+            kind,
+            item,
+            rows,
+            width,
+        }
     }
 }
 
@@ -95,6 +120,23 @@ fn rewards_arg(value: &Bound<'_, PyAny>) -> PyResult<Rewards> {
             ErrorCode::InvalidSetup,
             format!(
                 "rewards must be \"hand\" or \"trick\", not {}",
+                describe(value)
+            ),
+        ),
+    }
+}
+
+fn dtype_arg(value: &Bound<'_, PyAny>) -> PyResult<ObservationDtype> {
+    match value
+        .cast::<PyString>()
+        .ok()
+        .and_then(|s| ObservationDtype::from_name(&s.to_string()))
+    {
+        Some(dtype) => Ok(dtype),
+        None => fail(
+            ErrorCode::InvalidSetup,
+            format!(
+                "invalid setup: observation_dtype must be \"int32\" or \"uint8\", not {}",
                 describe(value)
             ),
         ),
@@ -183,9 +225,10 @@ fn actions_arg(value: &Bound<'_, PyAny>) -> PyResult<StepIds> {
 impl PyVectorEnv {
     #[new]
     #[pyo3(
-        signature = (ruleset, num_envs, seed, *, threads=Given(None), episode=Given(None), rewards=Given(None), history=Given(None)),
-        text_signature = "(ruleset, num_envs, seed, *, threads=1, episode='hand', rewards='hand', history=False)"
+        signature = (ruleset, num_envs, seed, *, threads=Given(None), episode=Given(None), rewards=Given(None), history=Given(None), observation_dtype=Given(None)),
+        text_signature = "(ruleset, num_envs, seed, *, threads=1, episode='hand', rewards='hand', history=False, observation_dtype='int32')"
     )]
+    #[allow(clippy::too_many_arguments)]
     fn new(
         ruleset: &Bound<'_, PyAny>,
         num_envs: &Bound<'_, PyAny>,
@@ -194,6 +237,7 @@ impl PyVectorEnv {
         episode: Given<'_>,
         rewards: Given<'_>,
         history: Given<'_>,
+        observation_dtype: Given<'_>,
     ) -> PyResult<Self> {
         let rules = ruleset_arg(ruleset)?;
         let num = count_arg(num_envs, "num_envs", 1, core::MAX_ENVS as u64)?;
@@ -223,9 +267,18 @@ impl PyVectorEnv {
             },
             None => false,
         };
+        let dtype = observation_dtype
+            .0
+            .as_ref()
+            .map_or(Ok(ObservationDtype::Int32), dtype_arg)?;
         let env = core_result(core::VectorEnv::new(rules, num, seed, episode, rewards))?;
+        let env = core_result(env.with_observation_dtype(dtype))?;
         let env = if history { env.with_history() } else { env };
-        Ok(PyVectorEnv { env, threads })
+        Ok(PyVectorEnv {
+            env,
+            threads,
+            pool: Pool::default(),
+        })
     }
 
     /// Abandons every game's episode and starts its next one.
@@ -234,7 +287,8 @@ impl PyVectorEnv {
         py.detach(|| env.reset());
     }
 
-    /// Applies `actions[i]` to game `i` for its acting seat, without the GIL.
+    /// Applies `actions[i]` to game `i` for its acting seat, without the GIL, on the
+    /// calling thread and up to `threads − 1` threads kept from step to step.
     fn step(&mut self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<()> {
         let (ids, out_of_range) = actions_arg(actions)?;
         if let (Some((i, v)), true) = (out_of_range, ids.len() == self.env.num_envs()) {
@@ -247,8 +301,11 @@ impl PyVectorEnv {
             );
         }
         let threads = self.threads;
-        let env = &mut self.env;
-        core_result(py.detach(|| env.step_threads(&ids, threads)))
+        let num = self.env.num_envs();
+        self.pool
+            .reserve(num.div_ceil(core::VectorEnv::run_size(num, threads)));
+        let (env, pool) = (&mut self.env, &self.pool);
+        core_result(py.detach(|| env.step_with(&ids, threads, pool)))
     }
 
     /// Game `i`, a copy.
@@ -295,6 +352,10 @@ impl PyVectorEnv {
         }
     }
     #[getter]
+    fn observation_dtype(&self) -> &'static str {
+        self.env.observation_dtype().as_str()
+    }
+    #[getter]
     fn rewards_mode(&self) -> &'static str {
         match self.env.rewards_kind() {
             Rewards::HandEnd => "hand",
@@ -303,61 +364,76 @@ impl PyVectorEnv {
     }
 
     #[getter]
-    fn current_player<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyMemoryView>> {
-        view(slf, Field::CurrentPlayer)
+    fn current_player(slf: &Bound<'_, Self>) -> PyResult<Buffer> {
+        Ok(buffer(slf, Field::CurrentPlayer))
     }
     #[getter]
-    fn legal_action_mask<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyMemoryView>> {
-        view(slf, Field::LegalActionMask)
+    fn legal_action_mask(slf: &Bound<'_, Self>) -> PyResult<Buffer> {
+        Ok(buffer(slf, Field::LegalActionMask))
     }
     #[getter]
-    fn observation<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyMemoryView>> {
-        view(slf, Field::Observation)
+    fn observation(slf: &Bound<'_, Self>) -> PyResult<Buffer> {
+        Ok(buffer(slf, Field::Observation))
     }
     #[getter]
-    fn rewards<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyMemoryView>> {
-        view(slf, Field::Rewards)
+    fn rewards(slf: &Bound<'_, Self>) -> PyResult<Buffer> {
+        Ok(buffer(slf, Field::Rewards))
     }
     #[getter]
-    fn terminated<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyMemoryView>> {
-        view(slf, Field::Terminated)
+    fn terminated(slf: &Bound<'_, Self>) -> PyResult<Buffer> {
+        Ok(buffer(slf, Field::Terminated))
     }
     #[getter]
-    fn episode_scores<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyMemoryView>> {
-        view(slf, Field::EpisodeScores)
+    fn episode_scores(slf: &Bound<'_, Self>) -> PyResult<Buffer> {
+        Ok(buffer(slf, Field::EpisodeScores))
     }
 
     fn __repr__(&self) -> String {
         format!(
-            "VectorEnv({:?}, num_envs={}, seed={}, threads={}, episode={:?}, rewards={:?}, history={})",
+            "VectorEnv({:?}, num_envs={}, seed={}, threads={}, episode={:?}, rewards={:?}, history={}, observation_dtype={:?})",
             self.env.ruleset().name(),
             self.env.num_envs(),
             self.env.seed(),
             self.threads,
             self.episode(),
             self.rewards_mode(),
-            if self.env.has_history() { "True" } else { "False" }
+            if self.env.has_history() { "True" } else { "False" },
+            self.observation_dtype()
         )
     }
 }
 
-fn view<'py>(env: &Bound<'py, PyVectorEnv>, field: Field) -> PyResult<Bound<'py, PyMemoryView>> {
-    let exporter = Bound::new(
-        env.py(),
-        Buffer {
-            env: env.clone().unbind(),
-            field,
-        },
-    )?;
-    PyMemoryView::from(exporter.as_any())
+fn buffer(env: &Bound<'_, PyVectorEnv>, field: Field) -> Buffer {
+    Buffer {
+        env: env.clone().unbind(),
+        field,
+    }
 }
 
-/// One buffer of a `VectorEnv`, exported read-only; it keeps its environment (and so the memory)
-/// alive for as long as a view of it exists.
+/// One buffer of a `VectorEnv`: read-only, its memory the environment's, which every step
+/// rewrites in place. It is exported through the buffer protocol (`numpy.asarray`,
+/// `memoryview`) and DLPack (`numpy.from_dlpack`, `torch.from_dlpack`, `jax.dlpack`), and
+/// reads like a `memoryview`. It keeps its environment (and so the memory) alive for as long
+/// as it or any array made from it exists.
 #[pyclass(module = "reversis._core", name = "VectorEnvBuffer", frozen)]
 pub struct Buffer {
     env: Py<PyVectorEnv>,
     field: Field,
+}
+
+impl Buffer {
+    /// The layout of the buffer, while no step runs (the environment is borrowed mutably only
+    /// by a step, which releases the GIL: another thread may ask meanwhile).
+    fn layout(&self, py: Python<'_>) -> PyResult<Layout> {
+        let env = self.env.bind(py).try_borrow().map_err(|_| {
+            PyBufferError::new_err("the VectorEnv is being stepped by another thread")
+        })?;
+        Ok(env.layout(self.field))
+    }
+
+    fn memoryview<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyMemoryView>> {
+        PyMemoryView::from(slf.as_any())
+    }
 }
 
 #[pymethods]
@@ -366,11 +442,13 @@ impl Buffer {
     ///
     /// # Safety
     ///
-    /// The exported memory is the core's `Vec`s, allocated once by `VectorEnv::new` at their
-    /// final length and never reallocated; `self.env` keeps them alive while the export lasts
-    /// (the view holds this object). The core writes them only during `reset` and `step`,
-    /// which take the environment's exclusive borrow, so a reader racing a step from another
-    /// thread sees rows of either step, as with any NumPy array shared between threads.
+    /// The exported memory is the core's `Vec`s, allocated once by `VectorEnv::new` (or
+    /// `with_observation_dtype`, before the Python object exists) at their final length and
+    /// never reallocated; `self.env` keeps them alive while the export lasts (the view holds
+    /// this object). The core writes them only during `reset` and `step`, which take the
+    /// environment's exclusive borrow, and never reads them back, so a reader racing a step
+    /// from another thread sees rows of either step, as with any NumPy array shared between
+    /// threads.
     unsafe fn __getbuffer__(
         slf: Bound<'_, Self>,
         view: *mut ffi::Py_buffer,
@@ -384,11 +462,8 @@ impl Buffer {
                 "the buffers of a VectorEnv are read-only: copy them to change them",
             ));
         }
-        let field = slf.get().field;
-        let env = slf.get().env.bind(slf.py()).try_borrow().map_err(|_| {
-            PyBufferError::new_err("the VectorEnv is being stepped by another thread")
-        })?;
-        let (ptr, item, rows, width) = env.layout(field);
+        let layout = slf.get().layout(slf.py())?;
+        let (rows, width, item) = (layout.rows, layout.width, layout.item);
         // shape then strides, freed by __releasebuffer__.
         let dims: Box<[ffi::Py_ssize_t; 4]> = Box::new([
             rows as ffi::Py_ssize_t,
@@ -402,12 +477,12 @@ impl Buffer {
         // until __releasebuffer__ (see above).
         unsafe {
             (*view).obj = slf.clone().into_any().into_ptr();
-            (*view).buf = ptr as *mut c_void;
-            (*view).len = (rows * width * item) as ffi::Py_ssize_t;
+            (*view).buf = layout.ptr as *mut c_void;
+            (*view).len = layout.len() as ffi::Py_ssize_t;
             (*view).readonly = 1;
             (*view).itemsize = item as ffi::Py_ssize_t;
             (*view).format = if flags & ffi::PyBUF_FORMAT == ffi::PyBUF_FORMAT {
-                field.format().as_ptr() as *mut c_char
+                format(layout.kind, item).as_ptr() as *mut c_char
             } else {
                 std::ptr::null_mut()
             };
@@ -445,6 +520,156 @@ impl Buffer {
                 drop(Box::from_raw(dims));
             }
         }
+    }
+
+    /// A DLPack capsule of the buffer (the array API's `__dlpack__`), sharing its memory:
+    /// version 1.0 and flagged read-only when the consumer asks for `max_version` 1.0 or
+    /// later, else the unversioned structure; a copy of its own with `copy=True`.
+    #[pyo3(signature = (*, stream=None, max_version=None, dl_device=None, copy=None))]
+    fn __dlpack__(
+        slf: &Bound<'_, Self>,
+        stream: Option<&Bound<'_, PyAny>>,
+        max_version: Option<(u32, u32)>,
+        dl_device: Option<(i32, i32)>,
+        copy: Option<bool>,
+    ) -> PyResult<Py<PyAny>> {
+        let py = slf.py();
+        if let Some(stream) = stream {
+            // -1 asks for no synchronisation, which memory on the CPU never needs.
+            if stream.extract::<i64>().ok() != Some(-1) {
+                return Err(PyBufferError::new_err(format!(
+                    "a VectorEnv buffer is in memory on the CPU, which has no streams: stream must be None, not {}",
+                    describe(stream)
+                )));
+            }
+        }
+        if let Some(device) = dl_device {
+            if device != (dlpack::DEVICE_CPU, 0) {
+                return Err(PyBufferError::new_err(format!(
+                    "a VectorEnv buffer is in memory on the CPU, device (1, 0), not {device:?}: copy it to the device after"
+                )));
+            }
+        }
+        let versioned = max_version.is_some_and(|(major, _)| major >= 1);
+        let mut layout = slf.get().layout(py)?;
+        let owner = if copy == Some(true) {
+            let mut words = vec![0u64; layout.len().div_ceil(8)];
+            // SAFETY: `layout.ptr` points to `layout.len()` bytes of the environment, which the
+            // borrow taken by `layout` showed no step was writing, and the GIL, held here,
+            // keeps any from starting; `words` holds at least as many bytes, and is new.
+            unsafe {
+                std::ptr::copy_nonoverlapping(
+                    layout.ptr.cast::<u8>(),
+                    words.as_mut_ptr().cast::<u8>(),
+                    layout.len(),
+                );
+            }
+            layout.ptr = words.as_ptr().cast();
+            Owner::Copy(words)
+        } else {
+            Owner::Shared(slf.clone().into_any().unbind())
+        };
+        // SAFETY: a shared export points into the environment's buffers, which the owner (this
+        // object, holding the environment) keeps alive and in place (see __getbuffer__); a copy
+        // points into its own words, which move with the `Vec` but do not move in memory.
+        unsafe { dlpack::capsule(py, &layout, owner, versioned) }
+    }
+
+    /// `(1, 0)`: DLPack's CPU device (`kDLCPU`), device 0.
+    fn __dlpack_device__(&self) -> (i32, i32) {
+        (dlpack::DEVICE_CPU, 0)
+    }
+
+    /// The buffer's name in its environment (`observation`, `legal_action_mask`, …).
+    #[getter]
+    fn name(&self) -> &'static str {
+        self.field.name()
+    }
+
+    /// `(num_envs,)` or `(num_envs, width)`, as a `memoryview` of it has.
+    #[getter]
+    fn shape<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let layout = self.layout(py)?;
+        if layout.width == 1 {
+            PyTuple::new(py, [layout.rows])
+        } else {
+            PyTuple::new(py, [layout.rows, layout.width])
+        }
+    }
+
+    /// The number of dimensions, 1 or 2.
+    #[getter]
+    fn ndim(&self, py: Python<'_>) -> PyResult<usize> {
+        Ok(if self.layout(py)?.width == 1 { 1 } else { 2 })
+    }
+
+    /// The struct-module format of an item: `i`, `B`, `?`, `f` or `q`.
+    #[getter]
+    fn format(&self, py: Python<'_>) -> PyResult<&'static str> {
+        let layout = self.layout(py)?;
+        let bytes = format(layout.kind, layout.item);
+        Ok(std::str::from_utf8(&bytes[..1]).unwrap_or("B"))
+    }
+
+    /// The bytes of an item.
+    #[getter]
+    fn itemsize(&self, py: Python<'_>) -> PyResult<usize> {
+        Ok(self.layout(py)?.item)
+    }
+
+    /// The bytes of the whole buffer.
+    #[getter]
+    fn nbytes(&self, py: Python<'_>) -> PyResult<usize> {
+        Ok(self.layout(py)?.len())
+    }
+
+    /// Always `True`: the environment alone writes its buffers.
+    #[getter]
+    fn readonly(&self) -> bool {
+        true
+    }
+
+    /// The number of rows, `num_envs`.
+    fn __len__(&self, py: Python<'_>) -> PyResult<usize> {
+        Ok(self.layout(py)?.rows)
+    }
+
+    /// Items or rows, as `memoryview(buffer)[key]` gives them.
+    fn __getitem__<'py>(
+        slf: &Bound<'py, Self>,
+        key: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        Buffer::memoryview(slf)?.get_item(key)
+    }
+
+    /// The items as nested lists, as `memoryview.tolist` gives them.
+    fn tolist<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        Buffer::memoryview(slf)?.call_method0("tolist")
+    }
+
+    /// The bytes, a copy.
+    fn tobytes<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        Buffer::memoryview(slf)?.call_method0("tobytes")
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        let layout = self.layout(py)?;
+        let dtype = match (layout.kind, layout.item) {
+            (Kind::Bool, _) => "bool",
+            (Kind::UInt, _) => "uint8",
+            (Kind::Float, _) => "float32",
+            (Kind::Int, 8) => "int64",
+            (Kind::Int, _) => "int32",
+        };
+        let shape = if layout.width == 1 {
+            format!("({},)", layout.rows)
+        } else {
+            format!("({}, {})", layout.rows, layout.width)
+        };
+        Ok(format!(
+            "<VectorEnvBuffer {} {dtype} {shape}>",
+            self.field.name()
+        ))
     }
 }
 
