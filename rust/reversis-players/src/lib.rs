@@ -302,19 +302,6 @@ pub fn sample_consistent_layouts(
     Ok((0..samples).map(|_| sampler.sample(&mut rng)).collect())
 }
 
-// The point cards each seat has captured in the completed tricks of `obs`.
-fn captured_of(rules: &Ruleset, obs: &Value) -> Result<PerSeat<u64>, Error> {
-    let mut out = PerSeat::splat(0u64);
-    for (t, winner) in history_of(rules, obs)?.tricks {
-        for (_, c) in t {
-            if rules.point_cards().contains(c) {
-                out[winner] |= c.bit();
-            }
-        }
-    }
-    Ok(out)
-}
-
 // The public part of the hand as a HandState whose hands are empty: the plays replayed in
 // order, so points, voids, broken hearts, the leader and the moon candidate are exact.
 fn public_state(rules: &Ruleset, obs: &Value, k: &Knowledge) -> Result<HandState, Error> {
