@@ -19,9 +19,11 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod computer;
 mod policy;
 mod search;
 
+pub use computer::{computer_action, computer_actions, decision_generator, Computer};
 pub use search::{monotonic, policy_decision, search_decision, search_decision_timed, Budget};
 
 use reversis_core::{

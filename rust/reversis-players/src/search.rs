@@ -191,7 +191,7 @@ fn pass_ids(cards: u64) -> Vec<u16> {
         .collect()
 }
 
-fn moon_id(choice: MoonChoice) -> u16 {
+pub(crate) fn moon_id(choice: MoonChoice) -> u16 {
     match choice {
         MoonChoice::AddToOthers => MOON_ADD_ID,
         MoonChoice::SubtractFromTaker => MOON_SUBTRACT_ID,
@@ -640,10 +640,6 @@ fn moon_choice(rules: &Ruleset, obs: &Value) -> Result<MoonChoice, Error> {
     if field(obs, "moon_taker")?.as_u64() != Some(seat as u64) {
         return Err(invalid(format!("seat {seat} has no moon choice to make")));
     }
-    let moon = rules
-        .moon()
-        .filter(|m| m.scoring == MoonScoring::TakerChoice)
-        .ok_or_else(|| invalid("the ruleset gives no moon choice"))?;
     let numbers = |key: &str| -> Result<Vec<i128>, Error> {
         field(obs, key)?
             .as_array()
@@ -659,8 +655,22 @@ fn moon_choice(rules: &Ruleset, obs: &Value) -> Result<MoonChoice, Error> {
             })
             .ok_or_else(|| invalid(format!("{key} must hold one integer per seat")))
     };
-    let points = numbers("points")?;
-    let scores = numbers("scores")?;
+    moon_choice_of(rules, seat, &numbers("points")?, &numbers("scores")?)
+}
+
+// The moon choice of the taker `seat`, from every seat's points of the hand, as captured, and
+// the match totals before it (one entry per seat of the table each).
+pub(crate) fn moon_choice_of(
+    rules: &Ruleset,
+    seat: usize,
+    points: &[i128],
+    scores: &[i128],
+) -> Result<MoonChoice, Error> {
+    let n = rules.players();
+    let moon = rules
+        .moon()
+        .filter(|m| m.scoring == MoonScoring::TakerChoice)
+        .ok_or_else(|| invalid("the ruleset gives no moon choice"))?;
     let target = i128::from(rules.target());
     let bonus = i128::from(moon.bonus);
     let positive = i128::from(rules.positive_total());
