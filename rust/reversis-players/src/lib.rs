@@ -20,10 +20,15 @@
 #![warn(missing_docs)]
 
 mod computer;
+mod learned;
 mod policy;
 mod search;
 
 pub use computer::{computer_action, computer_actions, decision_generator, Computer};
+pub use learned::{
+    best_legal, f16_to_f32, Activation, InputValue, Network, MAX_LAYERS, MAX_METADATA_BYTES,
+    MAX_WIDTH, WEIGHTS_MAGIC, WEIGHTS_VERSION,
+};
 pub use search::{monotonic, policy_decision, search_decision, search_decision_timed, Budget};
 
 use reversis_core::{
