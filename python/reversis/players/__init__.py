@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 __all__ = [
+    "LearnedPlayer",
     "LowestPlayer",
     "MonteCarloPlayer",
     "Observation",
@@ -119,6 +120,7 @@ def act_for(game: Any, players: Sequence[Player]) -> dict[str, Any]:
 
 
 # Players built on the interface above; imported last because they import it.
+from .learned import LearnedPlayer  # noqa: E402
 from .montecarlo import MonteCarloPlayer  # noqa: E402
 from .process import LowestPlayer, ProcessPlayer  # noqa: E402
 from .rulebased import RuleBasedPlayer  # noqa: E402

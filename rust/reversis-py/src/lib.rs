@@ -24,6 +24,7 @@ use reversis_core::{ErrorCode, MoonChoice};
 use reversis_players as players;
 use serde_json::Value;
 
+mod learned;
 mod vector;
 
 /// Converts a core error into `reversis.errors.InvalidInputError` or `IllegalActionError`,
@@ -1670,6 +1671,7 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<PyActionsView>()?;
     module.add_class::<vector::PyVectorEnv>()?;
     module.add_class::<vector::Buffer>()?;
+    module.add_class::<learned::PyLearnedPolicy>()?;
     module.add_function(wrap_pyfunction!(vector::episode_seed, module)?)?;
     module.add("NUM_ACTIONS", core::NUM_ACTIONS)?;
     let limits = PyDict::new(module.py());

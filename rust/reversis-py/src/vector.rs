@@ -11,6 +11,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyMemoryView, PyString};
 use reversis_core as core;
 use reversis_core::{Episode, ErrorCode, Rewards};
+use reversis_players as players;
 
 use crate::{
     core_result, count_arg, describe, fail, integer, ruleset_arg, unsigned_arg, Given, PyGame,
@@ -249,6 +250,30 @@ impl PyVectorEnv {
         let threads = self.threads;
         let env = &mut self.env;
         core_result(py.detach(|| env.step_threads(&ids, threads)))
+    }
+
+    /// For every game, the action id that the computer player `player` (`"random"` or
+    /// `"rules"`) chooses for its acting seat from what that seat may see, game `i` drawing from
+    /// the generator of hand `i` of a batch seeded with `seed`; without the GIL.
+    fn computer_actions(
+        &self,
+        py: Python<'_>,
+        player: &Bound<'_, PyAny>,
+        seed: &Bound<'_, PyAny>,
+    ) -> PyResult<Vec<u16>> {
+        let Ok(name) = player.cast::<PyString>().map(|s| s.to_string()) else {
+            return fail(
+                ErrorCode::InvalidSetup,
+                format!(
+                    "invalid setup: a computer player is named by a str, not {}",
+                    describe(player)
+                ),
+            );
+        };
+        let player = core_result(players::Computer::from_name(&name))?;
+        let seed = unsigned_arg(seed, ErrorCode::InvalidSetup, "a seed")?;
+        let (env, threads) = (&self.env, self.threads);
+        core_result(py.detach(|| players::computer_actions(env, player, seed, threads)))
     }
 
     /// Game `i`, a copy.
