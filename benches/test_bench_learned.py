@@ -28,7 +28,7 @@ import pytest
 
 import reversis
 from reversis import _core
-from reversis.players import observe
+from reversis.players import computer_actions, observe
 from reversis.players.learned import LearnedPlayer, read_weights, write_weights
 
 np = pytest.importorskip("numpy")
@@ -84,7 +84,7 @@ def test_learned_side_by_side(benchmark: Any, weights_file: Path) -> None:
     player = LearnedPlayer(weights=weights_file)
     env = reversis.VectorEnv(reversis.preset(PRESET), NUM_ENVS, 2)
     for step in range(40):  # into the hand: cards played, the encoding less sparse
-        env.step(env.computer_actions("rules", step))
+        env.step(computer_actions(env, "rules", step))
     observation, mask = np.asarray(env.observation), np.asarray(env.legal_action_mask)
     dense_layers = [
         (np.asarray(w, dtype=np.float32), np.asarray(b, dtype=np.float32), a) for w, b, a in _read_dense(weights_file)

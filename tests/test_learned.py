@@ -19,7 +19,7 @@ import reversis
 from reversis import _core
 from reversis.encoding import ENCODING_LENGTH, encode_observation
 from reversis.errors import InvalidInputError
-from reversis.players import Observation, act_for, learned, observe
+from reversis.players import Observation, act_for, computer_actions, learned, observe
 from reversis.players.learned import LearnedPlayer, parse_weights, read_weights, write_weights
 from reversis.reference.batch import hand_generator
 
@@ -172,7 +172,7 @@ def test_batch_decisions_equal_row_by_row_decisions(tmp_path: Path) -> None:
             assert observation.min() >= 0 and observation.max() <= 255
             assert policy.decide_batch(observation.astype(np.uint8), mask) == rows
         assert all(mask[i, a] for i, a in enumerate(batch))
-        env.step(env.computer_actions("random", step))
+        env.step(computer_actions(env, "random", step))
 
 
 # ------------------------------------------------------------------ broken files
@@ -480,9 +480,9 @@ def test_computer_actions_are_legal_and_the_rules_ones_are_the_policys_from_the_
     phases: Counter[str] = Counter()
     for step in range(150):
         masks = env.legal_action_mask.tolist()
-        rules = env.computer_actions("rules", step)
-        random_ids = env.computer_actions("random", step)
-        assert rules == env.computer_actions("rules", step)
+        rules = computer_actions(env, "rules", step)
+        random_ids = computer_actions(env, "random", step)
+        assert rules == computer_actions(env, "rules", step)
         for i in range(env.num_envs):
             legal = _legal(masks[i])
             assert rules[i] in legal and random_ids[i] in legal
@@ -501,22 +501,24 @@ def test_computer_actions_are_legal_and_the_rules_ones_are_the_policys_from_the_
 def test_computer_actions_are_reproducible_and_the_random_ones_uniform() -> None:
     env = reversis.VectorEnv(reversis.preset("hearts-4"), num_envs=2, seed=9)
     legal = _legal(env.legal_action_mask.tolist()[0])
-    counts = Counter(env.computer_actions("random", seed)[0] for seed in range(2600))
+    counts = Counter(computer_actions(env, "random", seed)[0] for seed in range(2600))
     assert set(counts) == set(legal) and len(legal) == 13
     assert all(140 <= n <= 260 for n in counts.values()), counts  # 200 each, sd 14
-    assert env.computer_actions("random", 1) == env.computer_actions("random", 1)
+    assert computer_actions(env, "random", 1) == computer_actions(env, "random", 1)
 
 
 def test_computer_actions_arguments_are_checked() -> None:
     env = reversis.VectorEnv(reversis.preset("hearts-4"), num_envs=2, seed=9)
     for player in ["search", 3, None]:
         with pytest.raises(InvalidInputError) as caught:
-            env.computer_actions(player, 0)  # type: ignore[arg-type]
+            computer_actions(env, player, 0)  # type: ignore[arg-type]
         assert caught.value.code == "invalid-setup"
     with pytest.raises(InvalidInputError):
-        env.computer_actions("rules", -1)
+        computer_actions(env, "rules", -1)
+    with pytest.raises(InvalidInputError, match="Rust engine"):
+        computer_actions(reversis.reference.VectorEnv(reversis.preset("hearts-4"), 2, 9), "rules", 0)
     two_packs = reversis.VectorEnv(reversis.preset("cancellation-6"), num_envs=2, seed=9)
     with pytest.raises(InvalidInputError) as caught:
-        two_packs.computer_actions("rules", 0)
+        computer_actions(two_packs, "rules", 0)
     assert caught.value.code == "invalid-ruleset"
-    assert len(two_packs.computer_actions("random", 0)) == 2
+    assert len(computer_actions(two_packs, "random", 0)) == 2

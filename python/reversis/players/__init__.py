@@ -25,6 +25,7 @@ __all__ = [
     "RuleBasedPlayer",
     "SearchPlayer",
     "act_for",
+    "computer_actions",
     "observe",
 ]
 
@@ -125,3 +126,4 @@ from .montecarlo import MonteCarloPlayer  # noqa: E402
 from .process import LowestPlayer, ProcessPlayer  # noqa: E402
 from .rulebased import RuleBasedPlayer  # noqa: E402
 from .search import SearchPlayer  # noqa: E402
+from .vector import computer_actions  # noqa: E402

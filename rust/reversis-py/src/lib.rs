@@ -1673,6 +1673,7 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<vector::Buffer>()?;
     module.add_class::<learned::PyLearnedPolicy>()?;
     module.add_function(wrap_pyfunction!(vector::episode_seed, module)?)?;
+    module.add_function(wrap_pyfunction!(vector::computer_actions, module)?)?;
     module.add("NUM_ACTIONS", core::NUM_ACTIONS)?;
     let limits = PyDict::new(module.py());
     for (name, value) in core::LIMITS {
