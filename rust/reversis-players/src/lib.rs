@@ -5,7 +5,9 @@
 //! from it, a Monte Carlo player, and a search player ([`search_decision`]) that evaluates its
 //! plays, passes and moon choices over determinizations of the hidden cards with the rule-based
 //! policy in the playouts (001 ¶9: a computer player uses only its own hand and public
-//! information).
+//! information), a learned player's network read from the `.rvnn` weight format of
+//! `spec/learned.md` ([`Network`]), and the random and rule-based decisions of every game of a
+//! `VectorEnv` ([`computer_actions`]).
 //!
 //! # Examples
 //!
