@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import random
+import stat
 import struct
 import subprocess
 import sys
@@ -107,6 +109,26 @@ def test_written_values_are_read_back_rounded_to_half_precision(tmp_path: Path) 
         assert rw == [[struct.unpack("<e", struct.pack("<e", v))[0] for v in row] for row in w]
     assert weights.layers[0][0][0][:3] == [0.333251953125, 65504.0, -(2.0**-24)]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["n.rvnn"]  # no temporary file left
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX permission bits")
+def test_a_written_file_is_shared_as_the_umask_says_and_replaces_through_symlinks(tmp_path: Path) -> None:
+    layers = random_layers(random.Random(2), [])
+    old = os.umask(0o027)
+    try:
+        write_weights(tmp_path / "new.rvnn", layers)
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE((tmp_path / "new.rvnn").stat().st_mode) == 0o640
+    kept = tmp_path / "kept.rvnn"
+    kept.write_bytes(b"old")
+    kept.chmod(0o604)
+    link = tmp_path / "link.rvnn"
+    link.symlink_to(kept)
+    write_weights(link, layers)
+    assert link.is_symlink() and stat.S_IMODE(kept.stat().st_mode) == 0o604
+    assert kept.read_bytes() == (tmp_path / "new.rvnn").read_bytes()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["kept.rvnn", "link.rvnn", "new.rvnn"]
 
 
 def test_numpy_arrays_are_written_as_their_lists(tmp_path: Path) -> None:

@@ -23,8 +23,9 @@ import contextlib
 import json
 import math
 import os
+import secrets
+import stat
 import struct
-import tempfile
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -203,6 +204,7 @@ def write_weights(
 
     :raises InvalidInputError: ``invalid-setup`` for layers or metadata the format cannot hold,
         naming the problem; nothing is written then.
+    :raises OSError: when the file cannot be written; ``path`` is then untouched.
     """
     metadata_bytes = _metadata_bytes(metadata)
     if not isinstance(layers, Sequence) or not 1 <= len(layers) <= MAX_LAYERS:
@@ -235,11 +237,32 @@ def write_weights(
             *bodies,
         ]
     )
-    target = os.fspath(path)
-    directory = os.path.dirname(os.path.abspath(target))
-    fd, temporary = tempfile.mkstemp(prefix=".weights-", suffix=".tmp", dir=directory)
+    _replace_file(os.fspath(path), data)
+
+
+def _replace_file(path: str, data: bytes) -> None:
+    """Write ``data`` to a temporary file beside ``path`` (through a symlink: its target's), then rename it over.
+
+    A new file gets the permissions the umask gives (a weight file is data to share, not a
+    secret); an existing one keeps its own.
+    """
+    target = os.path.realpath(path)
+    directory, name = os.path.split(target)
+    try:
+        mode: int | None = stat.S_IMODE(os.stat(target).st_mode)
+    except FileNotFoundError:
+        mode = None
+    while True:
+        temporary = os.path.join(directory, f".{name}.{secrets.token_hex(6)}.tmp")
+        try:
+            fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
+            break
+        except FileExistsError:
+            continue
     try:
         with os.fdopen(fd, "wb") as out:
+            if mode is not None:
+                os.chmod(temporary, mode)
             out.write(data)
             out.flush()
             os.fsync(out.fileno())
