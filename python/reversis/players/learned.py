@@ -3,7 +3,7 @@
 The network reads the 1,435 integers of its seat's encoded observation
 (:func:`reversis.encoding.encode_observation`, OBS-3 version 3) and scores the 106 action ids
 of ACT-2; the player takes the legal id with the highest score, the lowest id among equals. It
-is evaluated in Rust (``_core.LearnedPolicy``); this module writes and reads the weight format
+is evaluated in Rust (:data:`LearnedPolicy`); this module writes and reads the weight format
 (``.rvnn``) in pure Python, and :meth:`Weights.logits` is a forward pass in pure Python too, an
 independent implementation to check the Rust one against.
 
@@ -47,6 +47,7 @@ __all__ = [
     "NUM_ACTIONS",
     "SHIPPED_WEIGHTS",
     "LearnedPlayer",
+    "LearnedPolicy",
     "Weights",
     "parse_weights",
     "read_weights",
@@ -69,6 +70,12 @@ NUM_ACTIONS = 106
 ACTIVATIONS = ("identity", "relu")
 #: The network shipped with the package, trained on ``hearts-computer``.
 SHIPPED_WEIGHTS = Path(__file__).with_name("learned-hearts-computer.rvnn")
+
+#: A network of the weight format evaluated in Rust: ``LearnedPolicy.from_file(path)`` or
+#: ``LearnedPolicy(data)``, with ``logits(encoding)``, ``decide(encoding, legal_ids)``,
+#: ``decide_batch(observations, masks, threads=1)`` (a ``VectorEnv``'s buffers, without the GIL),
+#: ``metadata`` and ``layers``.
+LearnedPolicy = _core.LearnedPolicy
 
 _HEADER = struct.Struct("<4sHHI")
 _LAYER = struct.Struct("<IIB3s")
