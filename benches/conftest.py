@@ -85,6 +85,19 @@ def _write_wasm(write: Any, info: dict[str, Any]) -> None:
     )
 
 
+def _write_learned(write: Any, info: dict[str, Any]) -> None:
+    seconds = info["seconds_per_decision"]
+    write(
+        f"median seconds per decision of a {info['network']} network on hearts-computer rows "
+        f"({info['nonzero_inputs']:.0f} of 1435 inputs nonzero on average):"
+    )
+    for name, value in sorted(seconds.items(), key=lambda item: item[1]):
+        write(f"  {name:<28} {value * 1e6:>10.2f} µs")
+    batch, dense = seconds["decide_batch, 1 thread"], seconds["numpy dense float32"]
+    write(f"  {'decide_batch (1 thread) vs NumPy dense':<40} {dense / batch:>6.1f}x")
+    write(f"  {'decide_batch: 2 threads vs 1':<40} {batch / seconds['decide_batch, 2 threads']:>6.1f}x")
+
+
 def pytest_terminal_summary(terminalreporter: Any, config: Any) -> None:
     session = getattr(config, "_benchmarksession", None)
     if session is None or not session.benchmarks:
@@ -93,6 +106,7 @@ def pytest_terminal_summary(terminalreporter: Any, config: Any) -> None:
     per_call: dict[str, float] = {}
     wasm: dict[str, Any] | None = None
     browser: dict[str, Any] | None = None
+    learned: dict[str, Any] | None = None
     rates: dict[str, float] = {}
     threads: dict[str, Any] | None = None
     for bench in session.benchmarks:
@@ -103,6 +117,8 @@ def pytest_terminal_summary(terminalreporter: Any, config: Any) -> None:
             wasm = info
         elif info.get("kind") == "browser-search":
             browser = info
+        elif info.get("kind") == "learned":
+            learned = info
         elif info.get("kind") == "vector":
             rates.update(info["decisions_per_second"])
         elif info.get("kind") == "vector-threads":
@@ -148,6 +164,8 @@ def pytest_terminal_summary(terminalreporter: Any, config: Any) -> None:
                 write(f"  {label:<48} {ratio:>8,.1f}x{verdict}")
     if threads is not None:
         _write_threads(write, threads)
+    if learned is not None:
+        _write_learned(write, learned)
     if wasm is not None:
         _write_wasm(write, wasm)
     if browser is not None:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 __all__ = [
+    "LearnedPlayer",
     "LowestPlayer",
     "MonteCarloPlayer",
     "Observation",
@@ -24,6 +25,7 @@ __all__ = [
     "RuleBasedPlayer",
     "SearchPlayer",
     "act_for",
+    "computer_actions",
     "observe",
 ]
 
@@ -119,7 +121,9 @@ def act_for(game: Any, players: Sequence[Player]) -> dict[str, Any]:
 
 
 # Players built on the interface above; imported last because they import it.
+from .learned import LearnedPlayer  # noqa: E402
 from .montecarlo import MonteCarloPlayer  # noqa: E402
 from .process import LowestPlayer, ProcessPlayer  # noqa: E402
 from .rulebased import RuleBasedPlayer  # noqa: E402
 from .search import SearchPlayer  # noqa: E402
+from .vector import computer_actions  # noqa: E402

@@ -460,6 +460,13 @@ impl HandState {
         done
     }
 
+    /// The one seat that has captured point cards so far this hand, if exactly one has: the
+    /// only seat still able to take them all (SCORE-2). Public, as the tricks are.
+    #[inline]
+    pub fn sole_point_taker(&self) -> Option<usize> {
+        self.moon.taker()
+    }
+
     /// The seat that captured every point card of the completed hand, where the ruleset has a
     /// moon (SCORE-2); `None` otherwise or while the hand is in progress.
     #[inline]

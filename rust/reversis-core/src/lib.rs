@@ -58,7 +58,7 @@ pub use limits::{
     LIMITS, MAX_DEALS, MAX_DRAWS, MAX_PLAYOUTS, MAX_ROLLOUTS, MAX_SAMPLES, MAX_SEARCH_MS,
     MAX_SIMULATE_HANDS, MAX_THREADS,
 };
-pub use position::Phase;
+pub use position::{Phase, Position};
 pub use record::{
     dump_record, load_record, msgpack_decode, msgpack_encode, parse_record, RecordFormat,
     RecordParts, MAX_RECORD_ACTIONS, MAX_RECORD_BYTES, RECORD_FORMAT, RECORD_VERSION,

@@ -153,9 +153,11 @@ pub(crate) struct Outcome {
 }
 
 /// Everything that is the position (API-9) but the ruleset, the seed, the number of deals made
-/// from it and the completed tricks (the history's).
+/// from it and the completed tricks (the history's). Outside the crate it is read only, through
+/// [`crate::VectorEnv::position`], by players that decide for its acting seat; a method that
+/// takes a ruleset must be given the game's own.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub(crate) struct Position {
+pub struct Position {
     pub(crate) rng: SplitMix64,
     pub(crate) hand_number: u64,
     pub(crate) hand: HandState,
@@ -206,6 +208,22 @@ impl Position {
 
     // ------------------------------------------------------------------ reading
 
+    /// The phase.
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    /// The hand in progress, every seat's cards included: a player reads from it only what its
+    /// seat may see (OBS-1).
+    pub fn hand_state(&self) -> &HandState {
+        &self.hand
+    }
+
+    /// The match totals, one per seat of the table first.
+    pub fn scores(&self) -> &PerSeat<i64> {
+        &self.scores
+    }
+
     pub(crate) fn dealer(&self, rules: &Ruleset) -> usize {
         rules.dealer(self.hand_number)
     }
@@ -219,7 +237,7 @@ impl Position {
     }
 
     /// The cards `seat` has selected toward its pass (ACT-2), as a multiset.
-    pub(crate) fn selection(&self, seat: usize) -> CardMultiset {
+    pub fn selection(&self, seat: usize) -> CardMultiset {
         if self.has_passed(seat) {
             CardMultiset::EMPTY
         } else {
@@ -259,7 +277,7 @@ impl Position {
     }
 
     /// The acting seat of ACT-3.
-    pub(crate) fn acting_seat(&self, rules: &Ruleset) -> Option<usize> {
+    pub fn acting_seat(&self, rules: &Ruleset) -> Option<usize> {
         match self.phase {
             Phase::Pass => (0..rules.players()).find(|&s| !self.has_passed(s)),
             _ => self.seat_to_move(rules),
@@ -267,7 +285,7 @@ impl Position {
     }
 
     /// The legal action ids of `seat`, a seat of the table, as a mask (ACT-3).
-    pub(crate) fn legal_mask(&self, rules: &Ruleset, seat: usize) -> u128 {
+    pub fn legal_mask(&self, rules: &Ruleset, seat: usize) -> u128 {
         match self.phase {
             Phase::Play if self.hand.to_move() == seat => {
                 u128::from(self.hand.legal_plays(rules).0)

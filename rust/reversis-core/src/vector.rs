@@ -1388,6 +1388,16 @@ impl VectorEnv {
         self.slots[i].episode
     }
 
+    /// Game `i`'s position, for players that decide for its acting seat from what that seat
+    /// may see.
+    ///
+    /// # Panics
+    ///
+    /// When `i` is not below [`VectorEnv::num_envs`].
+    pub fn position(&self, i: usize) -> &Position {
+        &self.slots[i].pos
+    }
+
     /// The acting seat of every game (ACT-3), `num_envs` entries.
     pub fn current_player(&self) -> &[i32] {
         self.current_player.as_slice()

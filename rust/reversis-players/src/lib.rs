@@ -5,7 +5,9 @@
 //! from it, a Monte Carlo player, and a search player ([`search_decision`]) that evaluates its
 //! plays, passes and moon choices over determinizations of the hidden cards with the rule-based
 //! policy in the playouts (001 ¶9: a computer player uses only its own hand and public
-//! information).
+//! information), a learned player's network read from the `.rvnn` weight format of
+//! `spec/learned.md` ([`Network`]), and the random and rule-based decisions of every game of a
+//! `VectorEnv` ([`computer_actions`]).
 //!
 //! # Examples
 //!
@@ -19,9 +21,16 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod computer;
+mod learned;
 mod policy;
 mod search;
 
+pub use computer::{computer_action, computer_actions, decision_generator, Computer};
+pub use learned::{
+    best_legal, f16_to_f32, Activation, InputValue, Network, MAX_LAYERS, MAX_METADATA_BYTES,
+    MAX_WIDTH, WEIGHTS_MAGIC, WEIGHTS_VERSION,
+};
 pub use search::{monotonic, policy_decision, search_decision, search_decision_timed, Budget};
 
 use reversis_core::{
@@ -300,19 +309,6 @@ pub fn sample_consistent_layouts(
     let sampler = Sampler::with_exclusions(rules, &k, &play_exclusions(rules, obs)?)?;
     let mut rng = SplitMix64::new(seed);
     Ok((0..samples).map(|_| sampler.sample(&mut rng)).collect())
-}
-
-// The point cards each seat has captured in the completed tricks of `obs`.
-fn captured_of(rules: &Ruleset, obs: &Value) -> Result<PerSeat<u64>, Error> {
-    let mut out = PerSeat::splat(0u64);
-    for (t, winner) in history_of(rules, obs)?.tricks {
-        for (_, c) in t {
-            if rules.point_cards().contains(c) {
-                out[winner] |= c.bit();
-            }
-        }
-    }
-    Ok(out)
 }
 
 // The public part of the hand as a HandState whose hands are empty: the plays replayed in

@@ -1,38 +1,14 @@
 //! The rule-based policy in Rust: the decisions of the Python `RuleBasedPlayer`
-//! (`python/reversis/players/rulebased.py`), rule for rule, on a [`Sim`] instead of an
+//! (`python/reversis/players/rulebased.py`), rule for rule, on a [`HandState`] instead of an
 //! observation. It is the search's model of every seat, its own later decisions included: the
 //! closer the model is to how the table really plays, the better a playout predicts the result
 //! of a card. Seedless, ties go to the lowest card as the seedless Python player breaks them;
 //! with a generator, uniformly among the tied cards as a seeded one does.
 
-use reversis_core::{Card, CardSet, HandState, PerSeat, Ruleset, SplitMix64, SUIT_MASKS};
+use reversis_core::{Card, CardSet, HandState, Ruleset, SplitMix64, SUIT_MASKS};
 
 const HEARTS: usize = 2;
 const SUITS: usize = 4;
-
-/// A hand in play with what the policy needs beyond the [`HandState`]: the point cards each
-/// seat has captured (a moon runner is spotted from them).
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Sim {
-    pub h: HandState,
-    pub captured: PerSeat<u64>,
-}
-
-impl Sim {
-    /// Plays `card` for the seat to move; a completed trick's point cards go to its winner.
-    #[inline]
-    pub fn play(&mut self, rules: &Ruleset, card: Card) {
-        if let Some(t) = self.h.play_unchecked(rules, card) {
-            let cards = t.cards[..t.len as usize]
-                .iter()
-                .fold(0u64, |m, c| m | c.bit());
-            // One pack only (the players refuse two): no trick is held over.
-            if let Some(w) = t.winner {
-                self.captured[usize::from(w)] |= cards & rules.point_cards().0;
-            }
-        }
-    }
-}
 
 /// The facts of a ruleset the policy reads, computed once per decision.
 #[derive(Clone, Debug)]
@@ -138,50 +114,41 @@ impl Policy {
 
     // The opponent who has taken every point card captured so far, once the threat is real (a
     // third of the points, or half the tricks gone).
-    fn moon_runner(&self, sim: &Sim, seat: usize) -> Option<usize> {
+    fn moon_runner(&self, h: &HandState, seat: usize) -> Option<usize> {
         if !self.moon {
             return None;
         }
-        let mut taker = None;
-        for s in 0..self.players {
-            if sim.captured[s] != 0 {
-                if taker.is_some() {
-                    return None;
-                }
-                taker = Some(s);
-            }
-        }
-        let runner = taker.filter(|&t| t != seat)?;
-        let taken: i32 = CardSet(sim.captured[runner])
+        let runner = h.sole_point_taker().filter(|&t| t != seat)?;
+        let taken: i32 = CardSet(h.played().set & !h.trick_cards().0 & self.point_cards)
             .into_iter()
             .map(|c| self.pts(c))
             .sum();
-        (3 * taken >= self.positive_total || 2 * sim.h.tricks_played() >= self.hand_size)
+        (3 * taken >= self.positive_total || 2 * h.tricks_played() >= self.hand_size)
             .then_some(runner)
     }
 
-    /// The card the seat to move plays in `sim`.
+    /// The card the seat to move plays in `h`, a hand in which that seat's cards are known
+    /// (the others' need not be: the policy reads only the public state and the mover's hand).
     #[inline]
-    pub fn play(&self, rules: &Ruleset, sim: &Sim, rng: &mut Option<&mut SplitMix64>) -> Card {
-        let legal = sim.h.legal_plays(rules).0;
+    pub fn play(&self, rules: &Ruleset, h: &HandState, rng: &mut Option<&mut SplitMix64>) -> Card {
+        let legal = h.legal_plays(rules).0;
         if legal.count_ones() == 1 {
             return Card::new(legal.trailing_zeros() as u8);
         }
-        pick(self.choices(sim, legal), rng)
+        pick(self.choices(h, legal), rng)
     }
 
-    /// The cards the policy rates best for the seat to move in `sim`, whose legal cards are
+    /// The cards the policy rates best for the seat to move in `h`, whose legal cards are
     /// `legal` (more than one only for exact ties).
     #[inline]
-    pub fn choices(&self, sim: &Sim, legal: u64) -> u64 {
-        let h = &sim.h;
+    pub fn choices(&self, h: &HandState, legal: u64) -> u64 {
         if legal.count_ones() == 1 {
             return legal;
         }
         let seat = h.to_move();
         let hand = h.held(seat).0;
         let outstanding = self.deck & !hand & !h.played().set;
-        let runner = self.moon_runner(sim, seat);
+        let runner = self.moon_runner(h, seat);
         match h.led_suit() {
             None => self.lead(h, seat, hand, legal, outstanding, runner),
             Some(led) if legal & SUIT_MASKS[led.index()] != 0 => {

@@ -24,10 +24,10 @@ use reversis_core::{
 };
 use serde_json::Value;
 
-use crate::policy::{Policy, Sim};
+use crate::policy::Policy;
 use crate::{
-    captured_of, field, final_scores, history_of, invalid, knowledge_from_observation, margin,
-    play_exclusions, public_state, seat_of,
+    field, final_scores, history_of, invalid, knowledge_from_observation, margin, play_exclusions,
+    public_state, seat_of,
 };
 
 /// How much a decision may spend: a number of playouts, a time, or both (whichever runs out
@@ -191,7 +191,7 @@ fn pass_ids(cards: u64) -> Vec<u16> {
         .collect()
 }
 
-fn moon_id(choice: MoonChoice) -> u16 {
+pub(crate) fn moon_id(choice: MoonChoice) -> u16 {
     match choice {
         MoonChoice::AddToOthers => MOON_ADD_ID,
         MoonChoice::SubtractFromTaker => MOON_SUBTRACT_ID,
@@ -201,14 +201,14 @@ fn moon_id(choice: MoonChoice) -> u16 {
 // Plays the hand out with the policy for every seat and scores it for `seat`: (n − 1) × (own
 // score − the others' mean), lower is better.
 #[inline]
-fn playout(rules: &Ruleset, policy: &Policy, mut sim: Sim, seed: u64, seat: usize) -> i64 {
+fn playout(rules: &Ruleset, policy: &Policy, mut h: HandState, seed: u64, seat: usize) -> i64 {
     let mut rng = SplitMix64::new(seed);
     let mut tie = Some(&mut rng);
-    while !sim.h.is_complete(rules) {
-        let card = policy.play(rules, &sim, &mut tie);
-        sim.play(rules, card);
+    while !h.is_complete(rules) {
+        let card = policy.play(rules, &h, &mut tie);
+        h.play_unchecked(rules, card);
     }
-    margin(&final_scores(rules, &sim.h), seat, rules.players())
+    margin(&final_scores(rules, &h), seat, rules.players())
 }
 
 // Sequential halving over `arms` candidates: `world` draws a determinization, `eval` plays one
@@ -263,9 +263,9 @@ struct Root {
     seat: usize,
     dealer: usize,
     // The public state with every hand empty, as the plays left it.
-    base: Sim,
+    base: HandState,
     // The same with the observer's hand: its legal cards and its policy decision.
-    probe: Sim,
+    probe: HandState,
     fresh: bool,
     knowledge: Knowledge,
     // Every play of the hand so far, in order, and the cards each seat has played.
@@ -283,18 +283,14 @@ impl Root {
             return Err(invalid(format!("seat {} is not to play", k.seat)));
         }
         let dealer = seat_of(field(obs, "dealer")?, n, "dealer")?;
-        let h = public_state(rules, obs, &k)?;
-        let base = Sim {
-            h,
-            captured: captured_of(rules, obs)?,
-        };
-        let fresh = h.played().is_empty();
+        let base = public_state(rules, obs, &k)?;
+        let fresh = base.played().is_empty();
         let mut probe = base;
-        probe.h.set_hand(k.seat, k.hand);
+        probe.set_hand(k.seat, k.hand);
         if fresh {
-            probe.h.start_play(rules, dealer);
+            probe.start_play(rules, dealer);
         }
-        if probe.h.to_move() != k.seat || probe.h.legal_plays(rules).is_empty() {
+        if probe.to_move() != k.seat || probe.legal_plays(rules).is_empty() {
             return Err(invalid(format!("seat {} is not to play", k.seat)));
         }
         let history = history_of(rules, obs)?;
@@ -322,15 +318,15 @@ impl Root {
 
     // The state of the hand in `layout`, the observer to play.
     #[inline]
-    fn state(&self, rules: &Ruleset, layout: &Layout) -> Sim {
-        let mut sim = self.base;
+    fn state(&self, rules: &Ruleset, layout: &Layout) -> HandState {
+        let mut h = self.base;
         for (s, cards) in layout.iter().enumerate().take(rules.players()) {
-            sim.h.set_hand(s, *cards);
+            h.set_hand(s, *cards);
         }
         if self.fresh {
-            sim.h.start_play(rules, self.dealer);
+            h.start_play(rules, self.dealer);
         }
-        sim
+        h
     }
 }
 
@@ -372,17 +368,14 @@ impl Belief {
             for s in 0..n {
                 hands[s] = CardSet(layout[s].0 | root.played_by[s]);
             }
-            let mut sim = Sim {
-                h: HandState::new(rules, &hands, root.dealer),
-                captured: PerSeat::splat(0),
-            };
+            let mut h = HandState::new(rules, &hands, root.dealer);
             let mut log = 0.0f64;
             let mut miss = [0u8; 7];
             for &(s, c) in &root.plays {
                 if s != root.seat {
-                    let legal = sim.h.legal_plays(rules).0;
+                    let legal = h.legal_plays(rules).0;
                     if legal.count_ones() > 1 {
-                        let tied = policy.choices(&sim, legal);
+                        let tied = policy.choices(&h, legal);
                         if tied & c.bit() != 0 {
                             log -= f64::from(tied.count_ones()).ln();
                         } else {
@@ -390,7 +383,7 @@ impl Belief {
                         }
                     }
                 }
-                sim.play(rules, c);
+                h.play_unchecked(rules, c);
             }
             pool.push(layout);
             matched.push(log);
@@ -471,8 +464,8 @@ fn search_card(
     start: Stopwatch<'_>,
 ) -> Result<Card, Error> {
     let root = Root::of(rules, obs)?;
-    let legal = root.probe.h.legal_plays(rules).0;
-    let cards = distinct_cards(rules, &root.probe.h, legal);
+    let legal = root.probe.legal_plays(rules).0;
+    let cards = distinct_cards(rules, &root.probe, legal);
     if cards.len() == 1 {
         return Ok(cards[0]);
     }
@@ -496,9 +489,9 @@ fn search_card(
             None => sampler.sample(r),
         },
         |layout, arm, s| {
-            let mut sim = root.state(rules, layout);
-            sim.play(rules, cards[arm]);
-            playout(rules, &policy, sim, s, root.seat)
+            let mut h = root.state(rules, layout);
+            h.play_unchecked(rules, cards[arm]);
+            playout(rules, &policy, h, s, root.seat)
         },
     );
     Ok(cards[best])
@@ -629,11 +622,8 @@ fn search_pass(
                 let from = direction.source(to, n);
                 *cards = CardSet((deal[to].0 & !passes[to]) | passes[from]);
             }
-            let sim = Sim {
-                h: HandState::new(rules, &hands, dealer),
-                captured: PerSeat::splat(0),
-            };
-            playout(rules, &policy, sim, s, seat)
+            let h = HandState::new(rules, &hands, dealer);
+            playout(rules, &policy, h, s, seat)
         },
     );
     Ok(candidates[best])
@@ -650,10 +640,6 @@ fn moon_choice(rules: &Ruleset, obs: &Value) -> Result<MoonChoice, Error> {
     if field(obs, "moon_taker")?.as_u64() != Some(seat as u64) {
         return Err(invalid(format!("seat {seat} has no moon choice to make")));
     }
-    let moon = rules
-        .moon()
-        .filter(|m| m.scoring == MoonScoring::TakerChoice)
-        .ok_or_else(|| invalid("the ruleset gives no moon choice"))?;
     let numbers = |key: &str| -> Result<Vec<i128>, Error> {
         field(obs, key)?
             .as_array()
@@ -669,8 +655,22 @@ fn moon_choice(rules: &Ruleset, obs: &Value) -> Result<MoonChoice, Error> {
             })
             .ok_or_else(|| invalid(format!("{key} must hold one integer per seat")))
     };
-    let points = numbers("points")?;
-    let scores = numbers("scores")?;
+    moon_choice_of(rules, seat, &numbers("points")?, &numbers("scores")?)
+}
+
+// The moon choice of the taker `seat`, from every seat's points of the hand, as captured, and
+// the match totals before it (one entry per seat of the table each).
+pub(crate) fn moon_choice_of(
+    rules: &Ruleset,
+    seat: usize,
+    points: &[i128],
+    scores: &[i128],
+) -> Result<MoonChoice, Error> {
+    let n = rules.players();
+    let moon = rules
+        .moon()
+        .filter(|m| m.scoring == MoonScoring::TakerChoice)
+        .ok_or_else(|| invalid("the ruleset gives no moon choice"))?;
     let target = i128::from(rules.target());
     let bonus = i128::from(moon.bonus);
     let positive = i128::from(rules.positive_total());

@@ -26,6 +26,7 @@ use serde_json::Value;
 
 mod dlpack;
 mod pool;
+mod learned;
 mod vector;
 
 /// Converts a core error into `reversis.errors.InvalidInputError` or `IllegalActionError`,
@@ -1672,7 +1673,9 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<PyActionsView>()?;
     module.add_class::<vector::PyVectorEnv>()?;
     module.add_class::<vector::Buffer>()?;
+    module.add_class::<learned::PyLearnedPolicy>()?;
     module.add_function(wrap_pyfunction!(vector::episode_seed, module)?)?;
+    module.add_function(wrap_pyfunction!(vector::computer_actions, module)?)?;
     module.add("NUM_ACTIONS", core::NUM_ACTIONS)?;
     let limits = PyDict::new(module.py());
     for (name, value) in core::LIMITS {

@@ -11,6 +11,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyMemoryView, PyString, PyTuple};
 use reversis_core as core;
 use reversis_core::{Episode, ErrorCode, ObservationDtype, Observations, Rewards};
+use reversis_players as players;
 
 use crate::dlpack::{self, Kind, Layout, Owner};
 use crate::pool::Pool;
@@ -684,4 +685,44 @@ pub fn episode_seed(
     let index = count_arg(index, "a game index", 0, core::MAX_ENVS as u64 - 1)?;
     let episode = unsigned_arg(episode, ErrorCode::InvalidSetup, "an episode")?;
     Ok(core::episode_seed(seed, index, episode))
+}
+
+/// For every game of `env` (a `VectorEnv`), the action id that the computer player `player`
+/// (`"random"` or `"rules"`) chooses for its acting seat from what that seat may see, game `i`
+/// drawing from the generator of hand `i` of a batch seeded with `seed`; on the environment's
+/// threads, without the GIL.
+#[pyfunction]
+pub fn computer_actions(
+    py: Python<'_>,
+    env: &Bound<'_, PyAny>,
+    player: &Bound<'_, PyAny>,
+    seed: &Bound<'_, PyAny>,
+) -> PyResult<Vec<u16>> {
+    let Ok(env) = env.cast::<PyVectorEnv>() else {
+        return fail(
+            ErrorCode::InvalidSetup,
+            format!(
+                "invalid setup: computer players need a VectorEnv of the Rust engine, not {}",
+                describe(env)
+            ),
+        );
+    };
+    let Ok(name) = player.cast::<PyString>().map(|s| s.to_string()) else {
+        return fail(
+            ErrorCode::InvalidSetup,
+            format!(
+                "invalid setup: a computer player is named by a str, not {}",
+                describe(player)
+            ),
+        );
+    };
+    let player = core_result(players::Computer::from_name(&name))?;
+    let seed = unsigned_arg(seed, ErrorCode::InvalidSetup, "a seed")?;
+    let env = env.try_borrow().map_err(|_| {
+        pyo3::exceptions::PyRuntimeError::new_err(
+            "the VectorEnv is being stepped by another thread",
+        )
+    })?;
+    let (inner, threads) = (&env.env, env.threads);
+    core_result(py.detach(|| players::computer_actions(inner, player, seed, threads)))
 }

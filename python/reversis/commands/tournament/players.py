@@ -1,7 +1,7 @@
 """The players of a tournament: from the names of ``--players`` to players seated at a table.
 
 A name is a built-in player type of :data:`PLAYER_CLASSES`, with options for its class after it
-(``search:playouts=8000``), or ``cmd:COMMAND``, a program in any language speaking the player
+(``search:playouts=8000``, ``learned:weights=PATH``), or ``cmd:COMMAND``, a program in any language speaking the player
 protocol of spec/player.md, run as a process (:class:`~reversis.players.process.ProcessPlayer`)
 for each seat it holds. :class:`PlayerBatch` makes the players of a batch of deals: a fresh
 built-in player for every hand, one process per ``cmd:`` player and seat for the whole batch.
@@ -26,6 +26,7 @@ __all__ = [
     "COMMAND_PREFIX",
     "DEFAULT_TIME_LIMIT_MS",
     "OPTION_SEPARATOR",
+    "PATH_OPTIONS",
     "PLAYER_CLASSES",
     "PlayerBatch",
     "check_players",
@@ -45,11 +46,16 @@ PLAYER_CLASSES: dict[str, tuple[str, str]] = {
     "montecarlo": ("reversis.players.montecarlo", "MonteCarloPlayer"),
     "search": ("reversis.players.search", "SearchPlayer"),
     "lowest": ("reversis.players.process", "LowestPlayer"),
+    "learned": ("reversis.players.learned", "LearnedPlayer"),
 }
 
 #: A built-in player's name may carry options for its class: ``search:playouts=8000`` or
 #: ``search:time_ms=50:playouts=20000``, each a keyword argument with a number.
 OPTION_SEPARATOR = ":"
+
+#: Options whose value is a path, not a number (``learned:weights=nets/best.rvnn``): the value
+#: is the rest of the name, separators included, so such an option comes last.
+PATH_OPTIONS = frozenset({"weights"})
 
 #: A player named ``cmd:COMMAND`` is the program ``COMMAND``, through spec/player.md.
 COMMAND_PREFIX = "cmd:"
@@ -102,15 +108,25 @@ def split_players(text: str) -> list[str]:
     return names
 
 
-def player_options(name: str) -> tuple[str, dict[str, int | float]]:
+def player_options(name: str) -> tuple[str, dict[str, int | float | str]]:
     """The registered name and the options of a built-in player's name ``NAME[:KEY=VALUE]...``.
 
-    :raises TournamentError: for an option that is not ``KEY=NUMBER``.
+    A value is a number, except for the options of :data:`PATH_OPTIONS`, whose value is the
+    rest of the name.
+
+    :raises TournamentError: for an option that is not ``KEY=NUMBER``, or a path option without
+        a path.
     """
     base, *items = name.split(OPTION_SEPARATOR)
-    options: dict[str, int | float] = {}
-    for item in items:
+    options: dict[str, int | float | str] = {}
+    for at, item in enumerate(items):
         key, equals, text = item.partition("=")
+        if equals and key in PATH_OPTIONS:
+            path = OPTION_SEPARATOR.join([text, *items[at + 1 :]])
+            if not path:
+                raise TournamentError(f"player {name!r}: the option {key} is {key}=PATH, and the path is empty")
+            options[key] = path
+            break
         value: int | float | None = None
         with contextlib.suppress(ValueError):
             value = float(text)
@@ -166,14 +182,19 @@ def make_player(name: str, seed: int, rollouts: int | None) -> Any:
 def check_players(names: Sequence[str]) -> None:
     """Refuse a list of player names that cannot play, before anything is started.
 
-    :raises TournamentError: for a repeated name, an unknown or unavailable built-in player or
-        one with a bad option, and a ``cmd:`` player whose command cannot be split or is empty.
+    :raises TournamentError: for a repeated name, an unknown or unavailable built-in player,
+        one with a bad option or one that cannot be made (a learned player whose network file is
+        missing), and a ``cmd:`` player whose command cannot be split or is empty.
     """
     if len(set(names)) != len(names):
         raise TournamentError("each player type may be named once")
     for name in names:
         if not is_command(name):
             load_player_class(name)
+            try:
+                make_player(name, 0, None)
+            except (TypeError, ValueError) as error:
+                raise TournamentError(f"player {name!r}: {error}") from None
             continue
         try:
             words = shlex.split(command_line(name))
