@@ -184,7 +184,7 @@ def test_exported_network_gives_the_logits_of_the_torch_policy(tmp_path: Path) -
         weights = layer.weight.detach().double() * (policy.scale.double()[None, :] if k == 0 else 1.0)
         layers.append((weights.half().double(), layer.bias.detach().half().double()))
     env = reversis.VectorEnv(ruleset, 32, 2)
-    rows = torch.as_tensor(np.asarray(env.observation), dtype=torch.float64)
+    rows = torch.as_tensor(np.array(env.observation), dtype=torch.float64)
     expected = rows
     for k, (weights, biases) in enumerate(layers):
         expected = expected @ weights.T + biases

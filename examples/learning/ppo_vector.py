@@ -166,8 +166,7 @@ def _learned(name: str) -> Any:
 def rvnn_layers(path: Path) -> list[tuple[np.ndarray, np.ndarray, str]]:
     """The layers of a ``.rvnn`` file as ``(weights, biases, activation)``, weights outputs × inputs."""
     network = _learned("read_weights")(path)
-    layers = network.layers if hasattr(network, "layers") else network[0]
-    return [(np.asarray(w, dtype=np.float64), np.asarray(b, dtype=np.float64), str(a)) for w, b, a in layers]
+    return [(np.asarray(w, dtype=np.float64), np.asarray(b, dtype=np.float64), str(a)) for w, b, a in network.layers]
 
 
 def load_init(path: Path, policy: Policy, critic: Critic | None) -> None:
