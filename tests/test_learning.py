@@ -167,6 +167,24 @@ def test_ppo_refuses_a_seat_the_table_lacks() -> None:
         ppo.train(args)
 
 
+def test_ppo_starts_from_its_own_checkpoint(tmp_path: Path) -> None:
+    ppo = recipe("ppo_vector")
+    torch = pytest.importorskip("torch")
+    saved = tmp_path / "run.pt"
+    args = ["--decisions", "300", "--num-envs", "16", "--hidden", "24", "--eval-games", "20", "--save", str(saved)]
+    ppo.train(ppo.parser().parse_args(args))
+    assert ppo.init_hidden(saved) == [24]
+    policy = ppo.Policy(ppo.init_hidden(saved), ppo.input_scale(reversis.preset("hearts-computer")))
+    ppo.load_init(saved, policy, None)
+    state = torch.load(saved, weights_only=True)["policy"]
+    for name, value in policy.state_dict().items():
+        assert torch.equal(value, state[name]), name
+    garbage = tmp_path / "garbage.pt"
+    garbage.write_bytes(b"not a checkpoint")
+    with pytest.raises(SystemExit, match=r"not a \.rvnn network nor a checkpoint"):
+        ppo.init_hidden(garbage)
+
+
 def test_exported_network_gives_the_logits_of_the_torch_policy(tmp_path: Path) -> None:
     ppo = recipe("ppo_vector")
     learned = pytest.importorskip("reversis.players.learned")

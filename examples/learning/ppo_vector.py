@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import csv
 import math
+import pickle
 import sys
 import time
 from collections.abc import Sequence
@@ -188,18 +189,36 @@ def load_init(path: Path, policy: Policy, critic: Critic | None) -> None:
                 layer.weight.copy_(torch.as_tensor(unscaled))
                 layer.bias.copy_(torch.as_tensor(biases))
         return
-    checkpoint = torch.load(path, map_location="cpu", weights_only=True)
+    checkpoint = _checkpoint(path)
     try:
         policy.load_state_dict(checkpoint["policy"])
         if critic is not None and "critic" in checkpoint:
             critic.load_state_dict(checkpoint["critic"])
-    except (KeyError, RuntimeError) as error:
+    except RuntimeError as error:
         raise SystemExit(f"{path}: not a checkpoint of this network ({error})") from None
 
 
-def rvnn_hidden(path: Path) -> list[int]:
-    """The hidden layer sizes of a ``.rvnn`` network."""
-    return [int(w.shape[0]) for w, _, _ in rvnn_layers(path)[:-1]]
+def _checkpoint(path: Path) -> dict[str, Any]:
+    """A checkpoint written by ``--save``: the policy's weights, and the critic's.
+
+    :raises SystemExit: for a file that cannot be read as one.
+    """
+    try:
+        checkpoint = torch.load(path, map_location="cpu", weights_only=True)
+    except (OSError, RuntimeError, ValueError, EOFError, pickle.UnpicklingError) as error:
+        raise SystemExit(f"{path}: not a .rvnn network nor a checkpoint ({error})") from None
+    if not isinstance(checkpoint, dict) or "policy" not in checkpoint:
+        raise SystemExit(f"{path}: a checkpoint holds the policy's weights under 'policy'")
+    return checkpoint
+
+
+def init_hidden(path: Path) -> list[int]:
+    """The hidden layer sizes of the network to start from: a ``.rvnn`` file or a ``--save`` checkpoint."""
+    if path.suffix == ".rvnn":
+        return [int(w.shape[0]) for w, _, _ in rvnn_layers(path)[:-1]]
+    state = _checkpoint(path)["policy"]
+    weights = [value for key, value in state.items() if key.startswith("net.") and key.endswith(".weight")]
+    return [int(w.shape[0]) for w in weights[:-1]]
 
 
 # --------------------------------------------------------------------------- opponents
@@ -417,7 +436,7 @@ def train(args: argparse.Namespace) -> Result:
     ruleset = reversis.preset(args.ruleset)
     players = int(ruleset.players)
     held = _seats(args.seats, players)
-    hidden = rvnn_hidden(args.init) if args.init and args.init.suffix == ".rvnn" else args.hidden
+    hidden = init_hidden(args.init) if args.init else args.hidden
     scale = input_scale(ruleset)
     policy, critic = Policy(hidden, scale), Critic(args.hidden, scale)
     if args.init:
