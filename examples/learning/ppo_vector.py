@@ -438,7 +438,7 @@ def train(args: argparse.Namespace) -> Result:
     held = _seats(args.seats, players)
     hidden = init_hidden(args.init) if args.init else args.hidden
     scale = input_scale(ruleset)
-    policy, critic = Policy(hidden, scale), Critic(args.hidden, scale)
+    policy, critic = Policy(hidden, scale), Critic(hidden, scale)
     if args.init:
         load_init(args.init, policy, critic)
     optimizer = torch.optim.Adam([*policy.parameters(), *critic.parameters()], lr=args.lr, eps=1e-5)
