@@ -99,13 +99,10 @@ class SB3ActionMaskWrapper(BaseWrapper, gymnasium.Env):  # type: ignore[misc]
         self.observation_space = self.env.observation_space(first)["observation"]
         self.action_space = self.env.action_space(first)
         self.learner = first
-        self._seed = seed
         self._episodes = 0
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict]:
         """Deal the next hand; the model's seat is the next one round the table."""
-        if seed is None and self._episodes == 0:
-            seed = self._seed
         self.env.reset(seed=seed, options=options)
         agents = self.env.possible_agents
         self.learner = agents[self._episodes % len(agents)]
@@ -153,14 +150,15 @@ class SB3ActionMaskWrapper(BaseWrapper, gymnasium.Env):  # type: ignore[misc]
 
 
 def make_env(ruleset: str, rewards: str, seed: int) -> SB3ActionMaskWrapper:
-    """The wrapped environment, its mask read by ``ActionMasker``."""
+    """The wrapped environment: its deals and its random opponents seeded from ``seed``."""
     return SB3ActionMaskWrapper(reversis_pz.env(ruleset, seed=seed), rewards=rewards, seed=seed)
 
 
 def evaluate(model: MaskablePPO, ruleset: str, deals: int, seed: int) -> np.ndarray:
     """The model's points in ``deals`` seeded hands, greedily, one seat against random players.
 
-    Deal ``d`` is the AEC environment's ``reset(seed=seed + d)``; the model holds seat
+    Deal ``d`` is the AEC environment's ``reset(seed=seed + d)`` (hand number 0, passing to the
+    left); the model holds seat
     ``d mod players`` and the others draw from a generator seeded with ``d``, so two
     evaluations meet the same deals and are compared deal by deal.
     """
