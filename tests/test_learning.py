@@ -227,8 +227,8 @@ def test_exported_network_gives_the_logits_of_the_torch_policy(tmp_path: Path) -
 def test_sb3_self_play_learns_to_take_fewer_points_against_random_players() -> None:
     sb3 = recipe("sb3_pettingzoo", "sb3_contrib", "pettingzoo", "gymnasium")
     args = sb3.parser().parse_args(
-        [*("--timesteps", "10240", "--num-envs", "4", "--n-steps", "256", "--hidden", "64,64", "--lr", "1e-3")]
-        + [*("--eval-deals", "400", "--seed", "2")]
+        [*("--timesteps", "16384", "--num-envs", "4", "--n-steps", "256", "--hidden", "64,64", "--lr", "1e-3")]
+        + [*("--eval-deals", "600", "--seed", "2")]
     )
     outcome = sb3.run(args)
     low, high = paired_interval(outcome.before, outcome.after)
