@@ -4,16 +4,20 @@ Everything here is written from the documents and ``spec/``, never from an engin
 independent card model (CARD-1, CARD-2), deal builders (DEAL-1), an independent trick and
 score tracker (PLAY-7, SCORE-1 … SCORE-4), and an independent implementation of the seeded
 deal (SEED-1 … SEED-5). Functions that touch a game take the engine module of the ``engine``
-fixture or a game built from it, and use only the API of ``spec/api.md``.
+fixture or a game built from it, and use only the API of ``spec/api.md``. The one exception is
+:func:`require_learn`, which says how the tests of the ``learn`` extra skip.
 """
 
 from __future__ import annotations
 
 import copy
+import importlib
 import json
+import os
 import random
 from collections.abc import Iterable
 from pathlib import Path
+from types import ModuleType
 from typing import Any, Callable
 
 import pytest
@@ -372,3 +376,24 @@ def seeded_deals(data: dict[str, Any], seed: int, deals: int = 1, hand_number: i
 
 def random_picker(rng: random.Random):
     return lambda legal: rng.choice(legal)
+
+
+# --------------------------------------------------------------------------- optional extras
+
+
+def require_learn(*modules: str) -> list[ModuleType]:
+    """Import ``modules`` of the ``learn`` extra (torch, sb3_contrib, torchrl, …), or skip the test.
+
+    With ``REVERSIS_REQUIRE_LEARN=1`` (as ``.ci/run`` sets it) a missing module fails the test
+    instead, so that the learning recipes are never skipped where the extra is meant to be.
+    """
+    loaded = []
+    for name in modules:
+        try:
+            loaded.append(importlib.import_module(name))
+        except ImportError as error:
+            why = f"{name} cannot be imported ({error}); pip install '.[learn]' installs it"
+            if os.environ.get("REVERSIS_REQUIRE_LEARN") == "1":
+                pytest.fail(f"{why} (REVERSIS_REQUIRE_LEARN=1)")
+            pytest.skip(why)
+    return loaded

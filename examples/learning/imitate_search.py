@@ -1,0 +1,287 @@
+r"""Behaviour cloning of the search player: a network to start the learned player from.
+
+    python examples/learning/imitate_search.py --hands 10000 --playouts 1000 --jobs 2 \
+        --data search.npz --export imitation.rvnn
+    python examples/learning/imitate_search.py --data-only --hands 10000 --data search.npz
+    python examples/learning/imitate_search.py --train-only --data search.npz --export imitation.rvnn
+
+Every seat of each hand is a :class:`~reversis.players.SearchPlayer`; for each decision the
+data keep the OBS-3 encoding of the acting seat, its legal ids and the id chosen. A pass, which
+the search player returns as three cards at once, becomes three successive select decisions
+(ids 52 + card) applied one at a time through ``Game.apply_action``, the ``selected`` block of
+the encoding growing, exactly as ``VectorEnv`` presents a pass. For those the data also keep
+the set of ids that were right (the pass's cards not yet selected), since the order of the
+three is not the search's choice. Hand ``k`` of a data set is hand number ``k mod (players ×
+cycle)`` of a game seeded from ``--seed`` and ``k``, so dealers and pass directions rotate, and
+the data are the same whatever ``--jobs``.
+
+The network (the MLP of ``ppo_vector.py``: 1435 raw integers, ReLU hidden layers, 106 logits)
+is trained with a masked cross-entropy: minus the log of the probability, over the legal ids,
+of choosing a right one. Hands are split into training and validation; each epoch prints the
+validation loss and how often the network's choice (its best legal id) is a right one. The
+result is exported as ``.rvnn`` (``--export``) and as a checkpoint (``--save``), either of which
+``ppo_vector.py --init`` fine-tunes, for example against the rule-based player.
+
+Needs the ``learn`` extra (``torch``, ``numpy``); ``--export`` needs ``reversis.players.learned``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import multiprocessing
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+
+import reversis
+from reversis.encoding import ENCODING_VERSION, encode_observation
+from reversis.players import SearchPlayer, observe
+
+# The network, its export and the evaluation are the PPO recipe's: the two share a file format.
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from ppo_vector import Policy, evaluate, export_rvnn, input_scale
+
+NUM_ACTIONS = reversis.NUM_ACTIONS
+SELECT = 52
+#: The observation is kept as int8 (a sixth of int32): every OBS-3 value of a hand from zero
+#: totals fits, and one that does not is refused rather than wrapped.
+INT8 = np.iinfo(np.int8)
+
+
+def hand_seed(seed: int, hand: int) -> int:
+    """The game seed of hand ``hand`` of a data set (SplitMix64's mixing, so near seeds differ)."""
+    value = (seed * 0x9E3779B97F4A7C15 + hand + 1) & (2**64 - 1)
+    value = ((value ^ (value >> 30)) * 0xBF58476D1CE4E5B9) & (2**64 - 1)
+    value = ((value ^ (value >> 27)) * 0x94D049BB133111EB) & (2**64 - 1)
+    return value ^ (value >> 31)
+
+
+def record_hand(
+    ruleset: Any, game_seed: int, hand_number: int, playouts: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """One hand with a search player in every seat: encodings, legal masks, chosen ids, right ids.
+
+    The game is ``Game(ruleset, seed=game_seed, hand_number=hand_number)``; the player of seat
+    ``s`` is seeded with ``game_seed + s``. Returns four arrays with a row per decision:
+    OBS-3 (int32), the legal ids and the right ids (bool, 106 each), the id applied.
+    """
+    game = reversis.Game(ruleset, seed=game_seed, hand_number=hand_number)
+    players = [SearchPlayer(playouts=playouts, seed=game_seed + seat) for seat in range(int(ruleset.players))]
+    encodings: list[Any] = []
+    legal: list[np.ndarray] = []
+    chosen: list[int] = []
+    right: list[np.ndarray] = []
+
+    def decide(seat: int, action_id: int, right_ids: list[int]) -> None:
+        encodings.append(encode_observation(observe(game, seat)))
+        mask = np.zeros(NUM_ACTIONS, dtype=bool)
+        mask[game.legal_actions(seat)] = True
+        legal.append(mask)
+        targets = np.zeros(NUM_ACTIONS, dtype=bool)
+        targets[right_ids] = True
+        right.append(targets)
+        chosen.append(action_id)
+        game.apply_action(action_id, seat)
+
+    while True:
+        seat = game.to_act
+        action = players[seat].act(observe(game, seat))
+        ids = reversis.action_ids(action)
+        if action["type"] == "pass":
+            # One select at a time (ascending, as action_ids lists them): any card of the pass
+            # not yet selected is a right choice, since the search chose the three together.
+            for k, action_id in enumerate(ids):
+                decide(seat, action_id, ids[k:])
+        else:
+            decide(seat, ids[0], ids)
+        if any(event["type"] == "hand" for event in game.events):
+            break
+    return (
+        np.array(encodings, dtype=np.int32),
+        np.array(legal),
+        np.array(chosen, dtype=np.int64),
+        np.array(right),
+    )
+
+
+def _record(job: tuple[str, int, int, int]) -> tuple[int, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Record hand ``hand`` of a data set (a worker's task); the encodings as int8."""
+    name, seed, hand, playouts = job
+    ruleset = reversis.preset(name)
+    passing = ruleset.passing
+    cycle = int(ruleset.players) * (len(passing["cycle"]) if passing else 1)
+    encodings, legal, chosen, right = record_hand(ruleset, hand_seed(seed, hand), hand % cycle, playouts)
+    if encodings.min() < INT8.min or encodings.max() > INT8.max:
+        raise ValueError(f"hand {hand}: an OBS-3 value outside int8 ({encodings.min()} to {encodings.max()})")
+    return hand, encodings.astype(np.int8), legal, chosen, right
+
+
+def generate(ruleset: str, hands: int, playouts: int, seed: int, jobs: int) -> dict[str, np.ndarray]:
+    """Record ``hands`` hands on ``jobs`` processes; the columns of the data set, in hand order."""
+    tasks = [(ruleset, seed, hand, playouts) for hand in range(hands)]
+    started = time.perf_counter()
+    results: list[Any] = []
+    if jobs == 1:
+        results = [_record(task) for task in tasks]
+    else:
+        with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+            for done, result in enumerate(pool.imap_unordered(_record, tasks, chunksize=4), start=1):
+                results.append(result)
+                if done % max(1, hands // 10) == 0:
+                    print(f"  {done:,} of {hands:,} hands in {time.perf_counter() - started:.0f} s", flush=True)
+    results.sort(key=lambda result: result[0])
+    return {
+        "hand": np.concatenate([np.full(len(r[2]), r[0], dtype=np.int32) for r in results]),
+        "observation": np.concatenate([r[1] for r in results]),
+        "legal": np.concatenate([r[2] for r in results]),
+        "chosen": np.concatenate([r[3] for r in results]),
+        "right": np.concatenate([r[4] for r in results]),
+    }
+
+
+def save(path: Path, data: dict[str, np.ndarray], ruleset: str, playouts: int, seed: int) -> None:
+    """Write the data set as a compressed ``.npz``, with what made it."""
+    meta = {"ruleset": ruleset, "playouts": playouts, "seed": seed, "encoding_version": ENCODING_VERSION}
+    np.savez_compressed(path, **data, **{f"meta_{key}": np.asarray(value) for key, value in meta.items()})
+
+
+def load(path: Path) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    """The columns and the metadata of a data set written by :func:`save`.
+
+    :raises SystemExit: for a file of another encoding version.
+    """
+    with np.load(path) as archive:
+        data = {key: archive[key] for key in archive.files if not key.startswith("meta_")}
+        meta = {key[5:]: archive[key].item() for key in archive.files if key.startswith("meta_")}
+    if meta.get("encoding_version") != ENCODING_VERSION:
+        raise SystemExit(f"{path}: encoding version {meta.get('encoding_version')}, not {ENCODING_VERSION}")
+    return data, meta
+
+
+def set_loss(logits: torch.Tensor, legal: torch.Tensor, right: torch.Tensor) -> torch.Tensor:
+    """Masked cross-entropy with a set of right ids: −log P(a right id), the softmax over the legal ids."""
+    legal_logits = logits.masked_fill(~legal, -1e9)
+    right_logits = logits.masked_fill(~right, -1e9)
+    return (torch.logsumexp(legal_logits, dim=1) - torch.logsumexp(right_logits, dim=1)).mean()
+
+
+def train(
+    data: dict[str, np.ndarray], ruleset: Any, hidden: list[int], *, epochs: int, lr: float, seed: int
+) -> tuple[Policy, list[tuple[float, float]]]:
+    """Fit a :class:`Policy` to the data; the validation (loss, agreement) after each epoch.
+
+    A tenth of the hands (at least one) is held out for validation.
+    """
+    torch.manual_seed(seed)
+    hands = np.unique(data["hand"])
+    held_out = np.random.default_rng(seed).choice(hands, size=max(1, len(hands) // 10), replace=False)
+    validation = np.isin(data["hand"], held_out)
+    training = np.flatnonzero(~validation)
+    if len(training) == 0:
+        raise SystemExit("too few hands to train on: give at least two")
+    policy = Policy(hidden, input_scale(ruleset))
+    optimizer = torch.optim.Adam(policy.parameters(), lr=lr)
+    observation = torch.as_tensor(data["observation"])
+    legal, right = torch.as_tensor(data["legal"]), torch.as_tensor(data["right"])
+    history: list[tuple[float, float]] = []
+    for epoch in range(epochs):
+        policy.train()
+        for batch in torch.as_tensor(training)[torch.randperm(len(training))].split(512):
+            loss = set_loss(policy(observation[batch].float()), legal[batch], right[batch])
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+        policy.eval()
+        rows = torch.as_tensor(np.flatnonzero(validation))
+        with torch.no_grad():
+            logits = policy(observation[rows].float())
+            loss = float(set_loss(logits, legal[rows], right[rows]))
+            best = logits.masked_fill(~legal[rows], -1e9).argmax(dim=1)
+            agreement = float(right[rows].gather(1, best[:, None]).float().mean())
+        history.append((loss, agreement))
+        print(f"epoch {epoch + 1}: validation loss {loss:.4f}, choice among the search's {agreement:.1%}", flush=True)
+    return policy, history
+
+
+def _positive(text: str) -> int:
+    """A whole number of at least 1, else a usage error."""
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of at least 1")
+    return int(text)
+
+
+def _sizes(text: str) -> list[int]:
+    """Hidden layer sizes, comma-separated: ``128,128``."""
+    try:
+        sizes = [int(part) for part in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a list of sizes such as 128,128") from None
+    if not sizes or any(size < 1 or size > 4096 for size in sizes) or len(sizes) > 7:
+        raise argparse.ArgumentTypeError(f"{text!r}: 1 to 7 sizes, each 1 to 4096")
+    return sizes
+
+
+def parser() -> argparse.ArgumentParser:
+    """The command line of the recipe."""
+    p = argparse.ArgumentParser(description="Behaviour cloning of the search player.")
+    p.add_argument("--ruleset", choices=reversis.preset_names(), default="hearts-computer", help="a preset")
+    p.add_argument("--hands", type=_positive, default=2_000, help="hands to record")
+    p.add_argument("--playouts", type=_positive, default=1_000, help="the search player's playouts per decision")
+    p.add_argument("--jobs", type=_positive, default=1, help="processes recording hands")
+    p.add_argument("--seed", type=int, default=0, help="seeds the hands, the split and the weights")
+    p.add_argument("--data", type=Path, help="the .npz data set: written when recorded, read with --train-only")
+    stage = p.add_mutually_exclusive_group()
+    stage.add_argument("--data-only", action="store_true", help="record the data set and stop")
+    stage.add_argument("--train-only", action="store_true", help="train on the --data set recorded before")
+    p.add_argument("--hidden", type=_sizes, default=[128, 128], help="hidden layer sizes (default 128,128)")
+    p.add_argument("--epochs", type=_positive, default=10, help="passes over the training hands")
+    p.add_argument("--lr", type=float, default=1e-3, help="Adam's learning rate")
+    p.add_argument("--torch-threads", type=_positive, default=1, help="threads of PyTorch")
+    p.add_argument("--eval-games", type=int, default=500, help="games of the evaluation (0: none)")
+    p.add_argument("--eval-opponents", choices=("random", "rules"), default="random", help="whom to evaluate against")
+    p.add_argument("--save", type=Path, help="write a checkpoint that ppo_vector.py --init takes")
+    p.add_argument("--export", type=Path, help="write the network as a .rvnn file")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Record, train or both, as the arguments say."""
+    args = parser().parse_args(argv)
+    if (args.data_only or args.train_only) and args.data is None:
+        raise SystemExit("--data-only and --train-only need --data PATH")
+    torch.set_num_threads(args.torch_threads)
+    if args.train_only:
+        data, meta = load(args.data)
+        ruleset_name = str(meta["ruleset"])
+    else:
+        started = time.perf_counter()
+        data = generate(args.ruleset, args.hands, args.playouts, args.seed, args.jobs)
+        ruleset_name = args.ruleset
+        print(f"{len(data['chosen']):,} decisions of {args.hands:,} hands in {time.perf_counter() - started:.1f} s")
+        if args.data is not None:
+            save(args.data, data, ruleset_name, args.playouts, args.seed)
+        if args.data_only:
+            return 0
+    ruleset = reversis.preset(ruleset_name)
+    policy, _ = train(data, ruleset, args.hidden, epochs=args.epochs, lr=args.lr, seed=args.seed)
+    if args.save:
+        torch.save({"policy": policy.state_dict()}, args.save)
+    if args.export:
+        command = "examples/learning/imitate_search.py " + " ".join(sys.argv[1:])
+        export_rvnn(policy, args.export, {"preset": ruleset_name, "trained_by": command})
+    if args.eval_games:
+        points = evaluate(policy, ruleset, opponents=args.eval_opponents, games=args.eval_games, hands=4, seed=12345)
+        half = 1.96 * points.std(ddof=1) / math.sqrt(len(points))
+        print(
+            f"points per hand against {args.eval_opponents}: {points.mean():.3f} ± {half:.3f} ({len(points):,} deals)"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,348 @@
+"""The learning recipes of examples/learning: short seeded runs that must learn, and their bookkeeping.
+
+A recipe "learns" when the paired 95% interval of (points per hand after training − before),
+computed here from the per-deal points the recipe returns, lies wholly below zero. The tests
+skip when the ``learn`` extra is missing, and fail instead under ``REVERSIS_REQUIRE_LEARN=1``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+import sys
+from collections import defaultdict
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+import reversis
+from helpers import require_learn
+
+ROOT = Path(__file__).resolve().parents[1]
+LEARNING = ROOT / "examples" / "learning"
+
+
+def recipe(name: str, *needs: str) -> ModuleType:
+    """The recipe ``examples/learning/<name>.py`` as a module, once its extra's modules import."""
+    require_learn("numpy", "torch", *needs)
+    if str(LEARNING) not in sys.path:
+        sys.path.insert(0, str(LEARNING))
+    return importlib.import_module(name)
+
+
+def paired_interval(before: Any, after: Any) -> tuple[float, float]:
+    """The 95% interval of the mean of after − before (normal approximation), deal by deal."""
+    differences = [float(b) - float(a) for a, b in zip(before, after)]
+    assert len(differences) == len(before) == len(after) > 100
+    mean = sum(differences) / len(differences)
+    variance = sum((d - mean) ** 2 for d in differences) / (len(differences) - 1)
+    half = 1.96 * math.sqrt(variance / len(differences))
+    return mean - half, mean + half
+
+
+# --------------------------------------------------------------------------- PPO over VectorEnv
+
+
+def test_ppo_learns_to_take_fewer_points_against_random_players() -> None:
+    ppo = recipe("ppo_vector")
+    args = ppo.parser().parse_args(
+        [
+            *("--decisions", "40000", "--num-envs", "64", "--rollout", "32", "--hidden", "64,64", "--lr", "1e-3"),
+            *("--eval-games", "250", "--eval-hands", "4", "--eval-every", "1000000", "--seed", "3"),
+        ]
+    )
+    result = ppo.train(args)
+    assert result.decisions >= 40_000
+    low, high = paired_interval(result.before, result.after)
+    assert high < 0, (result.before.mean(), result.after.mean(), low, high)
+
+
+@pytest.mark.parametrize("rewards", ["trick", "hand"])
+def test_ppo_credits_each_seat_its_own_rewards(rewards: str) -> None:
+    """Four seats share each game's buffers: every seat's decisions of an episode add up to minus its score."""
+    ppo = recipe("ppo_vector")
+    np = pytest.importorskip("numpy")
+    ruleset = reversis.preset("hearts-4")
+    games, players = 8, 4
+    env = reversis.VectorEnv(ruleset, games, 5, rewards=rewards)
+    current, mask = np.asarray(env.current_player), np.asarray(env.legal_action_mask)
+    observation, terminated = np.asarray(env.observation), np.asarray(env.terminated)
+    env_rewards, scores = np.asarray(env.rewards), np.asarray(env.episode_scores)
+    decisions = ppo.Decisions(games * 400, games, players)
+    rng = np.random.default_rng(0)
+    episode = np.zeros(games, dtype=int)
+    owner: list[tuple[int, int, int]] = []  # (game, seat, episode) of each decision, kept by the test
+    expected: dict[tuple[int, int, int], float] = {}
+    for step in range(300):
+        rows = np.arange(games)
+        actions = np.where(mask, rng.random(mask.shape), -1.0).argmax(axis=1)
+        owner += [(int(i), int(current[i]), int(episode[i])) for i in rows]
+        decisions.add(
+            step,
+            rows,
+            current.copy(),
+            observation=observation,
+            mask=mask,
+            action=actions,
+            logprob=np.zeros(games),
+            value=np.zeros(games),
+        )
+        env.step(actions)
+        decisions.collect(env_rewards.copy(), terminated.copy())
+        for i in np.flatnonzero(terminated):
+            for seat in range(players):
+                expected[(int(i), seat, int(episode[i]))] = -float(scores[i, seat])
+            episode[i] += 1
+    assert len(expected) >= 2 * games * players
+    credited: dict[tuple[int, int, int], float] = defaultdict(float)
+    for index, key in enumerate(owner):
+        credited[key] += float(decisions.reward[index])
+        following = decisions.next[index]
+        if following >= 0:  # a seat's next decision is its own, in the same game and episode
+            assert owner[following] == key
+        assert decisions.done[index] == (following < 0 and key in expected)
+    for key, total in expected.items():
+        assert credited[key] == pytest.approx(total), key
+
+
+def test_ppo_advantages_are_each_seats_returns_when_undiscounted() -> None:
+    """With gamma = lambda = 1, advantage + value is the sum of a seat's rewards to the end of its hand."""
+    ppo = recipe("ppo_vector")
+    np = pytest.importorskip("numpy")
+    games, players = 4, 4
+    env = reversis.VectorEnv(reversis.preset("hearts-computer"), games, 11, rewards="trick")
+    current, mask = np.asarray(env.current_player), np.asarray(env.legal_action_mask)
+    terminated, env_rewards = np.asarray(env.terminated), np.asarray(env.rewards)
+    decisions = ppo.Decisions(games * 200, games, players)
+    rng = np.random.default_rng(1)
+    for step in range(150):
+        rows = np.arange(games)
+        actions = np.where(mask, rng.random(mask.shape), -1.0).argmax(axis=1)
+        values = rng.normal(size=games).astype(np.float32)
+        decisions.add(step, rows, current.copy(), mask=mask, action=actions, logprob=np.zeros(games), value=values)
+        env.step(actions)
+        decisions.collect(env_rewards.copy(), terminated.copy())
+    chosen, advantage, returns = decisions.advantages(1.0, 1.0)
+    reward, done, following = decisions.reward, decisions.done, decisions.next
+    checked = 0
+    for index, adv, ret in zip(chosen, advantage, returns):
+        total, k = 0.0, int(index)
+        while True:
+            total += float(reward[k])
+            if done[k] or following[k] < 0:
+                break
+            k = int(following[k])
+        if done[k]:  # the seat's hand ended within the rollout: the return is exact
+            assert ret == pytest.approx(total, abs=1e-4)
+            assert adv == pytest.approx(total - float(decisions.value[index]), abs=1e-4)
+            checked += 1
+    assert checked > games * players * 8
+
+
+def test_ppo_rules_opponents_take_points_off_an_untrained_policy() -> None:
+    ppo = recipe("ppo_vector")
+    if not hasattr(reversis.VectorEnv, "computer_actions"):
+        pytest.skip("VectorEnv.computer_actions is not in this reversis")
+    torch = pytest.importorskip("torch")
+    torch.manual_seed(0)
+    ruleset = reversis.preset("hearts-computer")
+    policy = ppo.Policy([32], ppo.input_scale(ruleset))
+    deals = {"games": 250, "hands": 4, "seed": 9}
+    against_random = ppo.evaluate(policy, ruleset, opponents="random", **deals)
+    against_rules = ppo.evaluate(policy, ruleset, opponents="rules", **deals)
+    low, _ = paired_interval(against_random, against_rules)
+    assert low > 0
+    args = ppo.parser().parse_args(
+        ["--seats", "0", "--opponents", "rules", "--decisions", "2000", "--eval-games", "50"]
+    )
+    assert ppo.train(args).decisions >= 2000
+
+
+def test_ppo_refuses_a_seat_the_table_lacks() -> None:
+    ppo = recipe("ppo_vector")
+    args = ppo.parser().parse_args(["--seats", "0,4", "--decisions", "10"])
+    with pytest.raises(SystemExit, match="'4' is not a seat of 0 to 3"):
+        ppo.train(args)
+
+
+def test_ppo_starts_from_its_own_checkpoint(tmp_path: Path) -> None:
+    ppo = recipe("ppo_vector")
+    torch = pytest.importorskip("torch")
+    saved = tmp_path / "run.pt"
+    args = ["--decisions", "300", "--num-envs", "16", "--hidden", "24", "--eval-games", "20", "--save", str(saved)]
+    ppo.train(ppo.parser().parse_args(args))
+    assert ppo.init_hidden(saved) == [24]
+    policy = ppo.Policy(ppo.init_hidden(saved), ppo.input_scale(reversis.preset("hearts-computer")))
+    ppo.load_init(saved, policy, None)
+    state = torch.load(saved, weights_only=True)["policy"]
+    for name, value in policy.state_dict().items():
+        assert torch.equal(value, state[name]), name
+    garbage = tmp_path / "garbage.pt"
+    garbage.write_bytes(b"not a checkpoint")
+    with pytest.raises(SystemExit, match=r"not a \.rvnn network nor a checkpoint"):
+        ppo.init_hidden(garbage)
+
+
+def test_exported_network_gives_the_logits_of_the_torch_policy(tmp_path: Path) -> None:
+    ppo = recipe("ppo_vector")
+    learned = pytest.importorskip("reversis.players.learned")
+    torch = pytest.importorskip("torch")
+    np = pytest.importorskip("numpy")
+    torch.manual_seed(4)
+    ruleset = reversis.preset("hearts-computer")
+    policy = ppo.Policy([48, 32], ppo.input_scale(ruleset))
+    path = tmp_path / "policy.rvnn"
+    ppo.export_rvnn(policy, path, {"preset": ruleset.name})
+    # The reference: the same network with the input scale folded in and every value rounded to
+    # binary16, as the file stores it.
+    layers = []
+    for k, layer in enumerate(policy.linears()):
+        weights = layer.weight.detach().double() * (policy.scale.double()[None, :] if k == 0 else 1.0)
+        layers.append((weights.half().double(), layer.bias.detach().half().double()))
+    env = reversis.VectorEnv(ruleset, 32, 2)
+    rows = torch.as_tensor(np.array(env.observation), dtype=torch.float64)
+    expected = rows
+    for k, (weights, biases) in enumerate(layers):
+        expected = expected @ weights.T + biases
+        if k < len(layers) - 1:
+            expected = expected.relu()
+    reloaded = ppo.Policy([48, 32], ppo.input_scale(ruleset))
+    ppo.load_init(path, reloaded, None)
+    with torch.no_grad():
+        got = reloaded(rows.float()).double()
+    assert torch.allclose(got, expected, rtol=1e-4, atol=1e-4)
+    core = getattr(reversis._core, "LearnedPolicy", None)
+    if core is not None:  # the Rust forward pass reads the same file
+        network = core(path.read_bytes())
+        for row, want in zip(np.asarray(env.observation)[:4], expected[:4]):
+            assert np.allclose(network.logits(row.tolist()), want.numpy(), rtol=1e-3, atol=1e-3)
+    assert learned is not None
+
+
+# --------------------------------------------------------------------------- MaskablePPO on PettingZoo
+
+
+def test_sb3_self_play_learns_to_take_fewer_points_against_random_players() -> None:
+    sb3 = recipe("sb3_pettingzoo", "sb3_contrib", "pettingzoo", "gymnasium")
+    args = sb3.parser().parse_args(
+        [*("--timesteps", "16384", "--num-envs", "4", "--n-steps", "256", "--hidden", "64,64", "--lr", "1e-3")]
+        + [*("--eval-deals", "600", "--seed", "2")]
+    )
+    outcome = sb3.run(args)
+    low, high = paired_interval(outcome.before, outcome.after)
+    assert high < 0, (outcome.before.mean(), outcome.after.mean(), low, high)
+
+
+def test_sb3_wrapper_returns_what_its_seat_collects_until_it_acts_again() -> None:
+    """The model's seat turns hand by hand, and per-trick rewards add up to minus its hand's score."""
+    sb3 = recipe("sb3_pettingzoo", "sb3_contrib", "pettingzoo", "gymnasium")
+    np = pytest.importorskip("numpy")
+    for rewards in ("trick", "hand"):
+        env = sb3.make_env("hearts-4", rewards, seed=7)
+        rng = np.random.default_rng(0)
+        for hand in range(8):
+            observation, _ = env.reset()
+            seat = env.possible_agents.index(env.learner)
+            assert seat == hand % 4
+            total, ended = 0.0, False
+            while not ended:
+                assert observation.shape == (1435,)
+                assert env.env.agent_selection == env.learner
+                legal = np.flatnonzero(env.action_mask())
+                observation, reward, ended, truncated, _ = env.step(int(rng.choice(legal)))
+                assert not truncated
+                total += reward
+            assert total == -env.env.unwrapped.game.last_hand["scores"][seat]
+
+
+# --------------------------------------------------------------------------- TorchRL
+
+
+def test_torchrl_wraps_the_aec_environment_and_plays_whole_hands() -> None:
+    check = recipe("torchrl_check", "torchrl", "tensordict", "pettingzoo")
+    hands = check.run(4, "hearts-computer", seed=3)
+    assert len(hands) == 4
+    for rewards in hands:
+        # hearts-computer deals 26 points a hand, 78 to the others when one seat takes them all.
+        assert sum(rewards) in (-26.0, -78.0)
+
+
+# --------------------------------------------------------------------------- imitation of the search player
+
+
+def test_imitation_records_a_pass_as_the_vector_env_presents_its_selects() -> None:
+    imitate = recipe("imitate_search")
+    np = pytest.importorskip("numpy")
+    ruleset = reversis.preset("hearts-computer")
+    seed = 21
+    # Game 0's first episode of a VectorEnv seeded with ``seed`` is this game (API-11 Seeds).
+    encodings, legal, chosen, right = imitate.record_hand(ruleset, reversis.episode_seed(seed, 0, 0), 0, playouts=20)
+    env = reversis.VectorEnv(ruleset, 1, seed)
+    observation, mask = np.asarray(env.observation), np.asarray(env.legal_action_mask)
+    terminated = np.asarray(env.terminated)
+    for k, action_id in enumerate(chosen):
+        assert (observation[0] == encodings[k]).all(), k
+        assert (mask[0] == legal[k]).all(), k
+        assert legal[k][action_id] and right[k][action_id]
+        env.step([int(action_id)])
+    assert terminated[0]
+    selects = (chosen >= 52) & (chosen < 104)
+    assert selects.sum() == 12  # hand 0 passes left: four seats select three cards each
+    # The right ids of a seat's three selects are its pass, then what remains of it.
+    assert [int(r.sum()) for r in right[selects]] == [3, 2, 1] * 4
+
+
+def test_imitation_data_do_not_depend_on_the_number_of_jobs() -> None:
+    imitate = recipe("imitate_search")
+    np = pytest.importorskip("numpy")
+    one = imitate.generate("hearts-computer", 3, playouts=10, seed=5, jobs=1)
+    two = imitate.generate("hearts-computer", 3, playouts=10, seed=5, jobs=2)
+    assert one.keys() == two.keys()
+    for key in one:
+        assert np.array_equal(one[key], two[key]), key
+
+
+def test_imitation_of_the_search_player_beats_the_untrained_network(tmp_path: Path) -> None:
+    imitate = recipe("imitate_search")
+    torch = pytest.importorskip("torch")
+    ruleset = reversis.preset("hearts-computer")
+    data_path = tmp_path / "search.npz"
+    imitate.save(data_path, imitate.generate(ruleset.name, 40, playouts=50, seed=1, jobs=1), ruleset.name, 50, 1)
+    data, meta = imitate.load(data_path)
+    assert meta["ruleset"] == ruleset.name and meta["playouts"] == 50
+    torch.manual_seed(1)
+    untrained = imitate.Policy([64, 64], imitate.input_scale(ruleset))
+    trained, history = imitate.train(data, ruleset, [64, 64], epochs=4, lr=1e-3, seed=1)
+    assert history[-1][1] > 0.3  # the network often picks a card the search picked
+    deals = {"opponents": "random", "games": 250, "hands": 4, "seed": 77}
+    before = imitate.evaluate(untrained, ruleset, **deals)
+    after = imitate.evaluate(trained, ruleset, **deals)
+    low, high = paired_interval(before, after)
+    assert high < 0, (before.mean(), after.mean(), low, high)
+
+
+# --------------------------------------------------------------------------- the learning curve
+
+
+def test_plot_curve_draws_the_csv_logs_as_svg(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    if str(LEARNING) not in sys.path:
+        sys.path.insert(0, str(LEARNING))
+    plot = importlib.import_module("plot_curve")
+    logs = []
+    for name, points in (("ppo", [7.0, 5.1, 4.2]), ("imitation", [4.5, 4.0, 3.8])):
+        path = tmp_path / f"{name}.csv"
+        rows = [f"{k * 1000},{k * 2.5},{p},0.3" for k, p in enumerate(points)]
+        path.write_text("decisions,seconds,eval_points,eval_ci95\n" + "\n".join(rows) + "\n")
+        logs.append(path)
+    out = tmp_path / "curve.svg"
+    assert plot.main([*map(str, logs), "--out", str(out)]) == 0
+    text = out.read_text()
+    assert text.lstrip().startswith("<?xml") and "<svg" in text
+    assert "ppo" in text and "imitation" in text
+    bad = tmp_path / "bad.csv"
+    bad.write_text("a,b\n1,2\n")
+    with pytest.raises(SystemExit, match=r"bad\.csv"):
+        plot.main([str(bad), "--out", str(tmp_path / "x.svg")])
