@@ -21,8 +21,9 @@ training wall seconds, mean points per hand) for ``plot_curve.py``; ``--export``
 policy as a ``.rvnn`` network; ``--init`` starts from a ``.rvnn`` network or a checkpoint written
 by ``--save``.
 
-Needs the ``learn`` extra (``torch``, ``numpy``). ``--opponents rules`` needs
-``VectorEnv.computer_actions``; ``.rvnn`` files need ``reversis.players.learned``.
+Needs the ``learn`` extra (``torch``, ``numpy``). The rule-based opponents are
+:func:`reversis.players.computer_actions`; ``.rvnn`` files are read by
+:func:`reversis.players.learned.read_weights`.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ from torch.distributions import Categorical
 
 import reversis
 from reversis.encoding import ENCODING_LENGTH, ENCODING_VERSION, LAYOUT
+from reversis.players import computer_actions
 
 NUM_ACTIONS = reversis.NUM_ACTIONS
 #: What an illegal id's logit becomes: far below any real logit, yet finite, so no NaN appears.
@@ -156,11 +158,9 @@ def export_rvnn(policy: Policy, path: Path, metadata: dict[str, Any]) -> None:
 
 
 def _learned(name: str) -> Any:
-    """A function of ``reversis.players.learned``, or a usage error saying the module is missing."""
-    try:
-        from reversis.players import learned
-    except ImportError:
-        raise SystemExit(".rvnn networks need reversis.players.learned, which this reversis lacks") from None
+    """A function of ``reversis.players.learned``."""
+    from reversis.players import learned
+
     return getattr(learned, name)
 
 
@@ -228,8 +228,8 @@ class Opponents:
     """The computer players of the seats the learner does not hold: ``random`` or ``rules``.
 
     ``random`` draws uniformly among each row's legal ids with NumPy; ``rules`` asks the
-    environment for the Rust rule-based player's choice (``computer_actions``), made from the
-    acting seat's knowledge alone.
+    Rust rule-based player for its choice (:func:`reversis.players.computer_actions`), made from
+    the acting seat's knowledge alone.
     """
 
     def __init__(self, kind: str, seed: int) -> None:
@@ -240,13 +240,14 @@ class Opponents:
 
     def check(self, env: Any) -> None:
         """Refuse, before any work is done, an environment that cannot play these opponents."""
-        if self.kind == "rules" and not hasattr(env, "computer_actions"):
-            raise SystemExit("--opponents rules needs VectorEnv.computer_actions, which this reversis lacks")
+        if self.kind == "rules":
+            # Refuses a ruleset the rule-based player cannot play (two packs) with a clear error.
+            computer_actions(env, "rules", 0)
 
     def choose(self, env: Any, mask: np.ndarray, rows: np.ndarray) -> np.ndarray:
         """The opponents' ids for the games ``rows`` (indices into the batch)."""
         if self.kind == "rules":
-            every = np.asarray(env.computer_actions("rules", int(self.rng.integers(2**63))), dtype=np.int64)
+            every = np.asarray(computer_actions(env, "rules", int(self.rng.integers(2**63))), dtype=np.int64)
             return every[rows]
         # A legal id's draw is in [0, 1) and an illegal one's -1: the argmax is always legal.
         draws = np.where(mask[rows], self.rng.random((len(rows), NUM_ACTIONS), dtype=np.float32), -1.0)

@@ -201,10 +201,8 @@ class Outcome:
 
 def export_rvnn(model: MaskablePPO, path: Path, metadata: dict[str, Any]) -> None:
     """Write the model's actor (ReLU layers then the action layer) as a ``.rvnn`` network."""
-    try:
-        from reversis.players.learned import write_weights
-    except ImportError:
-        raise SystemExit(".rvnn networks need reversis.players.learned, which this reversis lacks") from None
+    from reversis.players.learned import write_weights
+
     linears = [m for m in model.policy.mlp_extractor.policy_net if isinstance(m, nn.Linear)]
     linears.append(model.policy.action_net)
     layers = [
