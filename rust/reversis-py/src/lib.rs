@@ -25,8 +25,8 @@ use reversis_players as players;
 use serde_json::Value;
 
 mod dlpack;
-mod pool;
 mod learned;
+mod pool;
 mod vector;
 
 /// Converts a core error into `reversis.errors.InvalidInputError` or `IllegalActionError`,
