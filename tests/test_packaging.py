@@ -25,7 +25,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 PYTHONS = ["3.9", "3.10", "3.11", "3.12", "3.13"]
 REQUIRED_PYTHONS = {"3.9", "3.10", "3.13"}  # one for each version-specific wheel, and the newest for abi3
-MAX_WHEEL_BYTES = 2_000_000  # the extension (search player, vector environment), the suite (14 presets), the learned network (0.4 MB)
+# The extension (search player, vector environment), the suite (14 presets) and the learned network (0.4 MB).
+MAX_WHEEL_BYTES = 2_000_000
 
 
 def cargo_version() -> str:
