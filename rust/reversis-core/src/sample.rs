@@ -29,7 +29,10 @@ use crate::hand::HandState;
 use crate::kernel;
 use crate::rng::SplitMix64;
 use crate::ruleset::Ruleset;
-use crate::seat::PerSeat;
+use crate::seat::{PerSeat, MAX_PLAYERS};
+
+// The most other seats a sampler deals to: every seat of the largest table but the observer's.
+const OTHERS: usize = MAX_PLAYERS - 1;
 
 /// What one seat knows about where the cards are (OBS-1, from its own point of view).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -139,7 +142,7 @@ pub struct Sampler {
     // The observer's hand and the known cards, placed.
     base: Layout,
     // The other seats, in seat order.
-    others: [u8; 6],
+    others: [u8; OTHERS],
     n_others: usize,
     // The levels: groups of hidden cards that the same seats may hold, at most 13 cards each
     // (a group never spans two suits), in suit order. Without exclusions a group is a suit.
@@ -149,10 +152,10 @@ pub struct Sampler {
     allowed: Vec<u8>,
     // Per level: each other seat's signature over that level and the later ones (bit `l` set
     // when it may hold level `l`); seats with equal signatures are interchangeable from there on.
-    class: Vec<[u64; 6]>,
+    class: Vec<[u64; OTHERS]>,
     n_suits: usize,
     // The other seats' capacities (cards in hand minus known cards).
-    caps0: [u8; 6],
+    caps0: [u8; OTHERS],
     memo: Memo,
     total: u128,
 }
@@ -259,8 +262,8 @@ impl Sampler {
         }
         let mut base = PerSeat::splat(CardSet::EMPTY);
         base[k.seat] = k.hand;
-        let mut others = [0u8; 6];
-        let mut caps0 = [0u8; 6];
+        let mut others = [0u8; OTHERS];
+        let mut caps0 = [0u8; OTHERS];
         let mut n_others = 0;
         let mut cap_sum = 0usize;
         for s in 0..n {
@@ -337,7 +340,7 @@ impl Sampler {
                 sampler.n_suits += 1;
             }
         }
-        sampler.class = vec![[0u64; 6]; sampler.n_suits];
+        sampler.class = vec![[0u64; OTHERS]; sampler.n_suits];
         for level in 0..sampler.n_suits {
             for j in 0..n_others {
                 for later in level..sampler.n_suits {
@@ -356,11 +359,12 @@ impl Sampler {
         self.total
     }
 
-    // The memo key of a state: level (at most 52, 6 bits), next seat to fill, cards of the level
-    // left, and the capacities.
+    // The memo key of a state: level (at most 52, 6 bits), next seat to fill (at most 9, 4
+    // bits), cards of the level left (at most 13, 4 bits), and the capacities (at most 17, 5
+    // bits each): 59 bits.
     #[inline]
-    fn key(level: usize, j: usize, left: u8, caps: &[u8; 6]) -> u64 {
-        let mut key = ((level as u64) << 7) | ((j as u64) << 4) | u64::from(left);
+    fn key(level: usize, j: usize, left: u8, caps: &[u8; OTHERS]) -> u64 {
+        let mut key = ((level as u64) << 8) | ((j as u64) << 4) | u64::from(left);
         for &c in caps {
             key = (key << 5) | u64::from(c);
         }
@@ -371,9 +375,9 @@ impl Sampler {
     // class of interchangeable seats), and the permutation: canonical position `i` holds the
     // capacity of other seat `perm[i]`.
     #[inline]
-    fn canon(&self, level: usize, caps: &[u8; 6]) -> ([u8; 6], [u8; 6]) {
+    fn canon(&self, level: usize, caps: &[u8; OTHERS]) -> ([u8; OTHERS], [u8; OTHERS]) {
         let class = &self.class[level];
-        let mut perm = [0u8, 1, 2, 3, 4, 5];
+        let mut perm: [u8; OTHERS] = std::array::from_fn(|i| i as u8);
         for i in 0..self.n_others {
             for k in i + 1..self.n_others {
                 if class[i] == class[k] && caps[perm[k] as usize] > caps[perm[i] as usize] {
@@ -381,7 +385,7 @@ impl Sampler {
                 }
             }
         }
-        let mut out = [0u8; 6];
+        let mut out = [0u8; OTHERS];
         for i in 0..self.n_others {
             out[i] = caps[perm[i] as usize];
         }
@@ -390,7 +394,7 @@ impl Sampler {
 
     // The most cards other seat `j` may take of the suit at `level`.
     #[inline]
-    fn max_take(&self, level: usize, j: usize, caps: &[u8; 6]) -> u8 {
+    fn max_take(&self, level: usize, j: usize, caps: &[u8; OTHERS]) -> u8 {
         if self.allowed[level] & (1 << j) != 0 {
             caps[j]
         } else {
@@ -400,7 +404,7 @@ impl Sampler {
 
     // The number of ways to finish from a state: `left` cards of the suit at `level` still to
     // give to other seats `j..`, then every later suit, within the capacities `caps`.
-    fn count_from(&mut self, level: usize, j: usize, left: u8, caps: [u8; 6]) -> u128 {
+    fn count_from(&mut self, level: usize, j: usize, left: u8, caps: [u8; OTHERS]) -> u128 {
         if level == self.n_suits {
             return 1;
         }
@@ -443,7 +447,7 @@ impl Sampler {
 
     // As `count_from`, from the memo (every state a draw reaches was counted).
     #[inline]
-    fn value(&self, level: usize, j: usize, left: u8, caps: &[u8; 6]) -> u128 {
+    fn value(&self, level: usize, j: usize, left: u8, caps: &[u8; OTHERS]) -> u128 {
         if level == self.n_suits {
             return 1;
         }
