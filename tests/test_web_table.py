@@ -257,10 +257,8 @@ def test_default_preset_and_every_preset_listed(table: Table) -> None:
 
     select = Select(table.driver.find_element("id", "preset"))
     assert select.first_selected_option.get_attribute("value") == "hearts-computer"
-    # Every one-pack preset; the computer players do not play two packs (RS-21).
-    one_pack = [n for n in reversis.preset_names() if len(set(reversis.preset(n).deck)) == len(reversis.preset(n).deck)]
-    assert [o.get_attribute("value") for o in select.options] == one_pack
-    assert len(one_pack) < len(reversis.preset_names())
+    # Every preset, the two-pack ones (RS-21) included: every computer player plays them.
+    assert [o.get_attribute("value") for o in select.options] == list(reversis.preset_names())
     assert table.game().ruleset.name == "hearts-computer"
     assert "Computer-table Hearts" in table.driver.find_element("id", "status").text
     opponents = Select(table.driver.find_element("id", "opponents"))
@@ -587,6 +585,52 @@ def test_the_moon_choice_and_a_shared_win(table: Table) -> None:
     winners = driver.find_elements("css selector", "#scores tfoot td.winner")
     assert [td.text for td in winners] == ["26", "26"]
     assert "Match over" in driver.find_element("id", "prompt-text").text
+
+
+@pytest.mark.parametrize(
+    ("opponents", "preset"),
+    [
+        ("random", "cancellation-10"),
+        ("rules", "cancellation-8"),
+        ("montecarlo", "cancellation-6"),
+        ("search", "cancellation-6"),
+    ],
+)
+def test_two_pack_tables_play_a_whole_hand(table: Table, opponents: str, preset: str) -> None:
+    """Cancellation Hearts (RS-21, RS-22) at the table: every kind of computer player, each seat
+    count of the presets; the hand is scored as the Python engine scores the saved record."""
+    from selenium.webdriver.support.ui import Select
+
+    Select(table.driver.find_element("id", "opponents")).select_by_value(opponents)
+    table.deal(seed=5, preset=preset)
+    players = table.game().ruleset.players
+    assert len(table.driver.find_elements("css selector", "#seats > *")) == players
+    held_over = False
+    while True:
+        table.wait_idle()
+        game = table.game()
+        if game.hand_scores:
+            break
+        if game.phase == "pass" and 0 in game.awaiting_pass:
+            table.pass_first()
+        elif game.phase == "play" and game.to_move == 0:
+            assert sorted(table.hand()) == sorted(game.hand(0))  # a card held twice shows twice
+            table.play_first_legal()
+        elif game.phase == "moon" and game.moon_taker == 0:
+            table.driver.find_element("css selector", "#prompt-actions button").click()
+        else:
+            time.sleep(0.05)
+        held_over = held_over or any(t["winner"] is None for t in game.observation(0)["tricks"])
+    game = table.game()
+    rows = table.driver.find_elements("css selector", "#scores tbody tr")
+    assert [int(td.text) for td in rows[0].find_elements("css selector", "td")] == list(game.hand_scores[0])
+    computer = [a for a in game.actions if a.get("seat") not in (None, 0)]
+    assert int(table.data("workerDecisions")) == len(computer)
+    assert table.save()["settings"]["opponents"] == opponents
+    log = table.driver.find_element("id", "log").text
+    assert "undefined" not in log and "Hand 1 is over" in log
+    if held_over:
+        assert "held over" in log
 
 
 @pytest.mark.parametrize("opponents", ["random", "montecarlo", "search"])

@@ -20,7 +20,7 @@ const DEFAULT_OPPONENTS = "rules";
 const DEFAULT_ROLLOUTS = 100;
 const MAX_SEED = (1n << 64n) - 1n;
 const NAMES_4 = ["You", "West", "North", "East"];
-const NAMES = ["You", "Ada", "Bram", "Cleo", "Dirk", "Eva", "Floor"];
+const NAMES = ["You", "Ada", "Bram", "Cleo", "Dirk", "Eva", "Floor", "Gijs", "Hanna", "Ivo"];
 const SUIT_ORDER = "CDSH";
 const SUIT_SYMBOLS = { C: "♣", D: "♦", H: "♥", S: "♠" };
 const SUIT_NAMES = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
@@ -111,7 +111,9 @@ function passPartners(direction) {
 }
 
 function handSize(rules) {
-  const deck = 4 * (RANKS.length - RANKS.indexOf(rules.deck.lowest_rank)) - rules.deck.removed.length;
+  // Two packs (RS-21) hold every card twice; `removed` takes away one copy an entry.
+  const ranks = RANKS.length - RANKS.indexOf(rules.deck.lowest_rank);
+  const deck = 4 * ranks * (rules.deck.packs ?? 1) - rules.deck.removed.length;
   return deck / rules.players;
 }
 
@@ -404,6 +406,10 @@ function apply(action) {
 
 function announceEvent(event) {
   if (event.type === "trick") {
+    if (event.winner === null) {
+      announce(`Every card of the suit led cancelled: the trick is held over, and ${event.leader === 0 ? "you lead" : `${seatName(event.leader)} leads`} again.`);
+      return;
+    }
     const points = event.points ? ` (${event.points > 0 ? "+" : ""}${event.points})` : "";
     announce(`${event.winner === 0 ? "You take" : `${seatName(event.winner)} takes`} the trick${points}.`);
   } else if (event.type === "exchange") {
@@ -722,7 +728,8 @@ function renderTrick(obs, list) {
   lastLine.replaceChildren();
   if (last) {
     const points = last.points ? ` (${last.points > 0 ? "+" : ""}${last.points})` : "";
-    lastLine.append(`Last trick: ${last.winner === 0 ? "you" : list[last.winner]} took it${points}: `);
+    if (last.winner === null) lastLine.append("Last trick: held over, every card of the suit led cancelled: ");
+    else lastLine.append(`Last trick: ${last.winner === 0 ? "you" : list[last.winner]} took it${points}: `);
     last.cards.forEach((entry, i) => {
       lastLine.append(`${i ? ", " : ""}${list[entry.seat]} `, cardElement(entry.card));
     });
@@ -924,9 +931,6 @@ function renderControls() {
 function setUpControls() {
   const select = $("preset");
   for (const name of reversis.presetNames()) {
-    // The computer players' knowledge of hidden cards holds one copy of each card, so the
-    // two-pack presets (RS-21) are not offered at this table; the package plays them.
-    if ((reversis.preset(name).toJson().deck.packs ?? 1) > 1) continue;
     const option = document.createElement("option");
     option.value = name;
     option.textContent = `${reversis.preset(name).toJson().title} (${name})`;

@@ -38,6 +38,15 @@ for (const [name, options] of PLAYERS) {
     }
   });
 
+  test(`the ${name} player plays two packs (RS-21) with cancellation (RS-22), at every seat count`, () => {
+    for (const rules of ["cancellation-6", "cancellation-8", "cancellation-10"]) {
+      const n = preset(rules).players;
+      const players = Array.from({ length: n }, (_, seat) => createPlayer(name, { ...options, seed: seat }));
+      const actions = playHand(new Game(preset(rules), { seed: 23 }), players);
+      assert.ok(actions.filter((a) => a.type === "play").length === preset(rules).deck.length);
+    }
+  });
+
   test(`a seeded ${name} player replays its decisions`, () => {
     const run = () => playHand(new Game(preset("hearts-4"), { seed: 4 }), [0, 1, 2, 3].map(() => createPlayer(name, { ...options, seed: 99n })));
     assert.deepStrictEqual(run(), run());
