@@ -837,3 +837,14 @@ def test_the_example_runs() -> None:
     assert result.returncode == 0, result.stderr
     assert "seat 0 mean return" in result.stdout
     assert result.stdout.count("mean return") == 3
+    # ISMCTS resamples, which two packs do not offer yet: the example refuses them as a usage error.
+    refused = subprocess.run(
+        [sys.executable, "examples/openspiel_bot.py", "1", "cancellation-8", "8"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert refused.returncode == 2, refused.stderr
+    assert "invalid choice" in refused.stderr and "Traceback" not in refused.stderr

@@ -70,10 +70,10 @@ own ``hearts`` through the conformance protocol.
   (its positive card points or the moon's bonus; its negative card points, less the bonus where
   the taker may subtract it), every copy of a point card counted (SCORE-1: −52 to 52 for the
   two-pack presets), and in a match the target plus one hand and ``max_hands`` of the worst hands.
-  With ``rewards="trick"`` a trick held over pays nothing; the trick that captures it pays its
-  winner the points of both (the EVT-1 ``trick`` event's ``points``). Rewards stay on the state
-  through the chance nodes that follow them, so that the rewards read at successive decision
-  nodes add up to the returns.
+  With ``rewards="trick"`` a trick held over pays nothing, and the next trick won pays its winner
+  its own points and those of the tricks it captures (the EVT-1 ``trick`` event's ``points``).
+  Rewards stay on the state through the chance nodes that follow them, so that the rewards read
+  at successive decision nodes add up to the returns.
 - *Observations.* ``observation_tensor`` is the OBS-3 encoding (1435 numbers, version 3) of the
   seat's OBS-1 observation, by the project's encoder (:func:`reversis.encoding.encode_observation`;
   the core serves OBS-3 only through the vector environment), whose card blocks count copies (2
