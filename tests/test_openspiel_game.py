@@ -11,6 +11,7 @@ from __future__ import annotations
 import collections
 import itertools
 import json
+import math
 import random
 import subprocess
 import sys
@@ -27,21 +28,27 @@ from reversis.adapters import openspiel_game  # noqa: E402
 from reversis.adapters.openspiel_game import game_name  # noqa: E402
 
 ROOT = Path(__file__).parents[1]
-# The OpenSpiel game deals one pack: the presets of two packs (RS-21) are not registered.
-PRESETS = [name for name in reversis.preset_names() if reversis.preset(name).to_json()["deck"].get("packs", 1) == 1]
-TWO_PACKS = sorted(set(reversis.preset_names()) - set(PRESETS))
+PRESETS = reversis.preset_names()
+# The presets of two packs (RS-21), whose identical cards share one id and one chance outcome.
+TWO_PACKS = [name for name in PRESETS if reversis.preset(name).to_json()["deck"].get("packs", 1) == 2]
 CHANCE = int(pyspiel.PlayerId.CHANCE)
+ALL_CARDS = sorted((r + s for s in "CDHS" for r in "23456789TJQKA"), key=reversis.card_id)  # by id
 
 
 def load(preset: str, **params: Any) -> Any:
     return pyspiel.load_game(game_name(preset), params)
 
 
+def distinct(rules: Any) -> list[str]:
+    """The deck's distinct cards in its order: chance outcome ``i`` deals a copy of the ``i``-th."""
+    return list(dict.fromkeys(rules.deck))
+
+
 def deal_order(rules: Any, hands: list[list[str]]) -> list[int]:
     """The chance outcomes that deal ``hands``: card ``k`` to seat ``k mod players``."""
     n = rules.players
-    deck = list(rules.deck)
-    return [deck.index(hands[k % n][k // n]) for k in range(len(deck))]
+    cards = distinct(rules)
+    return [cards.index(hands[k % n][k // n]) for k in range(len(rules.deck))]
 
 
 def random_step(state: Any, rng: random.Random) -> int:
@@ -88,19 +95,26 @@ def test_every_preset_is_registered_once() -> None:
         assert kind.provides_observation_string and kind.provides_observation_tensor
         assert game.num_players() == rules.players
         assert game.num_distinct_actions() == 106
-        assert game.max_chance_outcomes() == len(rules.deck)
+        assert game.max_chance_outcomes() == len(set(rules.deck))
         assert game.observation_tensor_size() == 1435  # OBS-3 version 3
         size = rules.passing["size"] if rules.passing else 0
         assert game.information_state_tensor_size() == 1435 + 52 * size
+    assert TWO_PACKS == ["cancellation-10", "cancellation-6", "cancellation-8"]
     for preset in TWO_PACKS:
-        assert game_name(preset) not in names
+        assert game_name(preset) in names
+        assert load(preset).max_chance_outcomes() == 52  # two copies of a card are one outcome
 
 
-def test_a_ruleset_of_two_packs_is_refused_clearly() -> None:
+def test_a_ruleset_of_two_packs_is_played() -> None:
+    # Classic hearts-4 shuffled with a second pack (no opening card: RS-13 wants it unique).
     deck = {"lowest_rank": "2", "removed": [], "packs": 2}
     two_packs = reversis.preset("hearts-4").replace(deck=deck, opening_card=None)
-    with pytest.raises(ValueError, match="two packs"):
-        load("hearts-4", ruleset=json.dumps(two_packs.to_json()))
+    game = load("hearts-4", ruleset=json.dumps(two_packs.to_json()))
+    # 26 hearts and 2 QS: a seat takes up to 52 points, and at best −26 with the moon.
+    assert (game.min_utility(), game.max_utility()) == (-52.0, 26.0)
+    # 12 selections, 104 plays and a moon choice.
+    assert game.max_game_length() == 117
+    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
 
 
 def test_utility_bounds_follow_the_ruleset() -> None:
@@ -122,6 +136,21 @@ def test_utility_bounds_follow_the_ruleset() -> None:
     # A hand of hearts-4 is at most 12 selections, 52 plays and a moon choice; hand 3 holds.
     assert load("hearts-4").max_game_length() == 65
     assert load("hearts-4", hand_number=3).max_game_length() == 53
+    # Two packs: every copy of a point card counts, 2 × (13 + 13) = 52, and the moon is 52.
+    for preset in TWO_PACKS:
+        game = load(preset)
+        assert (game.min_utility(), game.max_utility()) == (-52.0, 52.0)
+    # cancellation-6: 6 × 3 selections, 2 × 52 − 2 plays and a moon choice; cancellation-8: no
+    # passing, 104 plays; cancellation-10: 10 × 3 selections and 2 × 52 − 4 plays.
+    assert load("cancellation-6").max_game_length() == 121
+    assert load("cancellation-6", hand_number=1).max_game_length() == 121
+    assert load("cancellation-8").max_game_length() == 105
+    assert load("cancellation-10").max_game_length() == 131
+    # Without a moon a two-pack hand hands out 52 points, each copy counted.
+    rules = reversis.preset("cancellation-8").replace(moon=None)
+    game = load("cancellation-8", ruleset=json.dumps(rules.to_json()))
+    assert game.utility_sum() == -52.0
+    assert (game.min_utility(), game.max_utility()) == (-52.0, 0.0)
 
 
 def test_bad_parameters_are_refused() -> None:
@@ -151,6 +180,9 @@ def test_random_sim_test_passes(preset: str) -> None:
         ("hearts-4", {"hand_number": 3}),
         ("omnibus-4", {"hand_number": 2}),
         ("hearts-5", {"ruleset": json.dumps(reversis.preset("hearts-5").replace(moon=None).to_json())}),
+        ("cancellation-6", {"rewards": "trick"}),
+        ("cancellation-8", {"episode": "match", "max_hands": 2}),
+        ("cancellation-10", {"hand_number": 1}),
     ],
 )
 def test_random_sim_test_passes_for_the_variants(preset: str, params: dict[str, Any]) -> None:
@@ -162,6 +194,7 @@ def test_random_sim_test_passes_for_the_variants(preset: str, params: dict[str, 
 
 def test_states_serialize() -> None:
     pyspiel.random_sim_test(load("hearts-3", rewards="trick"), num_sims=1, serialize=True, verbose=False)
+    pyspiel.random_sim_test(load("cancellation-6", rewards="trick"), num_sims=1, serialize=True, verbose=False)
 
 
 # ----------------------------------------------------------------------------- the rules
@@ -172,18 +205,22 @@ def test_decisions_and_returns_are_the_reversis_game(preset: str) -> None:
     rng = random.Random(preset)
     rules = reversis.preset(preset)
     n = rules.players
-    deck = list(rules.deck)
+    cards = distinct(rules)
     for hand_number in (0, 1):
         game = load(preset, hand_number=hand_number)
         state = game.new_initial_state()
         dealt: list[str] = []
         while state.is_chance_node():
+            # Each card with a copy left, as likely as its copies left (one pack: all alike).
+            left = collections.Counter(rules.deck)
+            left.subtract(dealt)
+            expected = [(i, left[c] / (len(rules.deck) - len(dealt))) for i, c in enumerate(cards) if left[c]]
             outcomes = state.chance_outcomes()
-            assert [a for a, _ in outcomes] == [i for i, c in enumerate(deck) if c not in dealt]
-            assert all(p == pytest.approx(1 / len(outcomes)) for _, p in outcomes)
+            assert [a for a, _ in outcomes] == [a for a, _ in expected]
+            assert [p for _, p in outcomes] == pytest.approx([p for _, p in expected])
             action = rng.choice(outcomes)[0]
-            assert state.action_to_string(CHANCE, action) == f"deal {deck[action]}"
-            dealt.append(deck[action])
+            assert state.action_to_string(CHANCE, action) == f"deal {cards[action]}"
+            dealt.append(cards[action])
             state.apply_action(action)
         shadow = reversis.Game(rules, hand_number=hand_number)
         shadow.deal([dealt[s::n] for s in range(n)])
@@ -200,6 +237,50 @@ def test_decisions_and_returns_are_the_reversis_game(preset: str) -> None:
         assert len(shadow.hand_scores) == 1
         assert state.returns() == [-float(x) for x in shadow.hand_scores[0]]
         assert state.rewards() == state.returns()
+
+
+def tiny_two_packs() -> Any:
+    """Four seats dealt two aces each from two packs of aces: 8 copies, 4 cards."""
+    fields = reversis.preset("cancellation-8").to_json()
+    fields.update(players=4, deck={"lowest_rank": "A", "removed": [], "packs": 2}, card_points={"AH": 1, "AS": 5})
+    return reversis.Ruleset.from_json(fields)
+
+
+def test_the_chance_deal_is_the_physical_deal_of_two_packs() -> None:
+    # Every chance history of the deal, with its probability, against a count of the ways to
+    # deal the 8 distinct physical copies: a deal of hands H_s has prod_c(2! / prod_s m_sc!)
+    # physical layouts among 8! / (2!)^4 (each seat's two copies in either order), all alike.
+    rules = tiny_two_packs()
+    game = load("cancellation-8", ruleset=json.dumps(rules.to_json()))
+    assert game.max_chance_outcomes() == 4
+    found: collections.Counter[tuple[tuple[str, ...], ...]] = collections.Counter()
+
+    def walk(state: Any, probability: float) -> None:
+        if not state.is_chance_node():
+            found[hands(state)] += probability
+            return
+        outcomes = state.chance_outcomes()
+        assert sum(p for _, p in outcomes) == pytest.approx(1.0)
+        for action, p in outcomes:
+            child = state.clone()
+            child.apply_action(action)
+            walk(child, probability * p)
+
+    walk(game.new_initial_state(), 1.0)
+    layouts = math.factorial(8) / 2**4
+    expected = {}
+    for deal in itertools.product(itertools.combinations_with_replacement(["AC", "AD", "AH", "AS"], 2), repeat=4):
+        held = collections.Counter(c for hand in deal for c in hand)
+        if any(held[c] != 2 for c in ("AC", "AD", "AH", "AS")):
+            continue
+        ways = 1
+        for card in ("AC", "AD", "AH", "AS"):
+            ways *= 2 // math.prod(math.factorial(hand.count(card)) for hand in deal)
+        expected[deal] = ways / layouts
+    assert sum(expected.values()) == pytest.approx(1.0)
+    assert set(found) == set(expected)
+    for deal, p in expected.items():
+        assert found[deal] == pytest.approx(p), deal
 
 
 def test_returns_apply_the_moon_rule_and_its_choice() -> None:
@@ -242,6 +323,42 @@ def test_trick_rewards_pay_each_trick_and_sum_to_the_hand() -> None:
     assert total == state.returns() == [-float(x) for x in state.game.hand_scores[0]]
 
 
+def test_a_held_over_trick_pays_nobody_and_its_captor_both() -> None:
+    # cancellation-6 (PLAY-9): a trick whose cards of the suit led all cancel is held over and
+    # pays nothing; the next trick won pays its winner its points with those held over.
+    rng = random.Random(21)
+    game = load("cancellation-6", rewards="trick")
+    rules = reversis.preset("cancellation-6")
+    for _ in range(200):
+        state = game.new_initial_state()
+        while state.is_chance_node():
+            random_step(state, rng)
+        total = [0.0] * 6
+        held: list[str] = []
+        captured = False
+        while not state.is_terminal():
+            random_step(state, rng)
+            total = [t + r for t, r in zip(total, state.rewards())]
+            for event in state.game.events:
+                if event["type"] != "trick":
+                    continue
+                cards = [p["card"] for p in event["cards"]]
+                if event["winner"] is None:
+                    held += cards
+                    assert state.rewards() == [0.0] * 6
+                elif held and not any(e["type"] == "hand" for e in state.game.events):
+                    points = sum(rules.card_points.get(c, 0) for c in held + cards)
+                    expected = [0.0] * 6
+                    expected[event["winner"]] = -float(points)
+                    assert state.rewards() == expected
+                    captured = True
+                    held = []
+        assert total == state.returns() == [-float(x) for x in state.game.hand_scores[0]]
+        if captured:
+            return
+    raise AssertionError("no trick held over and captured in 200 hands")
+
+
 def test_a_match_episode_ends_with_the_match() -> None:
     rng = random.Random(2)
     rules = reversis.preset("hearts-3")
@@ -276,25 +393,38 @@ def test_a_match_episode_ends_with_the_match() -> None:
 # ----------------------------------------------------------------------------- observations
 
 
+def untouched(state: Any, seat: int, dealt: list[str]) -> list[str]:
+    """The cards dealt to the seat of which it has played, selected, passed and received no copy."""
+    game = state.game
+    seen = state.observation_dict(seat)
+    moved = set(game.selected(seat)) | set(seen["passed"] or []) | set(seen["received"] or [])
+    return [
+        c
+        for c in sorted(set(dealt))
+        if c not in moved and game.hand(seat).count(c) == dealt.count(c) and c != game.ruleset.opening_card
+    ]
+
+
 def hidden_swap(state: Any, seat: int, rng: random.Random) -> tuple[int, int, str, str] | None:
-    """Two other seats' cards, dealt to them, still held and unselected, of one suit and one point value."""
+    """Two other seats' cards, dealt to them and untouched since, of one suit and one point value."""
     game = state.game
     rules = game.ruleset
+    cards = distinct(rules)
     deals = state.history()[: len(rules.deck)]
     n = rules.players
-    dealt = [{rules.deck[a] for a in deals[s::n]} for s in range(n)]
+    dealt = [[cards[a] for a in deals[s::n]] for s in range(n)]
     others = [s for s in range(n) if s != seat]
     rng.shuffle(others)
     for q, r in itertools.permutations(others, 2):
-        mine = [c for c in game.hand(q) if c in dealt[q] and c not in game.selected(q) and c != rules.opening_card]
-        theirs = [c for c in game.hand(r) if c in dealt[r] and c not in game.selected(r) and c != rules.opening_card]
+        mine = untouched(state, q, dealt[q])
+        theirs = untouched(state, r, dealt[r])
         for a, b in itertools.product(mine, theirs):
-            if a[1] == b[1] and rules.card_points.get(a, 0) == rules.card_points.get(b, 0):
+            if a != b and a[1] == b[1] and rules.card_points.get(a, 0) == rules.card_points.get(b, 0):
                 return q, r, a, b
     return None
 
 
-@pytest.mark.parametrize("preset", ["hearts-4", "hartenjagen", "hearts-6"])
+@pytest.mark.parametrize("preset", ["hearts-4", "hartenjagen", "hearts-6", "cancellation-6"])
 def test_what_a_seat_cannot_see_changes_none_of_its_views(preset: str) -> None:
     # OBS-2: swap two cards between two other seats in the deal and replay the same moves.
     rng = random.Random(preset)
@@ -309,17 +439,14 @@ def test_what_a_seat_cannot_see_changes_none_of_its_views(preset: str) -> None:
         swap = hidden_swap(state, seat, rng)
         if swap is None:
             continue
-        q, _, a, b = swap
-        deck = list(rules.deck)
-        swapped: list[int] = []
-        for action in state.history():
-            card = deck[action] if len(swapped) < len(deck) else None
-            if card == a:
-                swapped.append(deck.index(b))
-            elif card == b:
-                swapped.append(deck.index(a))
-            else:
-                swapped.append(action)
+        q, r, a, b = swap
+        # One copy of a dealt to q and one copy of b dealt to r change places.
+        cards = distinct(rules)
+        swapped = list(state.history())
+        n = rules.players
+        at_q = next(k for k in range(q, len(rules.deck), n) if cards[swapped[k]] == a)
+        at_r = next(k for k in range(r, len(rules.deck), n) if cards[swapped[k]] == b)
+        swapped[at_q], swapped[at_r] = swapped[at_r], swapped[at_q]
         other = game.new_initial_state()
         for action in swapped:
             other.apply_action(action)
@@ -354,6 +481,57 @@ def test_the_observation_tensor_is_the_obs3_encoding() -> None:
     dealt = [rules.deck[a] for a in state.history()[1::5]]
     assert state.observation_dict(1)["hand"] == sorted(dealt, key=reversis.card_id)
     assert "hand: " + " ".join(sorted(dealt, key=reversis.card_id)) in state.observation_string(1)
+
+
+def test_the_observation_tensor_counts_the_copies_of_two_packs() -> None:
+    from reversis.encoding import encode_observation
+    from reversis.players import Observation
+
+    rng = random.Random(5)
+    rules = reversis.preset("cancellation-6")
+    cards = distinct(rules)
+    game = load("cancellation-6")
+    # Mid-deal: the cards dealt to seat 2 so far, both copies where it got both.
+    state = play_until(game.new_initial_state(), rng, 90)
+    dealt = sorted((cards[a] for a in state.history()[2::6]), key=reversis.card_id)
+    assert state.observation_dict(2)["hand"] == dealt
+    hand_block = state.observation_tensor(2)[:52]
+    assert hand_block == [float(dealt.count(c)) for c in ALL_CARDS]
+    doubled = 0
+    for _ in range(6):
+        state = play_until(game.new_initial_state(), rng, len(rules.deck) + rng.randrange(0, 60))
+        for seat in range(rules.players):
+            expected = list(encode_observation(Observation(rules, state.game.observation(seat))))
+            assert state.observation_tensor(seat) == expected
+            hand = state.game.hand(seat)
+            assert state.observation_tensor(seat)[:52] == [float(hand.count(c)) for c in ALL_CARDS]
+            doubled += 2.0 in state.observation_tensor(seat)[:52]
+    assert doubled  # some seat held both copies of a card
+
+
+def test_the_pass_order_of_two_packs_may_select_a_card_twice() -> None:
+    rng = random.Random(6)
+    game = load("cancellation-6")
+    for _ in range(50):
+        state = game.new_initial_state()
+        while state.is_chance_node():
+            random_step(state, rng)
+        hand = state.game.hand(0)
+        twice = [c for c in set(hand) if hand.count(c) == 2]
+        if twice:
+            break
+    else:
+        raise AssertionError("seat 0 never held both copies of a card in 50 deals")
+    card = twice[0]
+    select = 52 + reversis.card_id(card)
+    state.apply_action(select)
+    assert select in state.legal_actions()
+    state.apply_action(select)
+    assert state.pass_order(0) == [card, card]
+    order = state.information_state_tensor(0)[1435:]
+    assert order[reversis.card_id(card)] == order[52 + reversis.card_id(card)] == 1.0
+    assert sum(order) == 2.0
+    assert state.observation_tensor(0)[1330 + reversis.card_id(card)] == 2.0  # OBS-3 `selected`
 
 
 def test_the_information_state_remembers_the_order_of_the_pass() -> None:
@@ -412,7 +590,7 @@ def consistent(state: Any, sampled: Any, seat: int) -> None:
     assert len(sampled.history()) == len(state.history())
 
 
-@pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.parametrize("preset", [p for p in PRESETS if p not in TWO_PACKS])
 def test_resampled_states_agree_with_what_the_seat_knows(preset: str) -> None:
     rng = random.Random(preset)
     sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
@@ -430,6 +608,16 @@ def test_resampled_states_agree_with_what_the_seat_knows(preset: str) -> None:
                 play_until(sampled, rng, 10_000)  # a resampled state plays on to the end
             varied += len(hands) > 1
     assert varied > 0
+
+
+@pytest.mark.parametrize("preset", TWO_PACKS)
+def test_resampling_two_packs_is_refused_clearly(preset: str) -> None:
+    # The core's sampler of hidden cards does not draw layouts with identical cards yet.
+    state = play_until(load(preset).new_initial_state(), random.Random(1), 150)
+    before = str(state)
+    with pytest.raises(NotImplementedError, match="two packs"):
+        state.resample_from_infostate(0, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    assert str(state) == before
 
 
 def test_resampling_knows_who_holds_the_opening_card_before_the_first_lead() -> None:
@@ -602,6 +790,41 @@ def test_openspiel_bots_and_algorithms_run(preset: str) -> None:
         cpp_solver.run_iteration()
 
 
+def test_openspiel_algorithms_run_on_two_packs() -> None:
+    from open_spiel.python import rl_environment
+    from open_spiel.python.algorithms import evaluate_bots, mcts, outcome_sampling_mccfr, random_agent
+
+    game = load("cancellation-6")
+    n = game.num_players()
+
+    def within(returns: list[float]) -> None:
+        assert len(returns) == n
+        assert all(game.min_utility() <= r <= game.max_utility() for r in returns)
+
+    randoms = [pyspiel.make_uniform_random_bot(p, 60 + p) for p in range(n)]
+    searcher = pyspiel.MCTSBot(game, pyspiel.RandomRolloutEvaluator(1, 1), 2.0, 4, 100, False, 2, False)
+    within(pyspiel.evaluate_bots(game.new_initial_state(), [searcher, *randoms[1:]], 3))
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(4))
+    py_searcher = mcts.MCTSBot(game, 2.0, 3, evaluator, random_state=np.random.RandomState(5))
+    within(
+        evaluate_bots.evaluate_bots(game.new_initial_state(), [*randoms[:-1], py_searcher], np.random.RandomState(6))
+    )
+    env = rl_environment.Environment(game, seed=9)
+    agents = [random_agent.RandomAgent(player_id=p, num_actions=106) for p in range(n)]
+    step = env.reset()
+    assert len(step.observations["info_state"][0]) == game.information_state_tensor_size()
+    while not step.last():
+        player = step.observations["current_player"]
+        step = env.step([agents[player].step(step).action])
+    within(step.rewards)
+    solver = outcome_sampling_mccfr.OutcomeSamplingSolver(game)
+    for _ in range(3):
+        solver.iteration()
+    cpp_solver = pyspiel.OutcomeSamplingMCCFRSolver(game)
+    for _ in range(3):
+        cpp_solver.run_iteration()
+
+
 def test_the_example_runs() -> None:
     result = subprocess.run(
         [sys.executable, "examples/openspiel_bot.py", "1", "hearts-3", "8"],
@@ -614,3 +837,14 @@ def test_the_example_runs() -> None:
     assert result.returncode == 0, result.stderr
     assert "seat 0 mean return" in result.stdout
     assert result.stdout.count("mean return") == 3
+    # ISMCTS resamples, which two packs do not offer yet: the example refuses them as a usage error.
+    refused = subprocess.run(
+        [sys.executable, "examples/openspiel_bot.py", "1", "cancellation-8", "8"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert refused.returncode == 2, refused.stderr
+    assert "invalid choice" in refused.stderr and "Traceback" not in refused.stderr

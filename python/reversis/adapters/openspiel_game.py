@@ -9,6 +9,13 @@ does the same and may be called again), named ``reversis_<preset>`` with ``-`` w
 >>> game = pyspiel.load_game("reversis_hearts_3")
 >>> game.num_players(), game.num_distinct_actions(), game.max_chance_outcomes()
 (3, 106, 51)
+>>> game = pyspiel.load_game("reversis_cancellation_10")
+>>> game.num_players(), game.num_distinct_actions(), game.max_chance_outcomes(), game.max_game_length()
+(10, 106, 52, 131)
+
+The presets of two packs (RS-21: ``cancellation-6``, ``cancellation-8``, ``cancellation-10``)
+are registered like the others; what two packs change is said below under *Chance*, *Decisions*,
+*Returns*, *Observations* and *Resampling*.
 
 This is the opposite direction of :mod:`reversis.adapters.openspiel`, which drives OpenSpiel's
 own ``hearts`` through the conformance protocol.
@@ -32,29 +39,52 @@ own ``hearts`` through the conformance protocol.
 
 **The game.**
 
-- *Chance.* Each deal is an explicit sequence of chance nodes (``EXPLICIT_STOCHASTIC``): outcome
-  ``i`` is card ``ruleset.deck[i]``, drawn uniformly among the cards not dealt yet, and the
-  ``k``-th card dealt goes to seat ``k mod players``. After the last card the hands are given to
-  an unseeded :class:`reversis.Game` as the ACT-1 ``deal``; each later hand of a match is dealt
-  the same way. ``max_chance_outcomes`` is the deck's size.
+- *Chance.* Each deal is an explicit sequence of chance nodes (``EXPLICIT_STOCHASTIC``), one per
+  card of the deck, copy by copy: the ``k``-th card dealt goes to seat ``k mod players``. Outcome
+  ``i`` deals a copy of the ``i``-th distinct card of ``ruleset.deck`` (in the deck's order), with
+  probability the copies of it not dealt yet over all the copies not dealt yet. With one pack
+  every card has one copy: outcome ``i`` is ``ruleset.deck[i]``, drawn uniformly among the cards
+  not dealt yet. With two packs (RS-21) identical cards share one outcome, as they share one id
+  (CARD-2), and a card with both copies left is twice as likely as one with one copy left. Drawing
+  a copy uniformly among those left, then the next, lays the copies out in a uniformly random
+  order, so the hands dealt are exactly those of a well-shuffled physical deck dealt round the
+  table; and two deals that differ only in which copy of a card a seat got are one chance history,
+  as nothing in the game can tell them apart. After the last card the hands are given to an
+  unseeded :class:`reversis.Game` as the ACT-1 ``deal``; each later hand of a match is dealt the
+  same way. ``max_chance_outcomes`` is the number of distinct cards in the deck (52 for every
+  two-pack preset).
 - *Decisions.* The player to move is the acting seat ``to_act`` (ACT-3); actions are the 106 ids
   of ACT-2 (a pass is selected one card at a time, so seats pass in turn, lowest first), legal
-  actions are ``Game.legal_actions()`` and are applied with ``Game.apply_action``.
+  actions are ``Game.legal_actions()`` and are applied with ``Game.apply_action``. With two packs
+  the two copies of a card share its id: playing or selecting the id plays or selects one copy,
+  and a seat holding both may select the id twice toward its pass. ``max_game_length`` counts
+  every copy of the deck: ``players × passing.size`` selections (in a hand that passes), one play
+  per copy and a moon choice under ``taker-choice`` (18 + 102 + 1 = 121 for ``cancellation-6``, 105
+  for ``cancellation-8``, 131 for ``cancellation-10``).
 - *Returns* are minus the hand's scores (after the moon rule) in a hand episode, minus the match
   totals in a match. With a moon the scores of a hand do not have a constant sum, so the game is
   general-sum; a ruleset without a moon is constant-sum in a hand episode (zero-sum where its
-  card points add up to 0). The utility bounds come from the ruleset: the most and least a seat
-  can score in a hand (its positive card points or the moon's bonus; its negative card points,
-  less the bonus where the taker may subtract it), and in a match the target plus one hand and
-  ``max_hands`` of the worst hands. Rewards stay on the state through the chance nodes that
-  follow them, so that the rewards read at successive decision nodes add up to the returns.
-- *Observations.* ``observation_tensor`` is the OBS-3 encoding (1435 numbers) of the seat's OBS-1
-  observation and ``observation_string`` renders that observation; while a hand is being dealt
+  card points add up to 0). The scores are the :class:`reversis.Game`'s, so every rule of the
+  ruleset (cancellation and held-over tricks, PLAY-9; the moon of 52 of two packs) comes from the
+  engine. The utility bounds come from the ruleset: the most and least a seat can score in a hand
+  (its positive card points or the moon's bonus; its negative card points, less the bonus where
+  the taker may subtract it), every copy of a point card counted (SCORE-1: −52 to 52 for the
+  two-pack presets), and in a match the target plus one hand and ``max_hands`` of the worst hands.
+  With ``rewards="trick"`` a trick held over pays nothing, and the next trick won pays its winner
+  its own points and those of the tricks it captures (the EVT-1 ``trick`` event's ``points``).
+  Rewards stay on the state through the chance nodes that follow them, so that the rewards read
+  at successive decision nodes add up to the returns.
+- *Observations.* ``observation_tensor`` is the OBS-3 encoding (1435 numbers, version 3) of the
+  seat's OBS-1 observation, by the project's encoder (:func:`reversis.encoding.encode_observation`;
+  the core serves OBS-3 only through the vector environment), whose card blocks count copies (2
+  where a seat holds, passed or played both copies of a card) and whose ``held_over`` block holds
+  the cards of tricks held over; ``observation_string`` renders that observation; while a hand is being dealt
   the observation's ``hand`` holds the cards dealt to the seat so far, and once a hand episode is
   over it is the game's after the hand (the totals hold the hand's scores). The *information
   state* is the observation together with the order in which the seat selected the cards of its
   pass this hand (OBS-1 keeps only the pass, sorted; OBS-3 not even the selection in progress):
-  a tensor block of ``passing.size × 52`` one-hot rows. Everything else the seat has seen this
+  a tensor block of ``passing.size × 52`` one-hot rows (two rows on one card where the seat
+  selected both copies). Everything else the seat has seen this
   hand follows from OBS-1 (its dealt hand is its hand, plus the cards it played and passed, less
   those it received; every play is in the tricks in order), so in a hand episode the information
   state has perfect recall, short of the order in which the seat was dealt its cards, which no
@@ -78,6 +108,10 @@ own ``hearts`` through the conformance protocol.
   (``open_spiel.python.algorithms.ismcts.ISMCTSBot``) uses it. The C++ ``pyspiel.ISMCTSBot``
   cannot: OpenSpiel does not let a Python game override the C++ resampler, and that bot crashes
   on any Python game. ``undo_action`` is not offered either (OpenSpiel has no Python hook for it).
+  With two packs resampling raises ``NotImplementedError``: the core's sampler of hidden cards
+  does not yet draw layouts with identical cards (it refuses a ruleset of two packs), and the
+  redraw of the other seats' passes here treats every card as unique. So the ISMCTS bot, which
+  resamples, does not play the two-pack presets; every other OpenSpiel algorithm does.
 """
 
 from __future__ import annotations
@@ -153,13 +187,22 @@ class _Config:
     rewards: str
     hand_number: int
     max_hands: int
+    #: Every copy of every card (RS-4, RS-21): with two packs a card may be listed twice.
     deck: tuple[str, ...] = field(init=False)
-    deck_index: dict[str, int] = field(init=False)
+    #: The distinct cards of the deck in its order: chance outcome ``i`` deals a copy of ``cards[i]``.
+    cards: tuple[str, ...] = field(init=False)
+    #: The copies of ``cards[i]`` in the deck (1, or 2 with two packs).
+    copies: tuple[int, ...] = field(init=False)
+    #: A card's chance outcome: its index in ``cards``.
+    card_index: dict[str, int] = field(init=False)
 
     def __post_init__(self) -> None:
         deck = tuple(self.ruleset.deck)
+        cards = tuple(dict.fromkeys(deck))
         object.__setattr__(self, "deck", deck)
-        object.__setattr__(self, "deck_index", {card: i for i, card in enumerate(deck)})
+        object.__setattr__(self, "cards", cards)
+        object.__setattr__(self, "copies", tuple(deck.count(card) for card in cards))
+        object.__setattr__(self, "card_index", {card: i for i, card in enumerate(cards)})
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Config:
         return self
@@ -180,9 +223,14 @@ class _Config:
         passing = self.ruleset.passing
         return None if not passing else str(passing["cycle"][hand_number % len(passing["cycle"])])
 
+    @property
+    def packs(self) -> int:
+        """The copies of each card shuffled together (RS-21): 1 or 2."""
+        return max(self.copies)
+
     def score_bounds(self) -> tuple[int, int]:
         """The least and the most one seat can score in one hand (SCORE-1 … SCORE-3)."""
-        values = self.ruleset.card_points.values()
+        values = _deck_points(self.ruleset)
         positive = sum(v for v in values if v > 0)
         negative = sum(v for v in values if v < 0)
         moon = self.ruleset.moon
@@ -204,24 +252,24 @@ class _Config:
         return 1 if self.episode == "hand" else self.max_hands
 
 
+def _deck_points(ruleset: Any) -> list[int]:
+    """The value of every copy in the deck (SCORE-1: each copy of a point card counts when captured)."""
+    points = ruleset.card_points
+    return [int(points.get(card, 0)) for card in ruleset.deck]
+
+
 def _default_max_hands(ruleset: Any) -> int:
     """Twice the ordinary hands that bring some total to the target, and at least 10 (``max_hands=0``)."""
-    per_hand = sum(ruleset.card_points.values())
+    per_hand = sum(_deck_points(ruleset))
     if per_hand <= 0:
         return 10
     return max(10, 2 * math.ceil(ruleset.players * ruleset.target / per_hand))
 
 
-def _packs(ruleset: Any) -> int:
-    """The packs of a ruleset's deck (RS-21), read from its JSON object so that either engine's will do."""
-    return int(ruleset.to_json()["deck"].get("packs", 1))
-
-
 def _config(preset: str, params: dict[str, Any]) -> _Config:
     """Read and check the game parameters.
 
-    :raises ValueError: for a ruleset of two packs (RS-21): the chance deal, the observer and the
-        resampling here treat every card of the deck as unique, so such a game is not offered.
+    :raises ValueError: for a parameter unknown or out of range.
     """
     unknown = set(params) - set(PARAMETERS)
     if unknown:
@@ -229,11 +277,6 @@ def _config(preset: str, params: dict[str, Any]) -> _Config:
     values = {**PARAMETERS, **params}
     text = values["ruleset"]
     ruleset = reversis.Ruleset.from_json(text) if text else reversis.preset(preset)
-    if _packs(ruleset) != 1:
-        raise ValueError(
-            f"ruleset {ruleset.name!r} has two packs (deck.packs, RS-21): the OpenSpiel game deals, "
-            "observes and resamples one pack only"
-        )
     if values["episode"] not in ("hand", "match"):
         raise ValueError(f"episode must be 'hand' or 'match', not {values['episode']!r}")
     if values["rewards"] not in ("hand", "trick"):
@@ -258,7 +301,7 @@ def _game_type(config: _Config) -> Any:
     utility = pyspiel.GameType.Utility.GENERAL_SUM
     if not config.ruleset.moon and config.episode == "hand":
         utility = pyspiel.GameType.Utility.CONSTANT_SUM
-    if not config.ruleset.moon and sum(config.ruleset.card_points.values()) == 0:
+    if not config.ruleset.moon and sum(_deck_points(config.ruleset)) == 0:
         utility = pyspiel.GameType.Utility.ZERO_SUM
     terminal = config.episode == "hand" and config.rewards == "hand"
     title = config.ruleset.title or config.ruleset.name
@@ -293,7 +336,7 @@ def _game_info(config: _Config) -> Any:
         length = sum(config.hand_length(config.hand_number + h) for h in range(config.max_hands))
     if high <= low:  # a ruleset whose hands score nothing; OpenSpiel needs a range
         high = low + 1
-    points = sum(config.ruleset.card_points.values())
+    points = sum(_deck_points(config.ruleset))
     utility_sum: float | None = None
     game_type = _game_type(config)
     if game_type.utility == pyspiel.GameType.Utility.CONSTANT_SUM:
@@ -302,7 +345,7 @@ def _game_info(config: _Config) -> Any:
         utility_sum = 0.0
     return pyspiel.GameInfo(
         num_distinct_actions=reversis.NUM_ACTIONS,
-        max_chance_outcomes=len(config.deck),
+        max_chance_outcomes=len(config.cards),
         num_players=config.players,
         min_utility=float(low),
         max_utility=float(high),
@@ -360,7 +403,7 @@ class ReversisState(pyspiel.State):
         config: _Config = game._config
         self._config = config
         self._game = reversis.Game(config.ruleset, hand_number=config.hand_number)
-        self._dealt: list[int] = []  # deck indices of the deal in progress, in the order dealt
+        self._dealt: list[int] = []  # the chance outcomes (indices in `cards`) of the deal in progress, in order
         self._hands = 0  # hands scored
         self._over = False
         n = config.players
@@ -386,10 +429,12 @@ class ReversisState(pyspiel.State):
         return list(self._game.legal_actions(player))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        """The cards not dealt yet, each as likely."""
-        dealt = set(self._dealt)
-        rest = [i for i in range(len(self._config.deck)) if i not in dealt]
-        return [(i, 1.0 / len(rest)) for i in rest]
+        """The cards with a copy not dealt yet, each as likely as it has copies left."""
+        left = list(self._config.copies)
+        for i in self._dealt:
+            left[i] -= 1
+        remaining = sum(left)
+        return [(i, k / remaining) for i, k in enumerate(left) if k]
 
     def _apply_action(self, action: int) -> None:
         """Deal a card, or apply the acting seat's id."""
@@ -403,7 +448,7 @@ class ReversisState(pyspiel.State):
             self._dealt.append(action)
             if len(self._dealt) == len(config.deck):
                 n = config.players
-                self._game.deal([[config.deck[i] for i in sorted(self._dealt[s::n])] for s in range(n)])
+                self._game.deal([[config.cards[i] for i in sorted(self._dealt[s::n])] for s in range(n)])
                 self._dealt = []
             return
         seat = self._game.to_act
@@ -412,7 +457,9 @@ class ReversisState(pyspiel.State):
         self._log.append((seat, action))
         rewards = [0.0] * config.players
         for event in self._game.events:
-            if event["type"] == "trick" and config.rewards == "trick":
+            # A trick held over (PLAY-9) has no winner and pays nothing; the points of the tricks
+            # held over come in the event of the trick whose winner captures them.
+            if event["type"] == "trick" and config.rewards == "trick" and event["winner"] is not None:
                 rewards[event["winner"]] -= event["points"]
             elif event["type"] == "hand":
                 for s, score in enumerate(event["scores"]):
@@ -429,7 +476,7 @@ class ReversisState(pyspiel.State):
     def _action_to_string(self, player: int, action: int) -> str:
         """``deal QS`` for a chance outcome, else the id's label (API-10): ``play QS``, ``pass QS``."""
         if player == _CHANCE:
-            return f"deal {self._config.deck[action]}"
+            return f"deal {self._config.cards[action]}"
         return str(reversis.action_label(action))
 
     def is_terminal(self) -> bool:
@@ -453,7 +500,7 @@ class ReversisState(pyspiel.State):
             f" to act {'-' if game.to_act is None else game.to_act}"
         ]
         if self._dealt:
-            lines.append("dealt: " + " ".join(self._config.deck[i] for i in self._dealt))
+            lines.append("dealt: " + " ".join(self._config.cards[i] for i in self._dealt))
         for s in range(n):
             selected = game.selected(s)
             line = f"seat {s}: {_cards(game.hand(s))}"
@@ -477,7 +524,7 @@ class ReversisState(pyspiel.State):
         """The seat's OBS-1 observation; during a deal its ``hand`` holds the cards dealt to it so far."""
         observation: dict[str, Any] = self._game.observation(seat)
         if self._dealt:
-            observation["hand"] = [self._config.deck[i] for i in sorted(self._dealt[seat :: self._config.players])]
+            observation["hand"] = [self._config.cards[i] for i in sorted(self._dealt[seat :: self._config.players])]
         return observation
 
     def pass_order(self, seat: int) -> list[str]:
@@ -492,7 +539,16 @@ class ReversisState(pyspiel.State):
         """A state drawn among those the seat cannot tell from this one (see the module's documentation).
 
         ``probability_sampler`` is called once, for a number in [0, 1) that seeds the draw.
+
+        :raises NotImplementedError: for a ruleset of two packs (RS-21): the core's sampler of
+            hidden cards (``reversis._core.sample_consistent``) does not draw layouts with
+            identical cards yet, and the redraw of the passes here treats every card as unique.
         """
+        if self._config.packs > 1:
+            raise NotImplementedError(
+                f"resample_from_infostate: ruleset {self._config.ruleset.name!r} has two packs (deck.packs 2, "
+                "RS-21), and the core's sampler of hidden cards does not draw layouts with identical cards yet"
+            )
         rng = random.Random(int(probability_sampler() * 2**53))
         game: ReversisGame = self.get_game()
         base = game.new_initial_state()
@@ -564,7 +620,7 @@ class ReversisState(pyspiel.State):
         passes: dict[int, Iterator[str]] = {}
         for s in range(n):
             if s != player:
-                cards[s] = iter(rng.sample([config.deck_index[c] for c in dealt[s]], len(dealt[s])))
+                cards[s] = iter(rng.sample([config.card_index[c] for c in dealt[s]], len(dealt[s])))
                 passes[s] = iter(new_passes[s])
         out = []
         dealt_count = 0
@@ -700,15 +756,10 @@ def _game_class(preset: str) -> type[ReversisGame]:
 
 
 def register() -> list[str]:
-    """Register every preset's game with ``pyspiel`` (once; later calls change nothing) and return the names.
-
-    The presets of two packs (RS-21) are left out: :func:`_config` does not offer them.
-    """
+    """Register every preset's game with ``pyspiel`` (once; later calls change nothing) and return the names."""
     registered = set(pyspiel.registered_names())
     names = []
     for preset in reversis.preset_names():
-        if _packs(reversis.preset(preset)) != 1:
-            continue
         name = game_name(preset)
         if name not in registered:
             pyspiel.register_game(_game_type(_config(preset, {})), _game_class(preset))
