@@ -273,3 +273,67 @@ def test_rust_versions_in_readme() -> None:
         {"native": native, "wasm": wasm},
         how,
     )
+
+
+# --------------------------------------------------------------------------- install hints
+
+#: Where the documents and messages that name an extra are: the package, the docs, the scripts.
+HINT_FILES = (
+    "README.md",
+    "CONTRIBUTING.md",
+    "*/README.md",
+    "spec/*.md",
+    "benches/*.md",
+    "examples/**/*.md",
+    "examples/**/*.py",
+    "web/*.py",
+    "python/reversis/**/*.py",
+)
+
+
+def declared_extras() -> dict[str, list[str]]:
+    """``[project.optional-dependencies]`` of pyproject.toml: each extra's requirements."""
+    text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    section = text.split("[project.optional-dependencies]\n", 1)[1].split("\n[", 1)[0]
+    return {
+        match["extra"]: json.loads(match["requirements"])
+        for match in re.finditer(r"^(?P<extra>[\w-]+) = (?P<requirements>\[.*\])$", section, re.MULTILINE)
+    }
+
+
+def test_install_hints_work_from_a_checkout() -> None:
+    """No release is on PyPI yet: ``reversis[EXTRA]`` appears only beside the checkout's ``.[EXTRA]``.
+
+    The package's own messages say it through ``install_hint`` and never name ``reversis[EXTRA]``;
+    a document may (the README says it finds nothing yet), in a paragraph that also gives the form
+    that works. CHANGELOG.md is left out: it describes the release, from which the name works.
+    """
+    wrong = []
+    for pattern in HINT_FILES:
+        for path in sorted(ROOT.glob(pattern)):
+            relative = path.relative_to(ROOT).as_posix()
+            text = path.read_text(encoding="utf-8")
+            for paragraph in re.finditer(r"(?:[^\n]+\n?)+", text):
+                for match in re.finditer(r"reversis\[(?P<extras>[\w,-]+)\]", paragraph.group(0)):
+                    checkout = f".[{match['extras']}]"
+                    if path.suffix == ".md" and checkout in paragraph.group(0):
+                        continue
+                    line = text.count("\n", 0, paragraph.start() + match.start()) + 1
+                    wrong.append(f"{relative}:{line}: {match.group(0)} (say pip install '{checkout}' from a checkout)")
+    assert not wrong, "install hints that find nothing on PyPI yet:\n" + "\n".join(wrong)
+
+
+def test_install_hint_names_each_extra_and_its_packages() -> None:
+    from reversis._extras import extra_requirements, install_hint
+
+    extras = declared_extras()
+    assert {"plot", "ray", "gymnasium", "web", "learn"} <= set(extras), extras
+    if not extra_requirements("plot"):
+        pytest.skip("the package's metadata is not installed (a source tree on sys.path)")
+    for extra, requirements in extras.items():
+        hint = install_hint(extra)
+        assert hint.startswith(f"pip install '.[{extra}]' in a checkout"), hint
+        assert extra_requirements(extra) == requirements, (
+            f"the installed metadata of extra {extra!r} is not pyproject.toml's: reinstall the package"
+        )
+        assert all(f"'{requirement}'" in hint for requirement in requirements), hint
