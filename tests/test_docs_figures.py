@@ -337,3 +337,47 @@ def test_install_hint_names_each_extra_and_its_packages() -> None:
             f"the installed metadata of extra {extra!r} is not pyproject.toml's: reinstall the package"
         )
         assert all(f"'{requirement}'" in hint for requirement in requirements), hint
+
+
+# --------------------------------------------------------------------------- recipes
+
+#: README.md §Tournaments: a ruleset written by a line of Python, then played from its file.
+RULESET_RECIPE = r"(?m)^python -c '(?P<code>[^'\n]*)' > (?P<file>\S+)\n(?P<command>reversis tournament [^\n]*)$"
+
+
+def test_readme_ruleset_recipe_runs_and_titles_what_it_writes(tmp_path: Path) -> None:
+    """The recipe's ruleset is named and titled as itself, not as the preset it started from."""
+    import reversis
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    match = re.search(RULESET_RECIPE, text)
+    assert match, f"README.md no longer shows the ruleset recipe in the form {RULESET_RECIPE!r}"
+    written = subprocess.run(
+        [sys.executable, "-c", match["code"]], cwd=tmp_path, capture_output=True, text=True, timeout=60, check=True
+    ).stdout
+    (tmp_path / match["file"]).write_text(written, encoding="utf-8")
+    ruleset = reversis.Ruleset.from_json(written)
+    assert ruleset.to_json()["moon"] is None
+    presets = [reversis.preset(name) for name in reversis.preset_names()]
+    assert ruleset.name not in {preset.name for preset in presets}, ruleset.name
+    assert ruleset.title not in {preset.title for preset in presets}, (
+        f"the recipe keeps a preset's title {ruleset.title!r}"
+    )
+
+    # The README's command on the file, one deal and the quick players (the search player would
+    # take its budget on every card).
+    arguments = shlex.split(match["command"])[1:]
+    for option, value in (("--hands", "1"), ("--players", "rules,random"), ("--json", str(tmp_path / "report.json"))):
+        arguments[arguments.index(option) + 1] = value
+    played = subprocess.run(
+        [sys.executable, "-m", "reversis", *arguments, "--jobs", "1", "--no-progress"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert played.returncode == 0, played.stderr
+    assert played.stdout.startswith(f"ruleset {ruleset.name},"), played.stdout
+    report = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
+    assert report["ruleset"] == ruleset.to_json()
