@@ -381,3 +381,19 @@ def test_readme_ruleset_recipe_runs_and_titles_what_it_writes(tmp_path: Path) ->
     assert played.stdout.startswith(f"ruleset {ruleset.name},"), played.stdout
     report = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
     assert report["ruleset"] == ruleset.to_json()
+
+
+# --------------------------------------------------------------------------- the fuzz corpora
+
+
+def test_fuzz_seed_counts(tmp_path: Path) -> None:
+    """FUZZING.md's count of the seeds seed_corpora.py writes, which grows with the suite."""
+    script = ROOT / "rust" / "reversis-core" / "fuzz" / "seed_corpora.py"
+    subprocess.run([sys.executable, str(script), "--out", str(tmp_path)], capture_output=True, timeout=600, check=True)
+    counts = {target.name: str(sum(1 for _ in target.iterdir())) for target in tmp_path.iterdir()}
+    check_figures(
+        "rust/reversis-core/FUZZING.md",
+        r"the script writes (?P<record_bytes>\d+), (?P<ruleset_json>\d+) and (?P<game_actions>\d+) seeds",
+        counts,
+        "python rust/reversis-core/fuzz/seed_corpora.py --out DIR prints each target's seeds",
+    )
