@@ -397,3 +397,86 @@ def test_fuzz_seed_counts(tmp_path: Path) -> None:
         counts,
         "python rust/reversis-core/fuzz/seed_corpora.py --out DIR prints each target's seeds",
     )
+
+
+# --------------------------------------------------------------------------- defaults the documents quote
+
+
+def cli_default(command: str, dest: str) -> Any:
+    """The default of an option of ``reversis COMMAND``, from the command line's own parser."""
+    from reversis.cli import build_parser
+
+    parser = build_parser()
+    (commands,) = [action for action in parser._actions if isinstance(action.choices, dict)]
+    return commands.choices[command].get_default(dest)
+
+
+def js_constant(pattern: str, path: str = "js/src/index.js") -> int:
+    """An integer the JavaScript source sets, found by ``pattern`` (one group)."""
+    match = re.search(pattern, (ROOT / path).read_text(encoding="utf-8"))
+    assert match, f"{path} no longer matches {pattern!r}"
+    return int(match.group(1))
+
+
+def _conformance_timeout() -> str:
+    return f"{cli_default('conformance', 'timeout'):g}"
+
+
+def _max_line_mib() -> str:
+    from reversis.conformance.engines import MAX_LINE
+
+    return str(MAX_LINE // 2**20)
+
+
+def _max_timeouts() -> str:
+    from reversis.conformance.runner import MAX_TIMEOUTS
+
+    return str(MAX_TIMEOUTS)
+
+
+def _stderr_kib() -> str:
+    from reversis.conformance.engines import STDERR_TAIL
+
+    return str(STDERR_TAIL // 1024)
+
+
+def _time_limit_ms() -> str:
+    from reversis.commands.tournament.players import DEFAULT_TIME_LIMIT_MS
+
+    return str(DEFAULT_TIME_LIMIT_MS)
+
+
+def _search_playouts() -> str:
+    playouts = js_constant(r"const DEFAULT_PLAYOUTS = (\d+);")
+    return f"{playouts:,}"
+
+
+def _table_pace() -> str:
+    return str(js_constant(r"Math\.min\(asked, \d+\) : (\d+);", "web/app.js"))
+
+
+def _table_pace_limit() -> str:
+    return str(js_constant(r"Math\.min\(asked, (\d+)\)", "web/app.js"))
+
+
+#: (document, the figure's form with one group ``v``, its value from the code that sets it).
+DEFAULTS = [
+    ("conformance/README.md", r"`--timeout` seconds \((?P<v>[\d.]+) by default\)", _conformance_timeout),
+    ("spec/driver.md", r"\(`--timeout`, (?P<v>[\d.]+) s by\s+default\)", _conformance_timeout),
+    ("conformance/README.md", r"an answer line may be at most (?P<v>\d+) MiB", _max_line_mib),
+    ("spec/driver.md", r"reads lines of at most (?P<v>\d+) MiB", _max_line_mib),
+    ("conformance/README.md", r"`--max-timeouts` cases in a row \((?P<v>\d+) by default\)", _max_timeouts),
+    ("spec/driver.md", r"`--max-timeouts` cases in a row \((?P<v>\d+) by default\)", _max_timeouts),
+    ("conformance/README.md", r"The last (?P<v>\d+) KiB of the implementation's standard error", _stderr_kib),
+    ("spec/driver.md", r"It keeps the last (?P<v>\d+) KiB of the", _stderr_kib),
+    ("README.md", r"`--time-limit` \((?P<v>\d+) ms per decision by default\)", _time_limit_ms),
+    ("web/README.md", r"default budget \((?P<v>[\d,]+) playouts a card", _search_playouts),
+    ("benches/README.md", r"default budget \((?P<v>[\d,]+) playouts a card", _search_playouts),
+    ("web/README.md", r"players pause (?P<v>\d+) ms before each card", _table_pace),
+    ("web/README.md", r"number of milliseconds up to (?P<v>\d+)\)", _table_pace_limit),
+]
+
+
+@pytest.mark.parametrize(("path", "pattern", "value"), DEFAULTS, ids=[f"{d[0]}:{d[2].__name__}" for d in DEFAULTS])
+def test_defaults_in_documents(path: str, pattern: str, value: Callable[[], str]) -> None:
+    check_figures(path, pattern, {"v": value()}, f"the default set by {value.__name__.lstrip('_')}'s source")
