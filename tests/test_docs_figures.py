@@ -480,3 +480,17 @@ DEFAULTS = [
 @pytest.mark.parametrize(("path", "pattern", "value"), DEFAULTS, ids=[f"{d[0]}:{d[2].__name__}" for d in DEFAULTS])
 def test_defaults_in_documents(path: str, pattern: str, value: Callable[[], str]) -> None:
     check_figures(path, pattern, {"v": value()}, f"the default set by {value.__name__.lstrip('_')}'s source")
+
+
+def test_wheel_size_bound_in_readme() -> None:
+    """README.md's bound on a wheel's size is the one tests/test_packaging.py holds every built wheel to."""
+    source = (ROOT / "tests" / "test_packaging.py").read_text(encoding="utf-8")
+    match = re.search(r"^MAX_WHEEL_BYTES = ([\d_]+)$", source, re.MULTILINE)
+    assert match, "tests/test_packaging.py no longer sets MAX_WHEEL_BYTES"
+    bound_mb = int(match.group(1).replace("_", "")) / 1_000_000
+    check_figures(
+        "README.md",
+        r"three wheels of under (?P<mb>[\d.]+) MB",
+        {"mb": f"{bound_mb:g}"},
+        "MAX_WHEEL_BYTES of tests/test_packaging.py, in MB of 1,000,000 bytes",
+    )
