@@ -2,9 +2,10 @@
 
 A document states such a figure in a recognisable form (the patterns below). Each test computes
 the figure from the project as it is (the suite's files, a run of a driver, the built module,
-a manifest) and fails naming the file, the line and the text to write there instead, so that a
-count or a size cannot drift from what a fresh run gives. A new figure in a document gets a
-pattern and a computation here; none is copied into this file.
+a manifest, the code that sets a default) and fails naming the file, the line and the text to
+write there instead, so that a count or a size cannot drift from what a fresh run gives. A new
+figure in a document gets a pattern and a computation here; none is copied into this file. (The
+size of a position, which only Rust can measure, is held by rust/reversis-core/tests/docs_figures.rs.)
 
 The figures that need something built or installed skip without it: the WebAssembly module
 (``bash js/build.sh``) unless ``REVERSIS_REQUIRE_WASM=1``, OpenSpiel (the ``openspiel`` extra)
