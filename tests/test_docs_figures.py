@@ -221,7 +221,7 @@ def test_openspiel_failures_explained_in_readme(openspiel_report: dict[str, Any]
 # --------------------------------------------------------------------------- the WebAssembly module
 
 #: "about 650 KB, 250 KB gzipped (to the nearest 10 KB", KB being 1,000 bytes.
-WASM_SIZE = r"about (?P<kb>\d+) KB, (?P<gzip_kb>\d+) KB gzipped \(to the nearest (?P<step>\d+) KB"
+WASM_SIZE = r"about\s+(?P<kb>\d+)\s+KB,\s+(?P<gzip_kb>\d+)\s+KB\s+gzipped\s+\(to\s+the\s+nearest\s+(?P<step>\d+)\s+KB"
 
 
 @pytest.mark.parametrize("path", ["README.md", "benches/README.md"])
