@@ -495,3 +495,15 @@ def test_wheel_size_bound_in_readme() -> None:
         {"mb": f"{bound_mb:g}"},
         "MAX_WHEEL_BYTES of tests/test_packaging.py, in MB of 1,000,000 bytes",
     )
+
+
+def test_shipped_network_size() -> None:
+    """benches/LEARNING.md gives the size of the network the package ships, in KB of 1,000 bytes."""
+    network = ROOT / "python" / "reversis" / "players" / "learned-hearts-computer.rvnn"
+    size = network.stat().st_size
+    check_figures(
+        "benches/LEARNING.md",
+        r"`python/reversis/players/learned-hearts-computer\.rvnn`\s+\((?P<kb>\d+)\s+KB\)",
+        {"kb": str(round(size / 1000))},
+        f"{size:,} bytes: wc -c {network.relative_to(ROOT)}",
+    )
