@@ -254,6 +254,15 @@ def test_npm_pack_file_name() -> None:
         check_figures(path, r"reversis-(?P<version>\d+\.\d+\.\d+[^ ]*?)\.tgz", {"version": version}, "js/package.json")
 
 
+def test_node_version_in_documents() -> None:
+    """The Node the documents ask for is js/package.json's ``engines.node``."""
+    engines = json.loads((ROOT / "js" / "package.json").read_text(encoding="utf-8"))["engines"]["node"]
+    match = re.fullmatch(r">=(\d+)", engines)
+    assert match, f"js/package.json's engines.node is {engines!r}, which the documents' 'Node N' cannot say"
+    for path in ("README.md", "js/README.md"):
+        check_figures(path, r"\bNode\s+(?P<major>\d+)\b", {"major": match.group(1)}, "engines.node of js/package.json")
+
+
 def rust_version(manifest: str) -> str:
     """The ``rust-version`` a Cargo manifest declares (its own or, for ``.workspace = true``, the workspace's)."""
     text = (ROOT / manifest).read_text(encoding="utf-8")
