@@ -191,7 +191,7 @@ def test_without_ray_the_message_names_the_extra(
     monkeypatch.setitem(sys.modules, "ray", None)  # import ray fails as where it is not installed
     status = main(["tournament", "--hands", "2", "--jobs", "1", "--ray", "--json", str(tmp_path / "r.json")])
     assert status == 2
-    assert "pip install reversis[ray]" in capsys.readouterr().err
+    assert "pip install '.[ray]'" in capsys.readouterr().err
     assert list(tmp_path.iterdir()) == []
 
 

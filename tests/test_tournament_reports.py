@@ -132,7 +132,7 @@ def test_without_matplotlib_the_message_names_the_extra_before_the_run(
     monkeypatch.setattr(cli, "run_tournament", lambda *a, **k: played.append(1))
     status = main(["tournament", *ARGS, "--chart", str(tmp_path / "chart.svg"), "--json", str(tmp_path / "t.json")])
     assert status == 2
-    assert "pip install reversis[plot]" in capsys.readouterr().err
+    assert "pip install '.[plot]'" in capsys.readouterr().err
     assert not played and list(tmp_path.iterdir()) == []
 
 

@@ -758,7 +758,7 @@ def test_gymnasium_spaces_without_gymnasium(vec: ModuleType, monkeypatch: pytest
         with pytest.raises(ImportError, match="gymnasium"):
             getattr(env, name)
     for call in (adapter.single_action_space, adapter.single_observation_space, lambda: adapter.batched_spaces(2)):
-        with pytest.raises(ImportError, match=r"pip install reversis\[gymnasium\]"):
+        with pytest.raises(ImportError, match=r"pip install '\.\[gymnasium\]'"):
             call()
 
 

@@ -99,7 +99,7 @@ def browser() -> Iterator[Any]:
     try:
         from selenium import webdriver
     except ImportError:
-        _unavailable("selenium is not installed (pip install 'reversis[web]')")
+        _unavailable("selenium is not installed (pip install '.[web]' in the checkout)")
     chromium = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
     driver_path = os.environ.get("CHROMEDRIVER") or shutil.which("chromedriver")
     if not chromium or not driver_path:

@@ -2,7 +2,7 @@
 
     bash js/build.sh && bash web/build.sh && python web/screenshot.py web/screenshot.png
 
-Needs Selenium (``pip install 'reversis[web]'``), Chromium and chromedriver (Debian's
+Needs Selenium (``pip install '.[web]'`` in the checkout), Chromium and chromedriver (Debian's
 ``chromium`` and ``chromium-driver``). The browser profile is a fresh one, so no save of yours is
 read or touched; the picture is written beside its destination and then moved into place.
 """

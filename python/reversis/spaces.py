@@ -18,6 +18,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from ._extras import install_hint
 from .encoding import ENCODING_LENGTH, LAYOUT
 
 __all__ = [
@@ -42,7 +43,7 @@ COUNT_BLOCKS = frozenset({"hand", "played", "passed", "received", "selected", "h
 MAX_COPIES = 2
 #: API-11: the element types an observation buffer may have, the default first.
 OBSERVATION_DTYPES = ("int32", "uint8")
-_INSTALL_HINT = "the gymnasium spaces need the optional 'gymnasium' package: pip install reversis[gymnasium]"
+_INSTALL_HINT = f"the gymnasium spaces need the optional 'gymnasium' package: {install_hint('gymnasium')}"
 
 
 def _require(name: str) -> Any:

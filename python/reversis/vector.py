@@ -35,7 +35,7 @@ class VectorEnv(_core.VectorEnv, VectorSpaces):
     ``observation_dtype`` ``"uint8"`` writes a quarter of the bytes, and is taken where every
     value of the observations fits 0 … 255 (no card worth less than 0, and in matches a moon
     that adds to the others and a low enough target; API-11). Without ``history`` a game is its
-    position alone, 464 bytes in the core; with it each game also keeps its episode's action
+    position alone, 424 bytes in the core; with it each game also keeps its episode's action
     ids (a byte each), so that :meth:`game` can rebuild it as a :class:`~reversis.Game`. After
     every :meth:`reset` and :meth:`step` the buffers ``current_player``, ``legal_action_mask``,
     ``observation`` (OBS-3), ``rewards``, ``terminated`` and ``episode_scores`` hold one row per

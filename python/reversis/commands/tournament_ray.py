@@ -15,7 +15,7 @@ Without an address a local Ray instance is started with ``--jobs`` CPUs and shut
 and for a ``cmd:`` player its program, at the same path or on the ``PATH``, in the directory the
 node's Ray workers start in.
 
-Ray is an optional extra, ``pip install reversis[ray]``; it is imported only here.
+Ray is an optional extra (``pip install '.[ray]'`` in a checkout); it is imported only here.
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ from collections.abc import Generator, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
+from .._extras import install_hint
 from .tournament.deals import Backend, DealResult, check_tournament, chunks, play_chunk, ruleset_text
 from .tournament.errors import TournamentError
 from .tournament.players import DEFAULT_TIME_LIMIT_MS
@@ -48,7 +49,7 @@ CONNECT_TIMEOUT_S = 5
 MAX_CHUNK = 32
 #: Ray's knobs of how long ``ray.init(address=...)`` retries (its defaults add up to minutes).
 _CONNECT_ENV = {"RAY_gcs_server_port_wait_time_s": "1", "RAY_py_gcs_connect_timeout_s": str(CONNECT_TIMEOUT_S)}
-_INSTALL = "pip install reversis[ray]"
+_INSTALL = install_hint("ray")
 _AUTH_HINT = "a cluster with token authentication needs RAY_AUTH_MODE=token and its token in this environment"
 #: The logger of Ray's notice that a new local instance uses token authentication.
 _TOKEN_NOTICE_LOGGER = "ray._private.authentication.authentication_token_setup"

@@ -17,6 +17,7 @@ import stat
 import sys
 from typing import TYPE_CHECKING, Any
 
+from ..._extras import install_hint
 from ..common import count, positive, preset_name, ruleset_file, seed, writable_file
 from .deals import check_tournament, seatings
 from .errors import TournamentError
@@ -217,7 +218,7 @@ def register(commands: Any) -> None:
         default=None,
         help="play the deals as tasks on a Ray cluster, with the same results: at ADDRESS (HOST:PORT of its "
         "head node, or auto), or without one on a local Ray instance of --jobs CPUs (needs Ray: "
-        "pip install reversis[ray])",
+        f"{install_hint('ray')})",
     )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar (drawn only on a terminal)")
     parser.set_defaults(run=_run)

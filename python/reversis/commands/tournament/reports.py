@@ -16,6 +16,7 @@ import os
 from collections.abc import Iterable
 from typing import IO, Any
 
+from ..._extras import install_hint
 from .deals import DealResult, deal_json, forfeit_flags
 from .errors import TournamentError
 from .stats import INTERVAL_METHOD, TournamentResult
@@ -167,7 +168,7 @@ def _forfeit_lines(result: TournamentResult) -> list[str]:
 #: The chart formats of ``--chart``, by the file name's suffix.
 CHART_FORMATS = ("svg", "png")
 #: How to install what ``--chart`` needs.
-PLOT_INSTALL = "pip install reversis[plot]"
+PLOT_INSTALL = install_hint("plot")
 
 
 def need_matplotlib() -> None:
@@ -198,7 +199,7 @@ def write_chart(result: TournamentResult, path: str | os.PathLike[str]) -> None:
     The format is the suffix of ``path`` (:func:`chart_format`); the file is replaced atomically
     and never written through a device or FIFO. An SVG is the same for the same results.
 
-    :raises TournamentError: when matplotlib is missing (naming ``pip install reversis[plot]``)
+    :raises TournamentError: when matplotlib is missing (naming :data:`PLOT_INSTALL`)
         or the suffix is neither ``.svg`` nor ``.png``.
     :raises reversis.table.SaveError: if ``path`` is a device, a FIFO or a directory.
     """
