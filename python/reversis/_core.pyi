@@ -19,6 +19,7 @@ __all__ = [
     "Ruleset",
     "VectorEnv",
     "VectorEnvBuffer",
+    "_encode_observation",
     "_unpickle_game",
     "action_from_ids",
     "action_ids",
