@@ -66,6 +66,7 @@ const COMMANDS = {
       observations: true,
       error_codes: true,
       action_ids: true,
+      observation_tensor: true,
     },
   })],
   parse_card: [{ text: true }, ({ text }) => ({ card: parseCard(text) })],
@@ -101,6 +102,9 @@ const COMMANDS = {
   view: [{ game: true }, ({ game }) => ({ view: view(games.get(game)) })],
   state: [{ game: true }, ({ game }) => ({ state: games.get(game).state() })],
   observation: [{ game: true, seat: true }, ({ game, seat }) => ({ observation: games.get(game).observation(seat) })],
+  observation_tensor: [{ game: true, seat: true }, ({ game, seat }) => ({
+    tensor: Array.from(games.get(game).observationTensor(seat)),
+  })],
   record: [{ game: true }, ({ game }) => ({ record: games.get(game).toRecord() })],
   load_record: [{ record: true }, ({ record }) => keep(Game.fromRecord(record))],
   load_record_bytes: [{ data: true }, ({ data }) => {

@@ -451,6 +451,51 @@ def test_a_preset_runs_only_if_its_number_of_players_is_claimed_too() -> None:
     assert report.ok
 
 
+TENSOR_CASES = [case for case in load_cases(("cases",), ROOT / "conformance") if case.area == "observation-tensor"]
+
+
+class SaysNothingOfTensors(ModuleEngine):
+    """The reference engine with the hello of an implementation written before DRV-7: no ``observation_tensor``."""
+
+    def __init__(self) -> None:
+        super().__init__(reference, "before DRV-7")
+
+    def _cmd_hello(self) -> dict[str, Any]:
+        answer = super()._cmd_hello()
+        del answer["capabilities"]["observation_tensor"]
+        return answer
+
+
+@pytest.mark.parametrize(
+    "engine", [SaysNothingOfTensors(), Claiming(observation_tensor=False)], ids=["unsaid", "claimed-false"]
+)
+def test_tensor_cases_are_skipped_never_passed_where_the_tensor_is_not_claimed(engine: ModuleEngine) -> None:
+    cases = TENSOR_CASES + CARD_CASES[:2]
+    report = run_cases(engine, cases)
+    skipped = [o for o in report.outcomes if o.status == "skipped"]
+    assert len(TENSOR_CASES) >= 4 and [o.case for o in skipped] == TENSOR_CASES
+    assert {o.reason for o in skipped} == {"observation tensors not claimed (DRV-7)"}
+    assert [o.status for o in report.outcomes if o.case.area != "observation-tensor"] == ["passed", "passed"]
+    assert report.ok
+    assert "observation tensor no" in report.capability_line
+
+
+class ShortTensor(ModuleEngine):
+    """The reference engine answering ``observation_tensor`` with one integer too few."""
+
+    def __init__(self) -> None:
+        super().__init__(reference, "short tensor")
+
+    def _cmd_observation_tensor(self, game: int, seat: int) -> dict[str, Any]:
+        return {"tensor": super()._cmd_observation_tensor(game, seat)["tensor"][:-1]}
+
+
+def test_a_tensor_of_the_wrong_length_fails_its_case() -> None:
+    report = run_cases(ShortTensor(), TENSOR_CASES)
+    assert [o.status for o in report.outcomes] == ["failed"] * len(TENSOR_CASES)
+    assert all("1434 integers, not OBS-3's 1435" in o.reason for o in report.outcomes)
+
+
 def test_an_implementation_that_claims_nothing_fails(tmp_path: Path, capsys: Any) -> None:
     report = run_cases(Claiming(kinds=[]), CARD_CASES)
     assert not report.ok and report.failure is not None and "claims none" in report.failure

@@ -267,6 +267,8 @@ export class Game {
   chooseMoon(choice: MoonChoice, seat?: Seat | null): void;
   undo(): void;
   observation(seat: Seat): Observation;
+  /** OBS-3 (version 3) of the seat's observation: 1435 integers. */
+  observationTensor(seat: Seat): Int32Array;
   /** The position (API-9). */
   state(): Record<string, unknown>;
   toRecord(): GameRecord;

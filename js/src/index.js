@@ -768,6 +768,16 @@ export class Game {
   }
 
   /**
+   * The OBS-3 encoding (version 3) of `seat`'s observation: 1435 integers (spec/records.md).
+   * @param {number} seat
+   * @returns {Int32Array}
+   * @throws {InvalidInputError} `invalid-action` for a seat not at the table
+   */
+  observationTensor(seat) {
+    return call(() => gameOf(this).observationTensor(seat));
+  }
+
+  /**
    * The position as JSON data (API-9): equal before and after a rejected action.
    * @returns {object}
    */

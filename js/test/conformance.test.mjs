@@ -64,6 +64,14 @@ function runSteps(game, steps) {
     } else if ("record" in step) {
       const copy = Game.fromRecord(game.toRecord());
       assert.deepStrictEqual(view(copy), view(game), `${where}: the replayed record's view`);
+    } else if ("observe_tensor" in step && "error" in step) {
+      rejects(() => game.observationTensor(step.observe_tensor), step.error, `${where}: observation tensor`);
+    } else if ("observe_tensor" in step) {
+      // DRV-7: the entries named hold their values, every other entry is 0.
+      const row = Array.from(game.observationTensor(step.observe_tensor));
+      const expected = new Array(1435).fill(0);
+      for (const [index, value] of Object.entries(step.nonzero)) expected[Number(index)] = value;
+      assert.deepStrictEqual(row, expected, `${where}: observation tensor of seat ${step.observe_tensor}`);
     } else if ("observe" in step && "error" in step) {
       rejects(() => game.observation(step.observe), step.error, `${where}: observation`);
     } else if ("observe" in step) {

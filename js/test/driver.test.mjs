@@ -33,7 +33,7 @@ test("hello claims every player count, preset and kind of conformance/README.md"
   const kinds = [...readme.matchAll(/^\| `([a-z-]+)` \| `/gm)].map((m) => m[1]);
   assert.deepStrictEqual(hello.capabilities.kinds, kinds);
   assert.deepStrictEqual(hello.capabilities.players, [3, 4, 5, 6, 7, 8, 9, 10]);
-  for (const claim of ["custom_rulesets", "observations", "error_codes", "action_ids"]) assert.equal(hello.capabilities[claim], true);
+  for (const claim of ["custom_rulesets", "observations", "error_codes", "action_ids", "observation_tensor"]) assert.equal(hello.capabilities[claim], true);
 });
 
 test("seeds stay exact to 2^64 - 1 and beyond it reach the core to be rejected (ERR-6)", async () => {

@@ -10,7 +10,7 @@ import base64
 import subprocess
 import time
 from types import ModuleType
-from typing import Any, NoReturn
+from typing import Any, Callable, NamedTuple, NoReturn
 
 from .._jsonlines import (
     STDERR_KEPT,
@@ -151,6 +151,7 @@ class ModuleEngine:
                 "observations": True,
                 "error_codes": True,
                 "action_ids": True,
+                "observation_tensor": True,
             },
         }
 
@@ -209,6 +210,9 @@ class ModuleEngine:
     def _cmd_observation(self, game: int, seat: int) -> dict[str, Any]:
         return {"observation": self._game(game).observation(seat)}
 
+    def _cmd_observation_tensor(self, game: int, seat: int) -> dict[str, Any]:
+        return {"tensor": _encoder(self.module)(self._game(game), seat)}
+
     def _cmd_record(self, game: int) -> dict[str, Any]:
         return {"record": self._game(game).to_record()}
 
@@ -231,6 +235,32 @@ class ModuleEngine:
     def _cmd_drop(self, game: int) -> dict[str, Any]:
         self._games.pop(game, None)
         return {}
+
+
+def _encoder(module: ModuleType) -> Callable[[Any, int], list[int]]:
+    """Each engine's own OBS-3 encoder (DRV-7): the core's for ``rust``, the pure-Python one for ``reference``.
+
+    The two are written apart, so the cases hold each to the layout of spec/records.md.
+    """
+    if getattr(module, "ENGINE", None) == "rust":
+        from .._core import _encode_observation
+
+        return _encode_observation
+
+    from ..encoding import encode_observation
+
+    def encode(game: Any, seat: int) -> list[int]:
+        # The seat is checked by the observation (ERR-6), before anything is encoded.
+        return list(encode_observation(_Seen(game.ruleset, game.observation(seat))))
+
+    return encode
+
+
+class _Seen(NamedTuple):
+    """What :func:`reversis.encoding.encode_observation` reads: the ruleset and an OBS-1 dict."""
+
+    ruleset: Any
+    data: dict[str, Any]
 
 
 #: The longest line the runner reads from an implementation (spec/driver.md DRV-2).

@@ -150,7 +150,7 @@ def capability_line(capabilities: dict[str, Any]) -> str:
     return (
         f"players {listed('players')}; presets {listed('presets')}; custom rulesets {claimed('custom_rulesets')}; "
         f"kinds {listed('kinds')}; observations {claimed('observations')}; action ids {claimed('action_ids')}; "
-        f"error codes {error_codes}"
+        f"observation tensor {claimed('observation_tensor')}; error codes {error_codes}"
     )
 
 
@@ -281,7 +281,7 @@ _CAPABILITY_TYPES: tuple[tuple[str, Callable[[Any], bool], str], ...] = (
     ("kinds", _is_list_of(str), "a list of strings"),
     *(
         (key, lambda value: isinstance(value, bool), "true or false")
-        for key in ("custom_rulesets", "observations", "error_codes", "action_ids")
+        for key in ("custom_rulesets", "observations", "error_codes", "action_ids", "observation_tensor")
     ),
 )
 
@@ -349,6 +349,9 @@ def _check_claimed(case: Case, capabilities: dict[str, Any]) -> None:
     uses_observation = any("observe" in step for step in steps)
     if uses_observation and not capabilities.get("observations", False):
         raise Skip("observations not claimed")
+    # DRV-4: a hello written before the command existed does not name it, and so claims it not.
+    if any("observe_tensor" in step for step in steps) and not capabilities.get("observation_tensor", False):
+        raise Skip("observation tensors not claimed (DRV-7)")
     uses_ids = any(
         "action_id" in step or "undo" in step or not ACTION_ID_VIEW_KEYS.isdisjoint(step.get("expect", {}))
         for step in steps
@@ -562,6 +565,8 @@ class CaseRun:
                 self._command_step(game, step, where, what="undo", cmd="undo", args={})
             elif "record" in step:
                 self._record_step(game, where)
+            elif "observe_tensor" in step:
+                self._tensor_step(game, step, where)
             elif "observe" in step and "error" in step:
                 what = f"{where}: observation of seat {step['observe']}"
                 self._expect_error(what, step["error"], "observation", game=game, seat=step["observe"])
@@ -577,6 +582,28 @@ class CaseRun:
             else:
                 view = self.engine.call("view", game=game)["view"]
                 _compare(where, step["expect"], view)
+
+    def _tensor_step(self, game: int, step: dict[str, Any], where: str) -> None:
+        """The seat's OBS-3 row must hold the step's ``nonzero`` entries and 0 everywhere else (DRV-7)."""
+        seat = step["observe_tensor"]
+        what = f"{where}: observation tensor of seat {seat}"
+        if "error" in step:
+            self._expect_error(what, step["error"], "observation_tensor", game=game, seat=seat)
+            return
+        row = self.engine.call("observation_tensor", game=game, seat=seat)["tensor"]
+        if not (isinstance(row, list) and all(isinstance(v, int) and not isinstance(v, bool) for v in row)):
+            raise CaseFailure(f"{what}: not a list of integers: {json.dumps(row)[:200]}")
+        if len(row) != TENSOR_LENGTH:
+            raise CaseFailure(f"{what}: {len(row)} integers, not OBS-3's {TENSOR_LENGTH}")
+        expected = {int(index): value for index, value in step["nonzero"].items()}
+        wrong = [
+            f"    [{index}] ({_tensor_slot(index)}): expected {expected.get(index, 0)}, got {row[index]}"
+            for index in range(TENSOR_LENGTH)
+            if row[index] != expected.get(index, 0)
+        ]
+        if wrong:
+            shown = wrong[:20] + ([f"    … and {len(wrong) - 20} more"] if len(wrong) > 20 else [])
+            raise CaseFailure(f"{what}: {len(wrong)} entries differ\n" + "\n".join(shown))
 
     def _action_step(self, game: int, step: dict[str, Any], where: str) -> None:
         action = step["action"]
@@ -610,6 +637,38 @@ class CaseRun:
                 raise CaseFailure(_diff(f"{where}: the replayed record's view", original, replayed))
 
         self._with_game(copy, compare)
+
+
+#: OBS-3's blocks as spec/records.md lays them out: (name, offset, length). Only to name the
+#: block of an entry in a failure; what a row must hold is written out in the cases.
+TENSOR_BLOCKS: tuple[tuple[str, int, int], ...] = (
+    ("hand", 0, 52),
+    ("played", 52, 520),
+    ("trick", 572, 520),
+    ("passed", 1092, 52),
+    ("received", 1144, 52),
+    ("voids", 1196, 40),
+    ("points", 1236, 10),
+    ("scores", 1246, 10),
+    ("phase", 1256, 5),
+    ("hearts_broken", 1261, 1),
+    ("to_move", 1262, 11),
+    ("pass_direction", 1273, 5),
+    ("legal", 1278, 52),
+    ("selected", 1330, 52),
+    ("count_down", 1382, 1),
+    ("held_over", 1383, 52),
+)
+#: The number of integers of an OBS-3 row, version 3.
+TENSOR_LENGTH = 1435
+
+
+def _tensor_slot(index: int) -> str:
+    """Where ``index`` lies in OBS-3: the block's name and the place in it (``played +56``)."""
+    for name, offset, length in TENSOR_BLOCKS:
+        if offset <= index < offset + length:
+            return f"{name} +{index - offset}" if length > 1 else name
+    return "outside OBS-3"
 
 
 def _same_json(a: Any, b: Any) -> bool:

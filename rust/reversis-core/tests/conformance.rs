@@ -6,7 +6,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use reversis_core::{
-    deal_from_seed, dump_record, load_record, preset, seed_draws, Card, Game, RecordFormat, Ruleset,
+    deal_from_seed, dump_record, encode_observation, load_record, preset, seed_draws, Card, Game,
+    RecordFormat, Ruleset, ENCODING_LENGTH,
 };
 use serde_json::{json, Value};
 
@@ -135,6 +136,8 @@ fn run_steps(g: &mut Game, steps: &Value) -> Result<(), String> {
             let before = g.state_json();
             let res = g.undo();
             check_result(g, res, step, &before, "undo").map_err(fail)?;
+        } else if let Some(s) = step.get("observe_tensor") {
+            check_tensor(g, s, step).map_err(fail)?;
         } else if let (Some(s), Some(code)) = (step.get("observe"), step.get("error")) {
             // A seat that is not a seat of the table (negative, or past the last) is rejected.
             let res = match s.as_u64().and_then(|x| usize::try_from(x).ok()) {
@@ -185,6 +188,41 @@ fn run_steps(g: &mut Game, steps: &Value) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+// DRV-7: the seat's OBS-3 row holds the step's `nonzero` entries and 0 everywhere else, or
+// asking for it fails with the step's `error`.
+fn check_tensor(g: &Game, s: &Value, step: &Value) -> Result<(), String> {
+    let mut row = vec![0; ENCODING_LENGTH];
+    let res = match s.as_u64().and_then(|x| usize::try_from(x).ok()) {
+        Some(seat) => encode_observation(g, seat, &mut row),
+        None => Err(reversis_core::Error::new(
+            reversis_core::ErrorCode::InvalidAction,
+            "not a seat",
+        )),
+    };
+    if let Some(code) = step.get("error") {
+        return match res {
+            Err(e) if *code == e.code.as_str() => Ok(()),
+            other => Err(format!("tensor of {s}: wanted {code}, got {other:?}")),
+        };
+    }
+    res.map_err(|e| e.message)?;
+    let mut expected = vec![0; ENCODING_LENGTH];
+    for (index, value) in step["nonzero"].as_object().ok_or("nonzero")? {
+        let index: usize = index.parse().map_err(|_| format!("index {index}"))?;
+        expected[index] =
+            i32::try_from(value.as_i64().ok_or("value")?).map_err(|e| e.to_string())?;
+    }
+    let wrong: Vec<String> = (0..ENCODING_LENGTH)
+        .filter(|&i| row[i] != expected[i])
+        .map(|i| format!("[{i}] expected {}, got {}", expected[i], row[i]))
+        .collect();
+    if wrong.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("tensor of seat {s}: {}", wrong.join("; ")))
+    }
 }
 
 fn strings(v: &Value) -> Vec<String> {

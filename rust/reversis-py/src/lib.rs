@@ -1144,6 +1144,19 @@ fn _unpickle_game(
     instance_of(cls, game)
 }
 
+/// The OBS-3 encoding of `seat`'s observation (OBS-1) of `game`, by the core's encoder: the
+/// conformance driver's `observation_tensor` (DRV-7). Private because learning code reads whole
+/// batches from `VectorEnv`, and `reversis.encoding` encodes one observation in Python.
+#[pyfunction]
+fn _encode_observation(game: &Bound<'_, PyGame>, seat: &Bound<'_, PyAny>) -> PyResult<Vec<i32>> {
+    let py = game.py();
+    let game = game.get().get(py);
+    let seat = seat_index(seat, game.ruleset().players())?;
+    let mut out = vec![0; core::ENCODING_LENGTH];
+    core_result(core::encode_observation(&game, seat, &mut out))?;
+    Ok(out)
+}
+
 fn seat_index(seat: &Bound<'_, PyAny>, players: usize) -> PyResult<usize> {
     if let Some(int) = integer(seat) {
         if let Ok(index) = int.extract::<usize>() {
@@ -1696,6 +1709,7 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(action_from_ids, module)?)?;
     module.add_function(wrap_pyfunction!(action_label, module)?)?;
     module.add_function(wrap_pyfunction!(_unpickle_game, module)?)?;
+    module.add_function(wrap_pyfunction!(_encode_observation, module)?)?;
     module.add_function(wrap_pyfunction!(parse_card, module)?)?;
     module.add_function(wrap_pyfunction!(card_id, module)?)?;
     module.add_function(wrap_pyfunction!(preset, module)?)?;

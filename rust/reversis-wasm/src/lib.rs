@@ -786,6 +786,15 @@ impl WasmGame {
         Ok(to_js(&core_result(self.inner.observation(seat))?))
     }
 
+    /// The OBS-3 encoding of `seat`'s observation (OBS-1) by the core's encoder: 1435 integers.
+    #[wasm_bindgen(js_name = observationTensor)]
+    pub fn observation_tensor(&self, seat: &JsValue) -> Result<Vec<i32>, JsValue> {
+        let seat = seat_index(seat, self.inner.ruleset().players())?;
+        let mut out = vec![0; core::ENCODING_LENGTH];
+        core_result(core::encode_observation(&self.inner, seat, &mut out))?;
+        Ok(out)
+    }
+
     /// The position as JSON data (API-9).
     pub fn state(&self) -> JsValue {
         to_js(&self.inner.state_json())
