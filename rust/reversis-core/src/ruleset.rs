@@ -704,7 +704,8 @@ struct Points {
     card_points: Vec<(Card, i32)>,
     point_cards: CardSet,
     positive_total: i32,
-    // ERR-6: the sum of the values' magnitudes, which with the moon bonus stays below 2^31.
+    // ERR-6: the sum of the values' magnitudes, each counted once per copy in the deck (a hand's
+    // points add up every copy captured, SCORE-1), which with the moon bonus stays below 2^31.
     magnitude: i128,
 }
 
