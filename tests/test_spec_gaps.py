@@ -303,7 +303,8 @@ def ruleset_violations(rs: Any) -> list[str]:
     target = rs.get("target")
     if "target" in rs and not (is_int(target) and 1 <= target <= 2**64 - 1):
         out.append("target")
-    if sum(abs(v) for v in points.values()) + bonus >= 2**31:
+    # ERR-6: each value counts once per copy of its card in the deck (two packs: twice).
+    if sum(abs(v) * (packs - removed[card]) for card, v in points.items()) + bonus >= 2**31:
         out.append("card values too large")
     return out
 
@@ -435,6 +436,19 @@ def test_records_the_engines_write_validate_against_the_schema(engine) -> None:
     assert not validator.is_valid(bad)
     with pytest.raises(engine.ReversisError):
         engine.Game.from_record(bad)
+
+
+def test_a_ten_seat_record_validates_against_the_schema(engine) -> None:
+    """RS-3 (1.2.0): tables seat 3 to 10, so a record's seats go to 9 and its totals number 10."""
+    validator = _record_validator()
+    game = engine.Game(engine.preset("cancellation-10"), 7, scores=[0, 1, 2, 3, 4, 5, 6, 7, 8, 9])
+    game.pass_cards(game.hand(9)[:3], 9)
+    record = game.to_record()
+    assert len(record["start"]["scores"]) == 10 and record["actions"][-1]["seat"] == 9
+    validator.validate(record)
+    eleven = copy.deepcopy(record)
+    eleven["start"]["scores"].append(10)
+    assert not validator.is_valid(eleven)
 
 
 def test_the_second_hand_case_fails_a_generator_reseeded_every_hand() -> None:

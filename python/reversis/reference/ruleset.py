@@ -62,7 +62,7 @@ OPTIONAL_FIELDS = (
     *(field.name for field in LEGALITY_FIELDS if field.optional),
 )
 #: The version of the specification this engine implements (spec/README.md §Version).
-SPEC_VERSION = "1.2.0"
+SPEC_VERSION = "1.2.1"
 #: RS-18: the one major version this engine reads.
 SPEC_MAJOR = "1"
 _VERSION_FORM = re.compile(r"(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)")
@@ -149,6 +149,7 @@ class Ruleset:
         "_json",
         "_legality",
         "_lowest_rank",
+        "_magnitude",
         "_moon_bonus",
         "_moon_scoring",
         "_opening_id",
@@ -351,9 +352,14 @@ class Ruleset:
             if value == 0:
                 raise _fail(f"field 'card_points' gives {shown(text)} the value 0: leave zero-valued cards out")
             values[card] = value
-        # ERR-6: every hand's scores fit in 32 bits.
-        if sum(abs(value) for value in values) > MAX_POINTS:
-            raise _fail("field 'card_points' values are too large (their magnitudes must add up to less than 2**31)")
+        # ERR-6: every hand's scores fit in 32 bits. A hand's points add up every copy captured
+        # (SCORE-1), so each value counts once for every copy the deck holds.
+        self._magnitude = sum(abs(values[card]) * self._copies[card] for card in range(DECK_SIZE))
+        if self._magnitude > MAX_POINTS:
+            raise _fail(
+                "field 'card_points' values are too large "
+                "(their magnitudes, once per copy in the deck, must add up to less than 2**31)"
+            )
         self._values = tuple(values)
         self._card_points = {card_name(card): values[card] for card in range(DECK_SIZE) if values[card]}
         self._point_mask = mask_of(card for card in range(DECK_SIZE) if values[card] > 0)
@@ -375,7 +381,7 @@ class Ruleset:
         bonus = _expect(moon["bonus"], int, "moon.bonus")
         if bonus < 1:
             raise _fail(f"field 'moon.bonus' must be at least 1, not {bonus}")
-        if bonus + sum(abs(value) for value in self._values) > MAX_POINTS:
+        if bonus + self._magnitude > MAX_POINTS:
             raise _fail("field 'moon.bonus' is too large (with the card values it must stay below 2**31)")
         if not self._point_mask:
             raise _fail("field 'moon' is set but no card of the deck is worth points")

@@ -281,7 +281,7 @@ pub struct Ruleset {
 /// The version of the specification this crate implements (spec `README.md` §Version). Rulesets
 /// and records of any 1.x version are read as RS-18 and REC-5 say; those of another major
 /// version are refused.
-pub const SPEC_VERSION: &str = "1.2.0";
+pub const SPEC_VERSION: &str = "1.2.1";
 
 /// The major version of [`SPEC_VERSION`]: the one major version this crate reads (RS-18).
 const SPEC_MAJOR: &str = "1";
@@ -704,7 +704,8 @@ struct Points {
     card_points: Vec<(Card, i32)>,
     point_cards: CardSet,
     positive_total: i32,
-    // ERR-6: the sum of the values' magnitudes, which with the moon bonus stays below 2^31.
+    // ERR-6: the sum of the values' magnitudes, each counted once per copy in the deck (a hand's
+    // points add up every copy captured, SCORE-1), which with the moon bonus stays below 2^31.
     magnitude: i128,
 }
 
