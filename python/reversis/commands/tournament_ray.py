@@ -1,7 +1,7 @@
 """``reversis tournament --ray``: the deals of a tournament sharded over a Ray cluster.
 
 The deals are played by the same function as in the local worker processes
-(:func:`~reversis.commands.tournament.deals.play_chunk`), a chunk of deals per Ray task, the
+(:func:`~reversis.commands.tournament.deals.play_chunk_task`), a chunk of deals per Ray task, the
 ruleset sent as its canonical JSON text and the players built inside the task from their names
 and options; the results are taken in deal order, a bounded number of tasks in flight, so they
 equal a local run's deal by deal and memory does not grow with ``--hands``.
@@ -33,7 +33,7 @@ from collections.abc import Generator, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from .tournament.deals import Backend, DealResult, check_tournament, chunks, play_chunk, ruleset_text
+from .tournament.deals import Backend, DealResult, check_tournament, chunks, play_chunk_task, ruleset_text
 from .tournament.errors import TournamentError
 from .tournament.players import DEFAULT_TIME_LIMIT_MS
 
@@ -262,7 +262,7 @@ def iter_deals(
 
         size = chunk or max(1, min(MAX_CHUNK, hands // (cpus * 4)))
         # Deterministic tasks: one rerun after its worker died gives the same deals.
-        task = ray.remote(num_cpus=1, max_retries=1)(play_chunk)
+        task = ray.remote(num_cpus=1, max_retries=1)(play_chunk_task)
         window: deque[Any] = deque()
         try:
             for part in chunks(hands, size):
