@@ -210,18 +210,24 @@ def ruleset_file(text: str) -> Ruleset:
 
 
 def save_file(text: str) -> str:
-    """``--save PATH``: a save in a directory that exists.
+    """``--save PATH``: a save in a directory that exists, a regular file or none yet (never a device or FIFO).
 
     Only the default save's directory is ever created: a directory named on the command line is
     the person's, and a typing mistake must not make one (as root, anywhere on the disk).
     """
     if not text:
         raise argparse.ArgumentTypeError("the file name is empty")
+    from ..table import SaveError, check_save_path
+
     parent = Path(text).expanduser().resolve().parent
     if not parent.is_dir():
         raise argparse.ArgumentTypeError(
             f"cannot save to {text}: there is no directory {parent} (create it, or choose another file)"
         )
+    try:
+        check_save_path(text)
+    except SaveError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
     return text
 
 
