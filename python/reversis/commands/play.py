@@ -36,7 +36,7 @@ from types import ModuleType
 from typing import Any, TextIO
 
 from ..errors import shown as shown_input
-from ..players import Observation, Player, RandomPlayer, observe
+from ..players import Observation, Player, RandomPlayer, observe, why_cannot_play
 from ..table import (
     SaveError,
     SaveInUse,
@@ -360,28 +360,60 @@ class PlaySession:
     def _preset(self) -> Any:
         return self.engine.preset(self.ruleset_name or DEFAULT_PRESET)
 
-    def _make_players(self) -> None:
-        count = self.game.ruleset.players
+    def _opponent_class(self, opponents: str) -> tuple[Any, dict[str, Any], str]:
+        """The class of the computer players ``opponents``, its keyword arguments and the label shown."""
         cls: Any = RandomPlayer
         label = "random"
         kwargs: dict[str, Any] = {}
-        if self.opponents in ("rules", "montecarlo"):
+        if opponents in ("rules", "montecarlo"):
             module, name = (
                 ("reversis.players.rulebased", "RuleBasedPlayer")
-                if self.opponents == "rules"
+                if opponents == "rules"
                 else ("reversis.players.montecarlo", "MonteCarloPlayer")
             )
             try:
                 cls = getattr(importlib.import_module(module), name)
-                label = self.opponents
-                if self.opponents == "montecarlo":
+                label = opponents
+                if opponents == "montecarlo":
                     kwargs = {"rollouts": self.rollouts}
                     label = f"montecarlo ({self.rollouts} rollouts)"
             except (ImportError, AttributeError):
-                cls, label = RandomPlayer, f"random (the {self.opponents} player is not available)"
+                cls, label = RandomPlayer, f"random (the {opponents} player is not available)"
+        return cls, kwargs, label
+
+    def _make_players(self) -> None:
+        count = self.game.ruleset.players
+        cls, kwargs, label = self._opponent_class(self.opponents)
         # Fresh entropy, never the shuffle seed: computer players know only their observation.
         self.players = [None] + [cls(**kwargs) for _ in range(1, count)]
         self.opponent_label = label
+
+    def _cannot_play(self, opponents: str, ruleset: Any) -> str | None:
+        cls, kwargs, _ = self._opponent_class(opponents)
+        return why_cannot_play(cls(**kwargs), ruleset)
+
+    def _check_opponents(self, ruleset: Any, saved: bool) -> None:
+        """Refuse, before any deal, computer players that cannot play ``ruleset``: a usage error saying how to go on.
+
+        ``saved``: the ruleset is the saved match's, which is kept as it is.
+        """
+        reason = self._cannot_play(self.opponents, ruleset)
+        if reason is None:
+            return
+        others = [name for name in OPPONENTS if name != self.opponents and self._cannot_play(name, ruleset) is None]
+        choose = " or ".join(f"--opponents {name}" for name in others)
+        problem = f"reversis play: the {self.opponents} player cannot play {ruleset.name} ({reason})"
+        if saved:
+            ways = []
+            if others:
+                also = "".join(f" (or --opponents {name})" for name in others[1:])
+                ways.append(f"`{self.resume_hint} --opponents {others[0]}`{also} resumes it with other players")
+            ways.append(f"`{self.resume_hint} --new` deals another match (after asking to abandon this one)")
+            print(f"{problem}; the saved match is kept in {self.save_path}: " + ", or ".join(ways), file=sys.stderr)
+        else:
+            instead = f"choose {choose}, or another --preset" if others else "choose another --preset"
+            print(f"{problem}: {instead}", file=sys.stderr)
+        raise Finished(2)
 
     def _load_settings(self) -> None:
         """Take the saved match's computer players, unless the command line named others.
@@ -505,12 +537,17 @@ class PlaySession:
             elif self.ruleset_name and saved.ruleset.name != self.ruleset_name:
                 wants = f"start {self.ruleset_name} (the saved match is {saved.ruleset.name})"
             if wants is None:
+                self._check_opponents(saved.ruleset, saved=True)
                 self._begin(saved, "resumed")
                 return
+            self._check_opponents(self._preset(), saved=False)
             self.game = saved  # end of input at the question leaves it saved as it is
             if not self._confirm_drop(saved, wants):
+                self._check_opponents(saved.ruleset, saved=True)
                 self._begin(saved, "resumed")
                 return
+        else:
+            self._check_opponents(self._preset(), saved=False)
         if self.requested_seed is not None:
             self._begin(start_match(self._preset(), self.requested_seed, engine=self.engine), "replaying")
         else:
@@ -1059,7 +1096,8 @@ def register(commands: Any) -> None:
         choices=OPPONENTS,
         default=None,
         help=f"the computer players (default {DEFAULT_OPPONENTS}, or the saved match's): rule-based, random, "
-        "or Monte Carlo (the strongest, and slowest)",
+        "or Monte Carlo (the strongest, and slowest); players that cannot play the ruleset are refused before "
+        "any deal",
     )
     play.add_argument(
         "--rollouts",

@@ -146,7 +146,8 @@ def register(commands: Any) -> None:
         default="random,rules",
         help="comma-separated: random, rules, montecarlo, search, lowest, learned, or cmd:COMMAND for a program "
         "speaking spec/player.md (quote a command's commas); a built-in player takes options after its name, "
-        "search:playouts=8000 or search:time_ms=50, and learned a network file last, learned:weights=PATH",
+        "search:playouts=8000 or search:time_ms=50, and learned a network file last, learned:weights=PATH; a "
+        "built-in player that cannot play the ruleset is refused before any deal",
     )
     rules = parser.add_mutually_exclusive_group()
     rules.add_argument(

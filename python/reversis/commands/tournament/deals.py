@@ -83,11 +83,11 @@ def seatings(players: Sequence[str], seats: int) -> list[list[str]]:
 def check_tournament(players: Sequence[str], ruleset: Ruleset, hands: int, jobs: int) -> None:
     """Refuse a tournament that cannot be played, before anything is started.
 
-    :raises TournamentError: as :func:`~.players.check_players`, for more player types than
-        ``ruleset`` has seats, and for fewer than one deal or one job.
+    :raises TournamentError: as :func:`~.players.check_players` (a player that cannot play
+        ``ruleset`` included), for more player types than ``ruleset`` has seats, and for fewer than one deal or one job.
     """
-    check_players(players)
     seatings(players, ruleset.players)
+    check_players(players, ruleset)
     if hands < 1:
         raise TournamentError("--hands must be at least 1")
     if jobs < 1:
