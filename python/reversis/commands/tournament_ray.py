@@ -29,7 +29,7 @@ import socket
 import sys
 import threading
 from collections import deque
-from collections.abc import Generator, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
@@ -264,29 +264,30 @@ def iter_deals(
         # Deterministic tasks: one rerun after its worker died gives the same deals.
         task = ray.remote(num_cpus=1, max_retries=1)(play_chunk_task)
         window: deque[Any] = deque()
-        try:
-            for part in chunks(hands, size):
-                window.append(task.remote(text, names, seed, part, rollouts, **bots))
-                if len(window) >= 2 * cpus:
-                    yield from _take(ray, window.popleft())
-            while window:
-                yield from _take(ray, window.popleft())
-        except Exception as error:
-            # A signal handler that raises while Ray's core waits (Terminated for SIGTERM) comes
-            # out wrapped in a SystemError: the signal's own exception unwinds, as elsewhere.
-            stop = _stop_in_chain(error)
-            if stop is not None:
-                raise stop from None
-            if isinstance(error, RayTaskError):
-                cause = getattr(error, "cause", None)
-                if isinstance(cause, Exception):
-                    raise cause from None
-                raise RayClusterError(f"a Ray task failed: {error}") from None
-            if isinstance(error, RayError):
-                raise RayClusterError(f"the Ray cluster failed: {error}") from None
-            raise
-        finally:
-            _cancel(ray, window)
+        with _signals_polled() as act_on_signals:
+            try:
+                for part in chunks(hands, size):
+                    window.append(task.remote(text, names, seed, part, rollouts, **bots))
+                    if len(window) >= 2 * cpus:
+                        yield from _take(ray, window.popleft(), act_on_signals)
+                while window:
+                    yield from _take(ray, window.popleft(), act_on_signals)
+            except Exception as error:
+                # A signal handler that raises while Ray's core waits (Terminated for SIGTERM) comes
+                # out wrapped in a SystemError: the signal's own exception unwinds, as elsewhere.
+                stop = _stop_in_chain(error)
+                if stop is not None:
+                    raise stop from None
+                if isinstance(error, RayTaskError):
+                    cause = getattr(error, "cause", None)
+                    if isinstance(cause, Exception):
+                        raise cause from None
+                    raise RayClusterError(f"a Ray task failed: {error}") from None
+                if isinstance(error, RayError):
+                    raise RayClusterError(f"the Ray cluster failed: {error}") from None
+                raise
+            finally:
+                _cancel(ray, window)
 
 
 def ray_backend(address: str = "") -> Backend:
@@ -298,9 +299,61 @@ def ray_backend(address: str = "") -> Backend:
     return functools.partial(iter_deals, address=address)
 
 
-def _take(ray: Any, ref: Any) -> list[DealResult]:
-    deals: list[DealResult] = ray.get(ref)
-    return deals
+#: Seconds between two looks at the stop signals while a task's result is awaited.
+_POLL_S = 0.2
+
+
+def _take(ray: Any, ref: Any, act_on_signals: Callable[[], None]) -> list[DealResult]:
+    """The deals of the task ``ref``, acting on a stop signal within :data:`_POLL_S` while waiting.
+
+    Never one long ``ray.get``: while it waits, Ray's core runs the Python signal handlers
+    itself and loses an exception other than ``KeyboardInterrupt`` (the ``Terminated`` of
+    ``SIGTERM``), so the signal would be acted on only after the task in flight, if at all.
+    """
+    while True:
+        ready, _ = ray.wait([ref], timeout=_POLL_S)
+        act_on_signals()
+        if ready:
+            deals: list[DealResult] = ray.get(ref)
+            return deals
+
+
+@contextlib.contextmanager
+def _signals_polled() -> Iterator[Callable[[], None]]:
+    """The stop signals handled by this process only recorded for the block; yields the function that acts on them.
+
+    That function calls the handler the signal had (raising ``KeyboardInterrupt`` or
+    ``Terminated``) from Python code, where its exception unwinds as it should; so does the end
+    of the block for a signal that came last. A signal ignored, or left to its default, is left so.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield lambda: None
+        return
+    pending: list[int] = []
+    handlers: dict[int, Any] = {}
+
+    def record(signum: int, frame: Any) -> None:
+        pending.append(signum)
+
+    for number in (getattr(signal, name) for name in _STOP_SIGNALS if hasattr(signal, name)):
+        handler = signal.getsignal(number)
+        if callable(handler):
+            handlers[number] = handler
+            signal.signal(number, record)
+
+    def act() -> None:
+        if pending:
+            number = pending[0]
+            pending.clear()
+            handlers[number](number, None)
+
+    try:
+        yield act
+    finally:
+        for number, handler in handlers.items():
+            with contextlib.suppress(ValueError, OSError, TypeError):
+                signal.signal(number, handler)
+    act()
 
 
 def _stop_in_chain(error: BaseException) -> BaseException | None:
