@@ -169,7 +169,9 @@ def probe_ruleset(player: Any, ruleset: Any) -> str | None:
                 lowest = sorted(game.hand(seat), key=reversis.card_id)[: ruleset.passing["size"]]
                 game.apply({"type": "pass", "seat": seat, "cards": lowest})
                 continue
-            seat = int(game.to_move)
+            mover = game.to_move
+            assert mover is not None  # the play phase always has a seat to move
+            seat = int(mover)
             observation = observe(game, seat)
             if len(observation.legal) > 1:  # a forced card asks nothing of the player
                 player.act(observation)
