@@ -35,14 +35,21 @@ class Unpicklable(Exception):
         super().__init__(f"{what}: {why}")
 
 
-class DiesPlayer(RuleBasedPlayer):
+class Doomed(RuleBasedPlayer):
+    """Says it plays every ruleset, so that the command does not ask it to play before the workers do."""
+
+    def cannot_play(self, ruleset):
+        return None
+
+
+class DiesPlayer(Doomed):
     """Kills its own worker process at its first decision."""
 
     def act(self, observation):
         os._exit(7)
 
 
-class UnpicklablePlayer(RuleBasedPlayer):
+class UnpicklablePlayer(Doomed):
     """Raises an error that cannot come back from a worker."""
 
     def act(self, observation):
