@@ -134,7 +134,7 @@ def test_a_fifo_is_refused_and_left_alone(tmp_path: Path, flags: tuple[str, ...]
         _play_command(fifo, *flags), input=b"quit\n", capture_output=True, check=False, timeout=TIMEOUT, env=_env()
     )
     err = proc.stderr.decode()
-    assert proc.returncode == 1, err
+    assert proc.returncode == 2, err  # a usage error, as a missing directory is
     assert "FIFO" in err and "not a regular file" in err and "Traceback" not in err
     assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["pipe"]
@@ -149,7 +149,7 @@ def test_a_character_device_is_refused_and_left_alone(tmp_path: Path) -> None:
     proc = subprocess.run(
         _play_command(device, "--new"), input=b"quit\n", capture_output=True, check=False, timeout=TIMEOUT, env=_env()
     )
-    assert proc.returncode == 1
+    assert proc.returncode == 2
     assert "character device" in proc.stderr.decode()
     assert stat.S_ISCHR(os.lstat(device).st_mode)
 
@@ -158,7 +158,7 @@ def test_a_directory_is_refused(tmp_path: Path) -> None:
     proc = subprocess.run(
         _play_command(tmp_path), input=b"quit\n", capture_output=True, check=False, timeout=TIMEOUT, env=_env()
     )
-    assert proc.returncode == 1 and "directory" in proc.stderr.decode()
+    assert proc.returncode == 2 and "directory" in proc.stderr.decode()
 
 
 def test_a_symlinked_save_is_written_through_to_its_target(tmp_path: Path) -> None:
@@ -703,3 +703,42 @@ def test_the_quit_hint_repeats_the_save_option(tmp_path: Path) -> None:
     command = _play_command(save, "--seed", "1", "--no-color", plain=False)
     proc = subprocess.run(command, input=b"quit\n", capture_output=True, check=False, timeout=TIMEOUT, env=_env())
     assert f"Run `reversis play --save '{save}'` to resume" in proc.stdout.decode()
+
+
+@pytest.mark.parametrize(
+    "content",
+    [b"garbage{\n", b'{"opponents": "rules", "rollouts": -5}\n', b'["rules"]\n', b'{"opponents": "grandmaster"}\n'],
+    ids=["garbage", "negative-rollouts", "not-an-object", "unknown-opponents"],
+)
+def test_a_bad_settings_file_is_moved_aside_and_said_so(tmp_path: Path, content: bytes) -> None:
+    save = tmp_path / "save.json"
+    settings = tmp_path / "save.json.settings"
+    settings.write_bytes(content)
+    proc = subprocess.run(
+        _play_command(save, "--seed", "3"),
+        input=b"quit\n",
+        capture_output=True,
+        check=False,
+        timeout=TIMEOUT,
+        env=_env(),
+    )
+    err = proc.stderr.decode()
+    assert proc.returncode == 0, err
+    kept = [p for p in tmp_path.iterdir() if p.name.startswith("save.json.settings.unreadable-")]
+    assert len(kept) == 1 and kept[0].read_bytes() == content
+    assert str(settings) in err and kept[0].name in err
+    assert settings.read_bytes() != content and isinstance(json.loads(settings.read_text()), dict)  # written anew
+
+
+def test_a_missing_settings_file_is_no_news(tmp_path: Path) -> None:
+    save = tmp_path / "save.json"
+    proc = subprocess.run(
+        _play_command(save, "--seed", "3"),
+        input=b"quit\n",
+        capture_output=True,
+        check=False,
+        timeout=TIMEOUT,
+        env=_env(),
+    )
+    assert proc.returncode == 0 and proc.stderr.decode() == ""
+    assert not [p for p in tmp_path.iterdir() if ".unreadable-" in p.name]

@@ -54,3 +54,16 @@ def test_soak_finds_impossible_sums() -> None:
 
     assert soak.allowed_sums(reversis.preset("hearts-4")) == {26, 78, -26}
     assert soak.soak(["hartenjagen"], 300, 100, 1, 1, 5, 1, out=out) == 0, out.getvalue()
+
+
+@pytest.mark.parametrize("name", ["cancellation-6", "cancellation-8", "cancellation-10"])
+def test_two_pack_hands_count_each_copy_of_a_card(name: str) -> None:
+    import reversis
+    from reversis.commands import soak
+
+    ruleset = reversis.preset(name)
+    # Two packs of H 1 and QS 13 (spec/ruleset.md, the presets table): 2 × 26 on the table,
+    # the moon's bonus of 52 to each other seat or off the taker.
+    assert soak.allowed_sums(ruleset) == {52, (ruleset.players - 1) * 52, -52}
+    out = io.StringIO()
+    assert soak.soak([name], 400, 200, 1, 1, 5, 1, out=out) == 0, out.getvalue()

@@ -217,8 +217,9 @@ def _session(sid: int) -> list[tuple[int, str]]:
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
 def test_a_signal_stops_a_ray_tournament_and_its_local_instance(signum: int) -> None:
+    # Search players make each task long (seconds): the signal must not wait for the one in flight.
     proc = subprocess.Popen(
-        _command("--hands", "100000", "--jobs", "2", "--ray"),
+        _command("--hands", "100000", "--jobs", "2", "--ray", "--players", "search,rules"),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -226,13 +227,15 @@ def test_a_signal_stops_a_ray_tournament_and_its_local_instance(signum: int) -> 
     )
     try:
         deadline = time.monotonic() + TIMEOUT
-        # Once a Ray worker runs deals, the instance is up.
-        while not any("ray::" in words for _, words in _session(proc.pid)):
+        # Once a Ray worker runs deals (its title names the task), the instance is up.
+        while not any("ray::play_chunk" in words for _, words in _session(proc.pid)):
             assert proc.poll() is None and time.monotonic() < deadline, "the Ray instance never started"
             time.sleep(0.2)
         time.sleep(1.0)
-        proc.send_signal(signum)
+        proc.send_signal(signum)  # to the tournament's own process, not its group as a terminal would
+        sent = time.monotonic()
         _, err = proc.communicate(timeout=TIMEOUT)
+        assert time.monotonic() - sent < 15, f"the tournament took {time.monotonic() - sent:.0f} s to stop"
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)

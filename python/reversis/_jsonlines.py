@@ -84,6 +84,10 @@ class StartError(TransportError):
         self.command = command
         self.reason = reason
 
+    def __reduce__(self) -> tuple[object, ...]:
+        # Rebuilt from its fields, not from ``args`` (the message alone), when sent back from a worker.
+        return type(self), (self.command, self.reason), self.__dict__
+
 
 class WriteTimeout(TransportError):
     """The child did not read a line before the deadline: its input pipe stayed full."""
@@ -108,6 +112,9 @@ class LineTooLong(TransportError):
         super().__init__(f"a line longer than {limit:,} bytes")
         self.limit = limit
 
+    def __reduce__(self) -> tuple[object, ...]:
+        return type(self), (self.limit,), self.__dict__
+
 
 class NotJson(TransportError):
     """A line that is not JSON: ``line`` as read, ``text`` as decoded, ``None`` where it is not UTF-8."""
@@ -116,6 +123,9 @@ class NotJson(TransportError):
         super().__init__("a line that is not UTF-8" if text is None else "a line that is not JSON")
         self.line = line
         self.text = text
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return type(self), (self.line, self.text), self.__dict__
 
 
 def split_command(command: str | Sequence[str]) -> list[str]:

@@ -16,12 +16,15 @@ import json
 import os
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from .commands.common import (
+    STDOUT,
     Terminated,
     driver_command,
     finite_float,
     install_signal_handlers,
+    output_file,
     positive,
     writable_file,
 )
@@ -38,7 +41,6 @@ COMMAND_MODULES: list[str] = ["play", "tournament.cli", "soak"]
 
 def _conformance(args: argparse.Namespace) -> int:
     from .conformance import DriverEngine, ModuleEngine, builtin_engine, load_cases, run_cases
-    from .conformance.runner import iter_failures
 
     cases = load_cases()
     if args.area:
@@ -58,6 +60,20 @@ def _conformance(args: argparse.Namespace) -> int:
             reports.append(run_cases(engine, cases, name, max_timeouts=args.max_timeouts))
         finally:
             engine.close()
+    # A report on standard output is read by a program: the summary goes to standard error then.
+    with contextlib.redirect_stdout(sys.stderr) if args.json == STDOUT else contextlib.nullcontext():
+        failed = _print_reports(reports)
+    if args.json:
+        data = json.dumps([report.to_json() for report in reports], indent=1, ensure_ascii=False)
+        with output_file(args.json) as out:
+            out.write(data.encode("utf-8"))
+    return 1 if failed else 0
+
+
+def _print_reports(reports: list[Any]) -> bool:
+    """Print each engine's counts and failures and the summary line; whether any engine failed."""
+    from .conformance.runner import iter_failures
+
     failed = False
     for report in reports:
         print(f"engine: {report.engine}")
@@ -77,12 +93,6 @@ def _conformance(args: argparse.Namespace) -> int:
         for line in iter_failures(report):
             print(line)
         failed = failed or not report.ok
-    if args.json:
-        from .table import replace_atomically
-
-        data = json.dumps([report.to_json() for report in reports], indent=1, ensure_ascii=False)
-        with replace_atomically(args.json, special="write") as out:
-            out.write(data.encode("utf-8"))
     statuses = [outcome.status for report in reports for outcome in report.outcomes]
     summary = (
         f"{statuses.count('passed')} passed, {statuses.count('failed')} failed, {statuses.count('skipped')} skipped"
@@ -92,7 +102,7 @@ def _conformance(args: argparse.Namespace) -> int:
     if runs_failed:
         summary += f", {not_run} not run; {runs_failed} run{'s' if runs_failed > 1 else ''} failed"
     print(summary)
-    return 1 if failed else 0
+    return failed
 
 
 def _bench(args: argparse.Namespace) -> int:
@@ -138,7 +148,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--driver", metavar="CMD", type=driver_command, help="run an implementation through the driver protocol"
     )
     conformance.add_argument("--area", action="append", metavar="AREA", help="only the cases of this area (repeatable)")
-    conformance.add_argument("--json", metavar="FILE", type=writable_file, help="also write a JSON report to FILE")
+    conformance.add_argument(
+        "--json",
+        metavar="FILE",
+        type=writable_file,
+        help="also write a JSON report to FILE (- for standard output, the summary then on standard error)",
+    )
     conformance.add_argument("--timeout", type=TIMEOUT, default=10.0, help="seconds a driver may take per request")
     conformance.add_argument(
         "--max-timeouts",

@@ -77,6 +77,11 @@ class ReversisError(ValueError):
         super().__init__(message)
         self.code = code
 
+    def __reduce__(self) -> tuple[object, ...]:
+        # Pickle calls the class with ``args``, the message alone: a task's error sent back
+        # from a worker process or a Ray task must be rebuilt with its code, or not at all.
+        return type(self), (self.code, str(self)), self.__dict__
+
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.code!r}, {str(self)!r})"
 

@@ -156,6 +156,15 @@ def check_save_path(path: str | os.PathLike[str]) -> Path:
     return target
 
 
+def _is_special(path: Path) -> bool:
+    """Whether ``path``, its symlinks followed, is an existing device or FIFO (neither a file nor a directory)."""
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):
+        return False
+    return not stat.S_ISREG(mode) and not stat.S_ISDIR(mode)
+
+
 @contextlib.contextmanager
 def replace_atomically(path: str | os.PathLike[str], *, special: str = "refuse") -> Iterator[IO[bytes]]:
     """A binary file whose contents replace ``path`` in one step when the ``with`` block ends.
@@ -167,14 +176,13 @@ def replace_atomically(path: str | os.PathLike[str], *, special: str = "refuse")
     device or FIFO: ``"refuse"`` (:class:`SaveError`) or ``"write"`` through it (``/dev/stdout``).
     """
     given = Path(path).expanduser()
-    try:
-        target = check_save_path(given)
-    except SaveError:
-        if special != "write" or not given.exists() or given.is_dir():
-            raise
+    if special == "write" and _is_special(given):
+        # Through the link, as open sees it: /dev/stdout into a pipe is a link to "pipe:[…]",
+        # which no path names and no temporary file can be made beside.
         with open(given, "wb") as direct:
             yield direct
         return
+    target = check_save_path(given)
     try:
         mode: int | None = stat.S_IMODE(os.stat(target).st_mode)
     except FileNotFoundError:

@@ -71,6 +71,10 @@ class AdapterError(Exception):
         self.code = code
         self.message = message
 
+    def __reduce__(self) -> tuple[object, ...]:
+        # Rebuilt from its fields, not from ``args`` (the message alone), when pickled.
+        return type(self), (self.code, self.message), self.__dict__
+
 
 # ----------------------------------------------------------------------------- cards
 

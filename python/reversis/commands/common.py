@@ -18,8 +18,11 @@ import os
 import shutil
 import signal
 import stat
+import sys
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import IO, TYPE_CHECKING, Any, Callable
 
 if TYPE_CHECKING:
     from reversis import Ruleset
@@ -27,12 +30,14 @@ if TYPE_CHECKING:
 __all__ = [
     "MAX_RULESET_BYTES",
     "MAX_SEED",
+    "STDOUT",
     "Terminated",
     "count",
     "driver_command",
     "finite_float",
     "install_signal_handlers",
     "non_negative",
+    "output_file",
     "positive",
     "preset_name",
     "ruleset_file",
@@ -205,29 +210,43 @@ def ruleset_file(text: str) -> Ruleset:
 
 
 def save_file(text: str) -> str:
-    """``--save PATH``: a save in a directory that exists.
+    """``--save PATH``: a save in a directory that exists, a regular file or none yet (never a device or FIFO).
 
     Only the default save's directory is ever created: a directory named on the command line is
     the person's, and a typing mistake must not make one (as root, anywhere on the disk).
     """
     if not text:
         raise argparse.ArgumentTypeError("the file name is empty")
+    from ..table import SaveError, check_save_path
+
     parent = Path(text).expanduser().resolve().parent
     if not parent.is_dir():
         raise argparse.ArgumentTypeError(
             f"cannot save to {text}: there is no directory {parent} (create it, or choose another file)"
         )
+    try:
+        check_save_path(text)
+    except SaveError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
     return text
+
+
+#: The name of standard output where a file name is asked for.
+STDOUT = "-"
 
 
 def writable_file(text: str) -> str:
     """A path a report can be written to: checked before the run, not after it.
 
-    A new file needs an existing, writable directory; an existing path must be a regular file
-    that may be written, or a device or FIFO (``/dev/stdout``), which is written through.
+    ``-`` is standard output. A new file needs an existing directory a file can be made in (a
+    probe file is made and removed: ``/proc`` or a read-only disk refuses it); an existing path
+    must be a regular file that may be written, or a device or FIFO (``/dev/stdout``,
+    ``/dev/null``), which is written through (:func:`output_file`).
     """
     if not text:
         raise argparse.ArgumentTypeError("the file name is empty")
+    if text == STDOUT:
+        return text
     path = Path(text).expanduser()
     try:
         info = path.stat()
@@ -245,6 +264,33 @@ def writable_file(text: str) -> str:
     parent = path.resolve().parent
     if not parent.is_dir():
         raise argparse.ArgumentTypeError(f"cannot write {text}: the directory {parent} does not exist")
-    if not os.access(parent, os.W_OK | os.X_OK):
-        raise argparse.ArgumentTypeError(f"cannot write {text}: the directory {parent} is not writable")
+    try:
+        # The report is made as a temporary file beside its target: that must be possible.
+        fd, probe = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=parent)
+    except OSError as error:
+        why = error.strerror or str(error)
+        raise argparse.ArgumentTypeError(f"cannot write {text}: no file can be made in {parent} ({why})") from None
+    os.close(fd)
+    with contextlib.suppress(OSError):
+        os.unlink(probe)
     return str(path)
+
+
+@contextlib.contextmanager
+def output_file(text: str) -> Iterator[IO[bytes]]:
+    """Where a command writes a report named on its command line (:func:`writable_file`).
+
+    ``-`` is standard output, left open; a device or FIFO is written through; a regular file
+    is replaced in one step when the block ends (through a symlink, its target), and left as it
+    was if the block raises (:func:`reversis.table.replace_atomically`).
+    """
+    if text == STDOUT:
+        sys.stdout.flush()
+        out = sys.stdout.buffer
+        yield out
+        out.flush()
+        return
+    from ..table import replace_atomically
+
+    with replace_atomically(text, special="write") as out:
+        yield out

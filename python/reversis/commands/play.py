@@ -35,8 +35,10 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, TextIO
 
-from ..players import Observation, Player, RandomPlayer, observe
+from ..errors import shown as shown_input
+from ..players import Observation, Player, RandomPlayer, observe, why_cannot_play
 from ..table import (
+    SaveError,
     SaveInUse,
     SaveLock,
     check_save_path,
@@ -59,6 +61,8 @@ OPPONENTS = ("rules", "random", "montecarlo")
 DEFAULT_OPPONENTS = "rules"
 #: Playouts per legal card of the Monte Carlo player unless ``--rollouts`` says otherwise.
 DEFAULT_ROLLOUTS = 100
+#: The most ``--rollouts`` takes.
+MAX_ROLLOUTS = 100_000
 SUITS = "CDHS"
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
@@ -231,6 +235,19 @@ def settings_path(save: Path) -> Path:
     return save.with_name(save.name + ".settings")
 
 
+def _settings_problem(data: Any) -> str | None:
+    """What is wrong with the contents of a settings file (:func:`settings_path`), or ``None``."""
+    if not isinstance(data, dict):
+        return "it is not a JSON object"
+    opponents = data.get("opponents", DEFAULT_OPPONENTS)
+    if opponents not in OPPONENTS:
+        return f"'opponents' is {shown_input(opponents)}, not one of {', '.join(OPPONENTS)}"
+    rollouts = data.get("rollouts", DEFAULT_ROLLOUTS)
+    if not isinstance(rollouts, int) or isinstance(rollouts, bool) or not 1 <= rollouts <= MAX_ROLLOUTS:
+        return f"'rollouts' is {shown_input(rollouts)}, not an integer from 1 to {MAX_ROLLOUTS:,}"
+    return None
+
+
 def _in_progress(game: Any) -> bool:
     """Whether dropping ``game`` loses the person's play: it is not over and seat 0 has acted."""
     return game.phase != "over" and any(action.get("seat") == 0 for action in game.actions)
@@ -343,42 +360,98 @@ class PlaySession:
     def _preset(self) -> Any:
         return self.engine.preset(self.ruleset_name or DEFAULT_PRESET)
 
-    def _make_players(self) -> None:
-        count = self.game.ruleset.players
+    def _opponent_class(self, opponents: str) -> tuple[Any, dict[str, Any], str]:
+        """The class of the computer players ``opponents``, its keyword arguments and the label shown."""
         cls: Any = RandomPlayer
         label = "random"
         kwargs: dict[str, Any] = {}
-        if self.opponents in ("rules", "montecarlo"):
+        if opponents in ("rules", "montecarlo"):
             module, name = (
                 ("reversis.players.rulebased", "RuleBasedPlayer")
-                if self.opponents == "rules"
+                if opponents == "rules"
                 else ("reversis.players.montecarlo", "MonteCarloPlayer")
             )
             try:
                 cls = getattr(importlib.import_module(module), name)
-                label = self.opponents
-                if self.opponents == "montecarlo":
+                label = opponents
+                if opponents == "montecarlo":
                     kwargs = {"rollouts": self.rollouts}
                     label = f"montecarlo ({self.rollouts} rollouts)"
             except (ImportError, AttributeError):
-                cls, label = RandomPlayer, f"random (the {self.opponents} player is not available)"
+                cls, label = RandomPlayer, f"random (the {opponents} player is not available)"
+        return cls, kwargs, label
+
+    def _make_players(self) -> None:
+        count = self.game.ruleset.players
+        cls, kwargs, label = self._opponent_class(self.opponents)
         # Fresh entropy, never the shuffle seed: computer players know only their observation.
         self.players = [None] + [cls(**kwargs) for _ in range(1, count)]
         self.opponent_label = label
 
+    def _cannot_play(self, opponents: str, ruleset: Any) -> str | None:
+        cls, kwargs, _ = self._opponent_class(opponents)
+        return why_cannot_play(cls(**kwargs), ruleset)
+
+    def _check_opponents(self, ruleset: Any, saved: bool) -> None:
+        """Refuse, before any deal, computer players that cannot play ``ruleset``: a usage error saying how to go on.
+
+        ``saved``: the ruleset is the saved match's, which is kept as it is.
+        """
+        reason = self._cannot_play(self.opponents, ruleset)
+        if reason is None:
+            return
+        others = [name for name in OPPONENTS if name != self.opponents and self._cannot_play(name, ruleset) is None]
+        choose = " or ".join(f"--opponents {name}" for name in others)
+        problem = f"reversis play: the {self.opponents} player cannot play {ruleset.name} ({reason})"
+        if saved:
+            ways = []
+            if others:
+                also = "".join(f" (or --opponents {name})" for name in others[1:])
+                ways.append(f"`{self.resume_hint} --opponents {others[0]}`{also} resumes it with other players")
+            ways.append(f"`{self.resume_hint} --new` deals another match (after asking to abandon this one)")
+            print(f"{problem}; the saved match is kept in {self.save_path}: " + ", or ".join(ways), file=sys.stderr)
+        else:
+            instead = f"choose {choose}, or another --preset" if others else "choose another --preset"
+            print(f"{problem}: {instead}", file=sys.stderr)
+        raise Finished(2)
+
     def _load_settings(self) -> None:
-        """Take the saved match's computer players, unless the command line named others."""
+        """Take the saved match's computer players, unless the command line named others.
+
+        A settings file that is not what :meth:`_save_settings` writes is moved aside, as a save
+        that is not a saved match is, and said so on standard error: the defaults are used and
+        written anew, and the person's file is kept.
+        """
+        path = settings_path(self.save_path)
         try:
-            data = json.loads(settings_path(self.save_path).read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            data = {}
-        if not isinstance(data, dict):
-            data = {}
-        if self.requested_opponents is None and data.get("opponents") in OPPONENTS:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            problem = _settings_problem(data)
+        except FileNotFoundError:
+            return
+        except OSError as error:
+            problem = f"it cannot be read ({error.strerror or error})"
+        except ValueError as error:
+            problem = f"it is not JSON ({error})" if isinstance(error, json.JSONDecodeError) else "it is not UTF-8"
+        if problem is not None:
+            try:
+                moved = move_aside(path, "unreadable")
+            except OSError as error:
+                print(
+                    f"reversis play: the settings file {path} is not valid: {problem}; it cannot be moved aside "
+                    f"({error.strerror or error}), so the defaults are used and it is left as it is",
+                    file=sys.stderr,
+                )
+                return
+            print(
+                f"reversis play: the settings file {path} is not valid: {problem}; it is kept as {moved.name} "
+                "and the defaults are used",
+                file=sys.stderr,
+            )
+            return
+        if self.requested_opponents is None and "opponents" in data:
             self.opponents = data["opponents"]
-        rollouts = data.get("rollouts")
-        if self.requested_rollouts is None and isinstance(rollouts, int) and rollouts >= 1:
-            self.rollouts = rollouts
+        if self.requested_rollouts is None and "rollouts" in data:
+            self.rollouts = data["rollouts"]
 
     def _save_settings(self) -> None:
         data = {"opponents": self.opponents, "rollouts": self.rollouts}
@@ -464,12 +537,17 @@ class PlaySession:
             elif self.ruleset_name and saved.ruleset.name != self.ruleset_name:
                 wants = f"start {self.ruleset_name} (the saved match is {saved.ruleset.name})"
             if wants is None:
+                self._check_opponents(saved.ruleset, saved=True)
                 self._begin(saved, "resumed")
                 return
+            self._check_opponents(self._preset(), saved=False)
             self.game = saved  # end of input at the question leaves it saved as it is
             if not self._confirm_drop(saved, wants):
+                self._check_opponents(saved.ruleset, saved=True)
                 self._begin(saved, "resumed")
                 return
+        else:
+            self._check_opponents(self._preset(), saved=False)
         if self.requested_seed is not None:
             self._begin(start_match(self._preset(), self.requested_seed, engine=self.engine), "replaying")
         else:
@@ -982,7 +1060,13 @@ def run(args: argparse.Namespace) -> int:
         out=out,
         resume_hint=hint,
     )
-    return session.run()
+    try:
+        return session.run()
+    except SaveInUse:
+        raise
+    except SaveError as error:  # a path that became a device or FIFO since the options were read
+        print(f"reversis play: error: {error}", file=sys.stderr)
+        return 2
 
 
 def register(commands: Any) -> None:
@@ -1001,18 +1085,23 @@ def register(commands: Any) -> None:
     play.add_argument("--seed", type=seed, default=None, help="deal from this seed, 0 to 2**64-1 (replays that deal)")
     play.add_argument("--new", action="store_true", help="deal a new match with a fresh seed instead of resuming")
     play.add_argument(
-        "--save", metavar="PATH", type=save_file, default=None, help="the save file (.json, or .msgpack for binary)"
+        "--save",
+        metavar="PATH",
+        type=save_file,
+        default=None,
+        help="the save file (.json, or .msgpack for binary): a regular file in a directory that exists",
     )
     play.add_argument(
         "--opponents",
         choices=OPPONENTS,
         default=None,
         help=f"the computer players (default {DEFAULT_OPPONENTS}, or the saved match's): rule-based, random, "
-        "or Monte Carlo (the strongest, and slowest)",
+        "or Monte Carlo (the strongest, and slowest); players that cannot play the ruleset are refused before "
+        "any deal",
     )
     play.add_argument(
         "--rollouts",
-        type=count(1, 100_000, "--rollouts"),
+        type=count(1, MAX_ROLLOUTS, "--rollouts"),
         default=None,
         metavar="N",
         help=f"the Monte Carlo player's strength: playouts per legal card (default {DEFAULT_ROLLOUTS}; "

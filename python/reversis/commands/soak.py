@@ -1,7 +1,8 @@
 """``reversis soak``: play many hands per preset through the Rust core and watch speed and memory.
 
 Each preset plays ``--hands`` random hands with :func:`reversis.simulate`, in chunks, checking
-every hand's scores add up to what the ruleset allows (the card total, or a moon's total). A
+every hand's scores add up to what the ruleset allows (the points of every card of the deck, each
+copy counted, or a moon's total: :func:`allowed_sums`). A
 sample of hands is also played action by action on both engines with a seeded random policy,
 comparing the view after every action and the error code of a random rejected action. At each
 checkpoint it prints the hands played, the throughput (hands/s) and the peak resident memory
@@ -32,8 +33,17 @@ def _peak_mib() -> float:
 
 
 def allowed_sums(ruleset: Any) -> set[int]:
-    """Every value a hand's scores may add up to under ``ruleset`` (SCORE-1 … SCORE-3)."""
-    values = ruleset.card_points.values()
+    """Every value a hand's scores may add up to under ``ruleset`` (SCORE-1 … SCORE-3).
+
+    Every card of the deck is captured, each copy of a two-pack deck counted (SCORE-1, D-15):
+    a held-over trick goes to the winner of the next trick that is won, and the hand's last
+    trick always has a winner, who takes every trick still held over (PLAY-9), so no points
+    are left untaken. The sum is then the deck's points, or under a moon (SCORE-2) the cards
+    worth less than zero (never touched by it, RS-14) plus the bonus to every other seat or
+    minus it for the taker. A soaked hand is a match's first, never a count-down hand
+    (MATCH-6, whose scores are clamped totals).
+    """
+    values = [ruleset.card_points.get(card, 0) for card in ruleset.deck]
     positive = sum(v for v in values if v > 0)
     negative = sum(v for v in values if v < 0)
     sums = {positive + negative}

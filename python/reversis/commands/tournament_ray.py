@@ -1,7 +1,7 @@
 """``reversis tournament --ray``: the deals of a tournament sharded over a Ray cluster.
 
 The deals are played by the same function as in the local worker processes
-(:func:`~reversis.commands.tournament.deals.play_chunk`), a chunk of deals per Ray task, the
+(:func:`~reversis.commands.tournament.deals.play_chunk_task`), a chunk of deals per Ray task, the
 ruleset sent as its canonical JSON text and the players built inside the task from their names
 and options; the results are taken in deal order, a bounded number of tasks in flight, so they
 equal a local run's deal by deal and memory does not grow with ``--hands``.
@@ -29,12 +29,12 @@ import socket
 import sys
 import threading
 from collections import deque
-from collections.abc import Generator, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from .._extras import install_hint
-from .tournament.deals import Backend, DealResult, check_tournament, chunks, play_chunk, ruleset_text
+from .tournament.deals import Backend, DealResult, check_tournament, chunks, play_chunk_task, ruleset_text
 from .tournament.errors import TournamentError
 from .tournament.players import DEFAULT_TIME_LIMIT_MS
 
@@ -263,31 +263,32 @@ def iter_deals(
 
         size = chunk or max(1, min(MAX_CHUNK, hands // (cpus * 4)))
         # Deterministic tasks: one rerun after its worker died gives the same deals.
-        task = ray.remote(num_cpus=1, max_retries=1)(play_chunk)
+        task = ray.remote(num_cpus=1, max_retries=1)(play_chunk_task)
         window: deque[Any] = deque()
-        try:
-            for part in chunks(hands, size):
-                window.append(task.remote(text, names, seed, part, rollouts, **bots))
-                if len(window) >= 2 * cpus:
-                    yield from _take(ray, window.popleft())
-            while window:
-                yield from _take(ray, window.popleft())
-        except Exception as error:
-            # A signal handler that raises while Ray's core waits (Terminated for SIGTERM) comes
-            # out wrapped in a SystemError: the signal's own exception unwinds, as elsewhere.
-            stop = _stop_in_chain(error)
-            if stop is not None:
-                raise stop from None
-            if isinstance(error, RayTaskError):
-                cause = getattr(error, "cause", None)
-                if isinstance(cause, Exception):
-                    raise cause from None
-                raise RayClusterError(f"a Ray task failed: {error}") from None
-            if isinstance(error, RayError):
-                raise RayClusterError(f"the Ray cluster failed: {error}") from None
-            raise
-        finally:
-            _cancel(ray, window)
+        with _signals_polled() as act_on_signals:
+            try:
+                for part in chunks(hands, size):
+                    window.append(task.remote(text, names, seed, part, rollouts, **bots))
+                    if len(window) >= 2 * cpus:
+                        yield from _take(ray, window.popleft(), act_on_signals)
+                while window:
+                    yield from _take(ray, window.popleft(), act_on_signals)
+            except Exception as error:
+                # A signal handler that raises while Ray's core waits (Terminated for SIGTERM) comes
+                # out wrapped in a SystemError: the signal's own exception unwinds, as elsewhere.
+                stop = _stop_in_chain(error)
+                if stop is not None:
+                    raise stop from None
+                if isinstance(error, RayTaskError):
+                    cause = getattr(error, "cause", None)
+                    if isinstance(cause, Exception):
+                        raise cause from None
+                    raise RayClusterError(f"a Ray task failed: {error}") from None
+                if isinstance(error, RayError):
+                    raise RayClusterError(f"the Ray cluster failed: {error}") from None
+                raise
+            finally:
+                _cancel(ray, window)
 
 
 def ray_backend(address: str = "") -> Backend:
@@ -299,9 +300,61 @@ def ray_backend(address: str = "") -> Backend:
     return functools.partial(iter_deals, address=address)
 
 
-def _take(ray: Any, ref: Any) -> list[DealResult]:
-    deals: list[DealResult] = ray.get(ref)
-    return deals
+#: Seconds between two looks at the stop signals while a task's result is awaited.
+_POLL_S = 0.2
+
+
+def _take(ray: Any, ref: Any, act_on_signals: Callable[[], None]) -> list[DealResult]:
+    """The deals of the task ``ref``, acting on a stop signal within :data:`_POLL_S` while waiting.
+
+    Never one long ``ray.get``: while it waits, Ray's core runs the Python signal handlers
+    itself and loses an exception other than ``KeyboardInterrupt`` (the ``Terminated`` of
+    ``SIGTERM``), so the signal would be acted on only after the task in flight, if at all.
+    """
+    while True:
+        ready, _ = ray.wait([ref], timeout=_POLL_S)
+        act_on_signals()
+        if ready:
+            deals: list[DealResult] = ray.get(ref)
+            return deals
+
+
+@contextlib.contextmanager
+def _signals_polled() -> Iterator[Callable[[], None]]:
+    """The stop signals handled by this process only recorded for the block; yields the function that acts on them.
+
+    That function calls the handler the signal had (raising ``KeyboardInterrupt`` or
+    ``Terminated``) from Python code, where its exception unwinds as it should; so does the end
+    of the block for a signal that came last. A signal ignored, or left to its default, is left so.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield lambda: None
+        return
+    pending: list[int] = []
+    handlers: dict[int, Any] = {}
+
+    def record(signum: int, frame: Any) -> None:
+        pending.append(signum)
+
+    for number in (getattr(signal, name) for name in _STOP_SIGNALS if hasattr(signal, name)):
+        handler = signal.getsignal(number)
+        if callable(handler):
+            handlers[number] = handler
+            signal.signal(number, record)
+
+    def act() -> None:
+        if pending:
+            number = pending[0]
+            pending.clear()
+            handlers[number](number, None)
+
+    try:
+        yield act
+    finally:
+        for number, handler in handlers.items():
+            with contextlib.suppress(ValueError, OSError, TypeError):
+                signal.signal(number, handler)
+    act()
 
 
 def _stop_in_chain(error: BaseException) -> BaseException | None:

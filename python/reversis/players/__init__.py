@@ -27,6 +27,8 @@ __all__ = [
     "act_for",
     "computer_actions",
     "observe",
+    "probe_ruleset",
+    "why_cannot_play",
 ]
 
 
@@ -79,6 +81,14 @@ class Player(ABC):
     def act(self, observation: Observation) -> dict[str, Any]:
         """The action of the observing seat: its pass, its play or its moon choice."""
 
+    def cannot_play(self, ruleset: Any) -> str | None:
+        """Why this player cannot play ``ruleset``, or ``None`` where it can; the commands ask before dealing.
+
+        By default the player is asked (:func:`probe_ruleset`); a class that knows what it plays
+        says so here instead, without playing.
+        """
+        return probe_ruleset(self, ruleset)
+
 
 class RandomPlayer(Player):
     """Chooses uniformly among the legal actions: passes, plays and moon choices."""
@@ -118,6 +128,60 @@ def act_for(game: Any, players: Sequence[Player]) -> dict[str, Any]:
     action = players[seat].act(observe(game, seat))
     game.apply(action)
     return action
+
+
+def why_cannot_play(player: Any, ruleset: Any) -> str | None:
+    """Why ``player`` cannot play ``ruleset``, or ``None``: its own answer, else :func:`probe_ruleset`'s."""
+    declared = getattr(player, "cannot_play", None)
+    if callable(declared):
+        reason: str | None = declared(ruleset)
+        return reason
+    return probe_ruleset(player, ruleset)
+
+
+def probe_ruleset(player: Any, ruleset: Any) -> str | None:
+    """Ask ``player`` for its first decisions of a hand of ``ruleset``: why it refused the ruleset, or ``None``.
+
+    The hand is dealt from seed 0; the player is asked for the first pass (where the hand has
+    passes, the lowest cards being passed for every seat) and the first card that is a choice
+    (a forced card is played for it). A player refuses a
+    ruleset by raising ``invalid-ruleset`` (the players on the Rust core's sampler do so for
+    what it does not support); any other error is not a refusal and propagates. The player
+    should be one made for the question: it has been asked, and its state may show it.
+    """
+    import json
+
+    import reversis
+
+    from ..errors import ReversisError
+
+    if not isinstance(ruleset, reversis.Ruleset):  # the reference engine's
+        ruleset = reversis.Ruleset.from_json(json.dumps(ruleset.to_json()))
+    game = reversis.Game(ruleset, seed=0)
+    asked_pass = False
+    try:
+        while game.phase in ("pass", "play"):
+            if game.phase == "pass":
+                seat = int(game.awaiting_pass[0])
+                if not asked_pass:
+                    asked_pass = True
+                    player.act(observe(game, seat))
+                lowest = sorted(game.hand(seat), key=reversis.card_id)[: ruleset.passing["size"]]
+                game.apply({"type": "pass", "seat": seat, "cards": lowest})
+                continue
+            mover = game.to_move
+            assert mover is not None  # the play phase always has a seat to move
+            seat = int(mover)
+            observation = observe(game, seat)
+            if len(observation.legal) > 1:  # a forced card asks nothing of the player
+                player.act(observation)
+                break
+            game.apply({"type": "play", "seat": seat, "card": observation.legal[0]})
+    except ReversisError as error:
+        if error.code == "invalid-ruleset":
+            return str(error)
+        raise
+    return None
 
 
 # Players built on the interface above; imported last because they import it.

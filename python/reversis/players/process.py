@@ -159,6 +159,10 @@ class PlayerFault(Exception):
         self.reason = reason
         self.stderr = stderr
 
+    def __reduce__(self) -> tuple[object, ...]:
+        # Rebuilt from its fields, not from ``args`` (the message alone), when sent back from a worker.
+        return type(self), (self.kind, self.reason, self.stderr), self.__dict__
+
 
 @dataclass(frozen=True)
 class Forfeit:

@@ -18,7 +18,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from ..._extras import install_hint
-from ..common import count, positive, preset_name, ruleset_file, seed, writable_file
+from ..common import STDOUT, count, positive, preset_name, ruleset_file, seed, writable_file
 from .deals import check_tournament, seatings
 from .errors import TournamentError
 from .players import DEFAULT_TIME_LIMIT_MS, is_command, resolve_players, split_players
@@ -83,7 +83,9 @@ def _run(args: argparse.Namespace) -> int:
         result = _run_reports(args, names, labels, options)
         if args.chart:
             write_chart(result, args.chart)
-        print(format_table(result))
+        # A report on standard output is read by a program: the table must not follow it there.
+        table_out = sys.stderr if STDOUT in (args.json, args.csv) else sys.stdout
+        print(format_table(result), file=table_out)
     return 0
 
 
@@ -112,17 +114,12 @@ def _run_reports(
     return result
 
 
-def _report_file(text: str) -> str:
-    """A report's path, as :func:`~reversis.commands.common.writable_file`, but never a device or FIFO."""
+def _chart_file(text: str) -> str:
+    """A chart's path, as :func:`~reversis.commands.common.writable_file`, but a regular file (named .svg or .png)."""
     path = writable_file(text)
     with contextlib.suppress(OSError):
         if not stat.S_ISREG(os.stat(path).st_mode):
             raise argparse.ArgumentTypeError(f"cannot write {text}: not a regular file")
-    return path
-
-
-def _chart_file(text: str) -> str:
-    path = _report_file(text)
     try:
         chart_format(path)
     except TournamentError as error:
@@ -150,7 +147,8 @@ def register(commands: Any) -> None:
         default="random,rules",
         help="comma-separated: random, rules, montecarlo, search, lowest, learned, or cmd:COMMAND for a program "
         "speaking spec/player.md (quote a command's commas); a built-in player takes options after its name, "
-        "search:playouts=8000 or search:time_ms=50, and learned a network file last, learned:weights=PATH",
+        "search:playouts=8000 or search:time_ms=50, and learned a network file last, learned:weights=PATH; a "
+        "built-in player that cannot play the ruleset is refused before any deal",
     )
     rules = parser.add_mutually_exclusive_group()
     rules.add_argument(
@@ -194,14 +192,17 @@ def register(commands: Any) -> None:
         metavar="FILE",
         type=writable_file,
         help="also write the numbers to FILE as JSON, with the ruleset played and every deal: its seed and hand "
-        "number, and per seating and seat the player, its points and whether it forfeited",
+        "number, and per seating and seat the player, its points and whether it forfeited (- for standard output, "
+        "and the table then goes to standard error; a pipe or device is written through, a file replaced whole)",
     )
     parser.add_argument(
         "--csv",
         "--report-csv",
         metavar="FILE",
-        type=_report_file,
-        help="also write every deal to FILE as CSV, one row per deal, seating and seat: " + ", ".join(CSV_COLUMNS),
+        type=writable_file,
+        help="also write every deal to FILE as CSV, one row per deal, seating and seat: "
+        + ", ".join(CSV_COLUMNS)
+        + " (- for standard output, as for --json)",
     )
     parser.add_argument(
         "--chart",

@@ -13,12 +13,13 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+import pickle
 import time
 from collections.abc import Generator, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
-from .errors import TournamentError
+from .errors import TournamentError, WorkerError
 from .players import DEFAULT_TIME_LIMIT_MS, PlayerBatch, check_players, is_command
 
 if TYPE_CHECKING:
@@ -34,6 +35,7 @@ __all__ = [
     "deal_seed",
     "forfeit_flags",
     "play_chunk",
+    "play_chunk_task",
     "play_deal",
     "ruleset_text",
     "seatings",
@@ -81,11 +83,11 @@ def seatings(players: Sequence[str], seats: int) -> list[list[str]]:
 def check_tournament(players: Sequence[str], ruleset: Ruleset, hands: int, jobs: int) -> None:
     """Refuse a tournament that cannot be played, before anything is started.
 
-    :raises TournamentError: as :func:`~.players.check_players`, for more player types than
-        ``ruleset`` has seats, and for fewer than one deal or one job.
+    :raises TournamentError: as :func:`~.players.check_players` (a player that cannot play
+        ``ruleset`` included), for more player types than ``ruleset`` has seats, and for fewer than one deal or one job.
     """
-    check_players(players)
     seatings(players, ruleset.players)
+    check_players(players, ruleset)
     if hands < 1:
         raise TournamentError("--hands must be at least 1")
     if jobs < 1:
@@ -216,6 +218,23 @@ def play_chunk(
     ruleset = reversis.Ruleset.from_json(ruleset_json)
     with PlayerBatch(ruleset, rollouts=rollouts, time_limit_ms=time_limit_ms, bot_stderr=bot_stderr) as batch:
         return [_play(batch, players, seed, index) for index in indices]
+
+
+def play_chunk_task(*args: Any, **kwargs: Any) -> list[DealResult]:
+    """:func:`play_chunk` as a worker process or a Ray task runs it: any error it raises can be sent back.
+
+    An error that pickle cannot rebuild would kill multiprocessing's result thread (and the
+    tournament would wait for a result that never comes) or reach Ray's caller as "failed to
+    deserialize": it is sent back as a :class:`~.errors.WorkerError` with its type and message.
+    """
+    try:
+        return play_chunk(*args, **kwargs)
+    except Exception as error:
+        try:
+            pickle.loads(pickle.dumps(error))
+        except Exception:
+            raise WorkerError(f"a worker failed with {type(error).__name__}: {error}") from None
+        raise
 
 
 def chunks(hands: int, size: int) -> Iterator[range]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 import inspect
+import json
 import math
 import shlex
 from collections.abc import Sequence
@@ -179,12 +180,14 @@ def make_player(name: str, seed: int, rollouts: int | None) -> Any:
     return cls(**kwargs)
 
 
-def check_players(names: Sequence[str]) -> None:
+def check_players(names: Sequence[str], ruleset: Ruleset | None = None) -> None:
     """Refuse a list of player names that cannot play, before anything is started.
 
     :raises TournamentError: for a repeated name, an unknown or unavailable built-in player,
         one with a bad option or one that cannot be made (a learned player whose network file is
-        missing), and a ``cmd:`` player whose command cannot be split or is empty.
+        missing), a built-in player that cannot play ``ruleset`` (its answer to
+        :func:`reversis.players.why_cannot_play`), and a ``cmd:`` player whose command cannot be
+        split or is empty.
     """
     if len(set(names)) != len(names):
         raise TournamentError("each player type may be named once")
@@ -192,9 +195,13 @@ def check_players(names: Sequence[str]) -> None:
         if not is_command(name):
             load_player_class(name)
             try:
-                make_player(name, 0, None)
+                player = make_player(name, 0, None)
             except (TypeError, ValueError) as error:
                 raise TournamentError(f"player {name!r}: {error}") from None
+            if ruleset is not None:
+                reason = _cannot_play(name, player, ruleset)
+                if reason is not None:
+                    raise TournamentError(f"player {name!r} cannot play {ruleset.name}: {reason}")
             continue
         try:
             words = shlex.split(command_line(name))
@@ -202,6 +209,20 @@ def check_players(names: Sequence[str]) -> None:
             raise TournamentError(f"player {name!r}: {error}") from None
         if not words:
             raise TournamentError(f"player {name!r} names no command: write cmd:PROGRAM ARGS")
+
+
+#: The answers of :func:`_cannot_play` so far: a tournament checks its players more than once.
+_ANSWERS: dict[tuple[str, str], str | None] = {}
+
+
+def _cannot_play(name: str, player: Any, ruleset: Ruleset) -> str | None:
+    """Why the player ``name`` (``player``, made to be asked) cannot play ``ruleset``, or ``None``."""
+    from reversis.players import why_cannot_play
+
+    key = (name, json.dumps(ruleset.to_json(), sort_keys=True))
+    if key not in _ANSWERS:
+        _ANSWERS[key] = why_cannot_play(player, ruleset)
+    return _ANSWERS[key]
 
 
 def resolve_players(

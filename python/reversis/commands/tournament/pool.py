@@ -2,26 +2,36 @@
 
 The workers ignore Ctrl-C, which is the parent's to handle: closing :func:`iter_deals` (or an
 exception in the parent, Ctrl-C included) terminates them at once, and with ``cmd:`` players
-each worker kills their process groups as it goes (PLY-4).
+each worker kills their process groups as it goes (PLY-4). The parent never waits on a dead
+worker: a worker that dies, or whose result cannot be received, stops the tournament with a
+:class:`~.errors.WorkerError`.
 """
 
 from __future__ import annotations
 
 import multiprocessing
+import multiprocessing.pool
 import os
 import signal
 import threading
+import time
 from collections import deque
 from collections.abc import Generator, Sequence
 from typing import TYPE_CHECKING, Any
 
-from .deals import DealResult, check_tournament, chunks, play_chunk, ruleset_text
+from .deals import DealResult, check_tournament, chunks, play_chunk, play_chunk_task, ruleset_text
+from .errors import WorkerError
 from .players import DEFAULT_TIME_LIMIT_MS, is_command
 
 if TYPE_CHECKING:
     from reversis import Ruleset
 
 __all__ = ["iter_deals"]
+
+#: Seconds between two looks at the workers while a result is awaited.
+_WATCH_S = 0.2
+#: Seconds terminated workers get to end (and kill their ``cmd:`` players) before they are killed.
+_END_GRACE_S = 5.0
 
 #: The signals blocked while worker processes start, so none arrives before they ignore it.
 _STOP_SIGNALS = {getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)}
@@ -118,15 +128,63 @@ def iter_deals(
             yield from play_chunk(text, names, seed, part, rollouts, **bots)
         return
     pool = _start_pool(jobs, bots=any(is_command(name) for name in names))
+    # The workers never end by themselves (no maxtasksperchild): one that has ended died, and
+    # the pool would quietly replace it while its task's result never came.
+    workers = list(pool._pool)
     try:
         window: deque[Any] = deque()
         for part in chunks(hands, size):
-            window.append(pool.apply_async(play_chunk, (text, names, seed, part, rollouts), bots))
+            window.append(pool.apply_async(play_chunk_task, (text, names, seed, part, rollouts), bots))
             if len(window) >= 2 * jobs:
-                yield from window.popleft().get()
+                yield from _result(pool, workers, window.popleft())
         while window:
-            yield from window.popleft().get()
+            yield from _result(pool, workers, window.popleft())
         pool.close()
     finally:
+        _stop_pool(pool, workers)
+
+
+def _result(pool: Any, workers: list[Any], pending: Any) -> list[DealResult]:
+    """The deals of one task, looking at the workers while waiting: never a wait on one that died.
+
+    :raises WorkerError: when a worker has died, or the pool's thread that receives the results
+        has (a result that could not be unpickled ends it).
+    """
+    while True:
+        try:
+            deals: list[DealResult] = pending.get(_WATCH_S)
+            return deals
+        except multiprocessing.TimeoutError:
+            pass
+        for worker in workers:
+            if worker.exitcode is not None:
+                how = f"signal {-worker.exitcode}" if worker.exitcode < 0 else f"exit status {worker.exitcode}"
+                raise WorkerError(f"a worker process died ({how}) while playing deals; the tournament is stopped")
+        if not pool._result_handler.is_alive():
+            raise WorkerError("the results of the worker processes could not be received; the tournament is stopped")
+
+
+def _stop_pool(pool: Any, workers: list[Any]) -> None:
+    """Terminate the pool and its workers, without ``Pool.terminate`` where it would wait forever.
+
+    With its result thread dead, ``Pool.terminate`` refuses (or blocks writing to a pipe that no
+    one reads): the workers are then stopped one by one.
+    """
+    if pool._result_handler.is_alive():
         pool.terminate()
         pool.join()
+        return
+    # Its other threads would start new workers for the tasks never answered, and its
+    # finalizer would run Pool.terminate at exit.
+    pool._worker_handler._state = multiprocessing.pool.TERMINATE
+    pool._terminate.cancel()
+    every = {id(worker): worker for worker in [*workers, *pool._pool]}.values()
+    for worker in every:
+        if worker.exitcode is None:
+            worker.terminate()
+    deadline = time.monotonic() + _END_GRACE_S
+    for worker in every:
+        worker.join(max(0.0, deadline - time.monotonic()))
+        if worker.exitcode is None:
+            worker.kill()
+            worker.join()

@@ -77,14 +77,14 @@ class StreamedReports:
         return self.json_path is not None or self.csv_path is not None
 
     def __enter__(self) -> StreamedReports:
-        from reversis.table import replace_atomically
+        from ..common import output_file
 
         with self._files as files:
             if self.json_path:
-                self._json = files.enter_context(replace_atomically(self.json_path, special="write"))
+                self._json = files.enter_context(output_file(self.json_path))
                 self._json.write((json.dumps(self.header.header(), indent=1)[:-2] + ',\n "deals": [\n').encode())
             if self.csv_path:
-                self._csv = files.enter_context(replace_atomically(self.csv_path))
+                self._csv = files.enter_context(output_file(self.csv_path))
                 self._csv.write(_csv_lines([CSV_COLUMNS]))
             self._files = files.pop_all()
         return self
