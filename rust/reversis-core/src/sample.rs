@@ -147,6 +147,8 @@ trait Weight: Copy + Ord + std::fmt::Debug {
     fn add(self, other: Self) -> Self;
     fn sub(self, other: Self) -> Self;
     fn times(self, k: u64) -> Self;
+    // `self / k`, exact where `k` divides it.
+    fn over(self, k: u64) -> Self;
     // An exactly uniform value in `0..n` (`n ≥ 1`).
     fn below(rng: &mut SplitMix64, n: Self) -> Self;
     fn to_u128(self) -> Option<u128>;
@@ -166,6 +168,10 @@ impl Weight for u128 {
     #[inline]
     fn times(self, k: u64) -> u128 {
         u128::from(k) * self
+    }
+    #[inline]
+    fn over(self, k: u64) -> u128 {
+        self / u128::from(k)
     }
     #[inline]
     fn below(rng: &mut SplitMix64, n: u128) -> u128 {
@@ -235,6 +241,16 @@ impl Weight for Wide {
         assert!(carry == 0, "a layout count overflows 320 bits");
         Wide(out)
     }
+    fn over(self, k: u64) -> Wide {
+        let mut out = [0u64; 5];
+        let mut rest = 0u128;
+        for i in (0..5).rev() {
+            let x = (rest << 64) | u128::from(self.0[i]);
+            out[i] = (x / u128::from(k)) as u64;
+            rest = x % u128::from(k);
+        }
+        Wide(out)
+    }
     fn below(rng: &mut SplitMix64, n: Wide) -> Wide {
         if let Some(small) = n.to_u128() {
             let x = below_u128(rng, small);
@@ -295,7 +311,7 @@ struct Core<W> {
     suit_cards: Vec<CardMultiset>,
     suit_len: Vec<u8>,
     // Per level: bit j set when other seat j may hold the group's cards.
-    allowed: Vec<u8>,
+    allowed: Vec<u16>,
     // Per level: each other seat's signature over that level and the later ones (bit `l` set
     // when it may hold level `l`); seats with equal signatures are interchangeable from there on.
     class: Vec<[u64; OTHERS]>,
@@ -304,6 +320,13 @@ struct Core<W> {
     caps0: [u8; OTHERS],
     // The bits of one capacity in a memo key: enough for the largest.
     cap_bits: u32,
+    // Whether a memo key is canonical inside a group too (see `state_key`): with two packs,
+    // whose larger tables and hands make far more states.
+    inner_canon: bool,
+    // With two packs, where every other seat may hold every hidden card (no void, exclusion or
+    // group of its own: early in a hand, where the programme is largest), the layouts are the
+    // multinomial deals of the hidden items, counted in closed form and drawn by a shuffle.
+    free: bool,
     memo: Memo<W>,
     total: W,
 }
@@ -391,9 +414,9 @@ impl Sampler {
         excluded: &PerSeat<CardSet>,
     ) -> Result<Option<Sampler>, Error> {
         let counts = if rules.two_packs() {
-            Core::<Wide>::build(rules, knowledge, excluded)?.map(Counts::Two)
+            Core::<Wide>::build(rules, knowledge, excluded, true)?.map(Counts::Two)
         } else {
-            Core::<u128>::build(rules, knowledge, excluded)?.map(Counts::One)
+            Core::<u128>::build(rules, knowledge, excluded, true)?.map(Counts::One)
         };
         Ok(counts.map(|counts| Sampler { counts }))
     }
@@ -424,10 +447,34 @@ impl Sampler {
 }
 
 impl<W: Weight> Core<W> {
+    // One layout drawn exactly uniformly where every other seat may hold every hidden item: a
+    // uniformly random order of the items, dealt to the seats by capacity.
+    fn sample_free(&self, rng: &mut SplitMix64) -> Layout {
+        let mut out = self.base;
+        let mut items: Vec<u8> = Vec::with_capacity(104);
+        for group in &self.suit_cards {
+            items.extend(group.into_iter().map(|c| c.id()));
+        }
+        for i in (1..items.len()).rev() {
+            let j = rng.below_fast(i as u64 + 1) as usize;
+            items.swap(i, j);
+        }
+        let mut at = 0;
+        for j in 0..self.n_others {
+            let seat = usize::from(self.others[j]);
+            for &c in &items[at..at + usize::from(self.caps0[j])] {
+                out[seat].insert(Card::new(c));
+            }
+            at += usize::from(self.caps0[j]);
+        }
+        out
+    }
+
     fn build(
         rules: &Ruleset,
         knowledge: &Knowledge,
         excluded: &PerSeat<CardSet>,
+        allow_free: bool,
     ) -> Result<Option<Core<W>>, Error> {
         let n = rules.players();
         let k = knowledge;
@@ -510,12 +557,14 @@ impl<W: Weight> Core<W> {
             n_suits: 0,
             caps0,
             cap_bits,
+            inner_canon: rules.two_packs(),
+            free: false,
             memo: Memo::default(),
             total: W::ZERO,
         };
         for (suit, mask) in SUIT_MASKS.iter().enumerate() {
             let allowed_of = |card: u64| {
-                let mut allowed = 0u8;
+                let mut allowed = 0u16;
                 for j in 0..n_others {
                     let s = others[j] as usize;
                     if k.voids[s] & (1 << suit) == 0 && excluded[s].0 & card == 0 {
@@ -551,8 +600,26 @@ impl<W: Weight> Core<W> {
                 }
             }
         }
-        let len = sampler.suit_len.first().copied().unwrap_or(0);
-        sampler.total = sampler.count_from(0, 0, len, caps0);
+        let everyone = (1u16 << n_others) - 1;
+        sampler.free =
+            rules.two_packs() && allow_free && sampler.allowed.iter().all(|&a| a == everyone);
+        sampler.total = if sampler.free {
+            // The multinomial (items; capacities), as a product of binomials C(rest, cap),
+            // each built up a factor at a time: every quotient is exact, as the total so far
+            // times C(rest, i) times (rest − i) is the total so far times C(rest, i + 1) (i + 1).
+            let mut total = W::ONE;
+            let mut rest = hidden.len() as u64;
+            for &cap in &caps0[..n_others] {
+                for i in 0..u64::from(cap) {
+                    total = total.times(rest - i).over(i + 1);
+                }
+                rest -= u64::from(cap);
+            }
+            total
+        } else {
+            let len = sampler.suit_len.first().copied().unwrap_or(0);
+            sampler.count_from(0, 0, len, caps0)
+        };
         Ok((sampler.total > W::ZERO).then_some(sampler))
     }
 
@@ -623,7 +690,7 @@ impl<W: Weight> Core<W> {
         } else {
             caps
         };
-        let key = self.key(level, j, left, &caps);
+        let key = self.state_key(level, j, left, &caps);
         if let Some(&v) = self.memo.get(&key) {
             return v;
         }
@@ -662,14 +729,48 @@ impl<W: Weight> Core<W> {
             return self.value(next, 0, len, caps);
         }
         if j == 0 {
-            self.memo[&self.key(level, 0, left, &self.canon(level, caps).0)]
+            self.memo[&self.state_key(level, 0, left, &self.canon(level, caps).0)]
         } else {
-            self.memo[&self.key(level, j, left, caps)]
+            self.memo[&self.state_key(level, j, left, caps)]
         }
+    }
+
+    // The memo key of a state whose capacities are canonical at the group's start (`j == 0`).
+    // Within a group the count does not change either when two seats still to take from it
+    // swap capacities, if they may hold the same groups from this one on, or when two seats
+    // done with it do, if they may hold the same later groups: with `inner_canon` the key sorts
+    // those capacities too, which makes the memo of a two-pack table many times smaller. One
+    // pack keeps the plain key, as cheap as it was.
+    #[inline]
+    fn state_key(&self, level: usize, j: usize, left: u8, caps: &[u8; OTHERS]) -> u64 {
+        if !self.inner_canon || j == 0 {
+            return self.key(level, j, left, caps);
+        }
+        let here = &self.class[level];
+        let later = self.class.get(level + 1);
+        let signature = |i: usize| {
+            if i >= j {
+                (1, here[i])
+            } else {
+                (0, later.map_or(0, |c| c[i]))
+            }
+        };
+        let mut sorted = *caps;
+        for i in 0..self.n_others {
+            for k in i + 1..self.n_others {
+                if signature(i) == signature(k) && sorted[k] > sorted[i] {
+                    sorted.swap(i, k);
+                }
+            }
+        }
+        self.key(level, j, left, &sorted)
     }
 
     // One layout drawn exactly uniformly (see `Sampler::sample`).
     fn sample(&self, rng: &mut SplitMix64) -> Layout {
+        if self.free {
+            return self.sample_free(rng);
+        }
         let mut out = self.base;
         let mut caps = self.caps0;
         for level in 0..self.n_suits {
@@ -735,9 +836,7 @@ impl<W: Weight> Core<W> {
 /// ([`HandState::reveals`]): a suit not followed, the opening card not led, every card but
 /// hearts where a heart was led before hearts were broken, every card worth nothing where a
 /// point card was discarded on a banned first trick. The first leader holds the opening card
-/// (PLAY-1), so no other seat does; with two copies of it in the deck (RS-21) the first leader
-/// is the first seat in seat order holding a copy ([`kernel::first_leader`]), so only the seats
-/// before it hold none. What a play shows a seat did not hold then, it does not hold later in
+/// (PLAY-1), so no other seat does (a two-pack deck has one copy of it, RS-13). What a play shows a seat did not hold then, it does not hold later in
 /// the hand: cards leave a hand only by being played. A seat's revealed voids are among its
 /// cards here; a card in an entry is one the seat holds no copy of.
 ///
@@ -800,12 +899,7 @@ pub fn revealed(
     let opening = rules.opening_card().map_or(0, |c| c.bit());
     let mut out = PerSeat::splat(CardSet::EMPTY);
     for (s, set) in out.iter_mut().enumerate().take(n) {
-        if deck.twice & opening == 0 {
-            set.0 |= kernel::first_leader_reveals(s, leader, opening);
-        } else if s < leader {
-            // Two copies: a seat after the first leader may hold the other one.
-            set.0 |= opening;
-        }
+        set.0 |= kernel::first_leader_reveals(s, leader, opening);
     }
     for &(s, c) in plays {
         if st.to_move() != s {
