@@ -170,7 +170,9 @@ fn sampled_layouts_keep_every_revealed_void_and_known_card_and_make_every_play_l
             let mut moment = 0;
             random_hand(&rules, hand_number, &mut rng.clone(), |g| {
                 moment += 1;
-                if moment % 9 != 1 {
+                // Two-pack tables (RS-21) are larger and slower to count: fewer moments.
+                let every = if rules.two_packs() { 61 } else { 9 };
+                if moment % every != 1 {
                     return;
                 }
                 let (plays, leader) = plays_of(g);
@@ -178,7 +180,7 @@ fn sampled_layouts_keep_every_revealed_void_and_known_card_and_make_every_play_l
                 for &(s, c) in &plays {
                     played_by[s].insert(c);
                 }
-                for seat in 0..n {
+                for seat in (0..n).filter(|s| !rules.two_packs() || s % 3 == moment % 3) {
                     let k = g.knowledge(seat).unwrap();
                     let sampler = Sampler::after_plays(&rules, &k, leader, &plays).unwrap();
                     let plain = Sampler::new(&rules, &k).unwrap();

@@ -44,10 +44,16 @@ fn brute_force(
         out: &mut HashMap<Vec<CardMultiset>, u128>,
     ) {
         if at == hidden.len() {
-            if others
-                .iter()
-                .all(|&s| layout[s].len() == usize::from(k.counts[s]))
-            {
+            // The whole hand, known cards included, against the voids and exclusions.
+            let fits = |s: usize| {
+                layout[s].len() == usize::from(k.counts[s])
+                    && layout[s].set & excluded[s].0 == 0
+                    && (0..4).all(|suit| {
+                        k.voids[s] & (1 << suit) == 0
+                            || layout[s].set & (0x1FFF << (13 * suit)) == 0
+                    })
+            };
+            if others.iter().all(|&s| fits(s)) {
                 *out.entry(layout.clone()).or_insert(0) += 1;
             }
             return;
@@ -288,14 +294,26 @@ fn two_pack_samples_from_real_games_are_exact() {
             if here == 4 {
                 break;
             }
-            // Leave 1 or 2 cards in most hands: at most 9 hidden copies.
-            let left = 1 + (seed as usize % 2);
-            let plays = r.deck_len() - n * left - (seed as usize % n);
-            let g = random_game(&r, seed, seed % 2, plays);
+            // Played on at random until the observer sees at most 5 to 8 hidden copies.
+            let seat = (seed as usize * 3) % n;
+            let most = 5 + (seed as usize % 4);
+            let mut g = random_game(&r, seed, seed % 2, 0);
+            let mut play = SplitMix64::new(seed);
+            let hidden = |g: &Game| {
+                let k = g.knowledge(seat).unwrap();
+                (0..n)
+                    .filter(|&s| s != seat)
+                    .map(|s| usize::from(k.counts[s]) - k.known[s].len())
+                    .sum::<usize>()
+            };
+            while g.phase() == Phase::Play && hidden(&g) > most {
+                let legal = g.legal_plays();
+                let c = legal.nth(play.below(legal.len() as u64) as usize).unwrap();
+                g.play(c, None).unwrap();
+            }
             if g.phase() != Phase::Play {
                 continue;
             }
-            let seat = (seed as usize * 3) % n;
             let k = g.knowledge(seat).unwrap();
             let o = g.observation(seat).unwrap();
             let k2 = reversis_players::knowledge_from_observation(&r, &o).unwrap();
