@@ -142,6 +142,9 @@ fn below_u128(rng: &mut SplitMix64, n: u128) -> u128 {
 
 // The numbers the sampler counts layouts in: `u128` with one pack, [`Wide`] with two.
 trait Weight: Copy + Ord + std::fmt::Debug {
+    // Whether this is the two-pack type: the one-pack sampler's code is compiled without the
+    // two-pack branches (see `state_key`, `key` and `free`), as fast as before two packs.
+    const TWO_PACKS: bool;
     const ZERO: Self;
     const ONE: Self;
     fn add(self, other: Self) -> Self;
@@ -155,6 +158,7 @@ trait Weight: Copy + Ord + std::fmt::Debug {
 }
 
 impl Weight for u128 {
+    const TWO_PACKS: bool = false;
     const ZERO: u128 = 0;
     const ONE: u128 = 1;
     #[inline]
@@ -201,6 +205,7 @@ impl PartialOrd for Wide {
 }
 
 impl Weight for Wide {
+    const TWO_PACKS: bool = true;
     const ZERO: Wide = Wide([0; 5]);
     const ONE: Wide = Wide([1, 0, 0, 0, 0]);
     #[inline]
@@ -320,9 +325,6 @@ struct Core<W> {
     caps0: [u8; OTHERS],
     // The bits of one capacity in a memo key: enough for the largest.
     cap_bits: u32,
-    // Whether a memo key is canonical inside a group too (see `state_key`): with two packs,
-    // whose larger tables and hands make far more states.
-    inner_canon: bool,
     // With two packs, where every other seat may hold every hidden card (no void, exclusion or
     // group of its own: early in a hand, where the programme is largest), the layouts are the
     // multinomial deals of the hidden items, counted in closed form and drawn by a shuffle.
@@ -557,7 +559,6 @@ impl<W: Weight> Core<W> {
             n_suits: 0,
             caps0,
             cap_bits,
-            inner_canon: rules.two_packs(),
             free: false,
             memo: Memo::default(),
             total: W::ZERO,
@@ -601,8 +602,7 @@ impl<W: Weight> Core<W> {
             }
         }
         let everyone = (1u16 << n_others) - 1;
-        sampler.free =
-            rules.two_packs() && allow_free && sampler.allowed.iter().all(|&a| a == everyone);
+        sampler.free = W::TWO_PACKS && allow_free && sampler.allowed.iter().all(|&a| a == everyone);
         sampler.total = if sampler.free {
             // The multinomial (items; capacities), as a product of binomials C(rest, cap),
             // each built up a factor at a time: every quotient is exact, as the total so far
@@ -629,6 +629,15 @@ impl<W: Weight> Core<W> {
     // unused entries are 0, so that only the seats at the table take room.
     #[inline]
     fn key(&self, level: usize, j: usize, left: u8, caps: &[u8; OTHERS]) -> u64 {
+        if !W::TWO_PACKS {
+            // One pack: 13 items a level at most (4 bits) and 7 seats (5 bits a capacity, the
+            // unused ones 0), in 59 bits with constant shifts, as fast as before two packs.
+            let mut key = ((level as u64) << 8) | ((j as u64) << 4) | u64::from(left);
+            for &c in caps {
+                key = (key << 5) | u64::from(c);
+            }
+            return key;
+        }
         let mut key = 0u64;
         for &c in caps.iter().rev() {
             key = (key << self.cap_bits) | u64::from(c);
@@ -738,12 +747,12 @@ impl<W: Weight> Core<W> {
     // The memo key of a state whose capacities are canonical at the group's start (`j == 0`).
     // Within a group the count does not change either when two seats still to take from it
     // swap capacities, if they may hold the same groups from this one on, or when two seats
-    // done with it do, if they may hold the same later groups: with `inner_canon` the key sorts
+    // done with it do, if they may hold the same later groups: with two packs the key sorts
     // those capacities too, which makes the memo of a two-pack table many times smaller. One
     // pack keeps the plain key, as cheap as it was.
     #[inline]
     fn state_key(&self, level: usize, j: usize, left: u8, caps: &[u8; OTHERS]) -> u64 {
-        if !self.inner_canon || j == 0 {
+        if !W::TWO_PACKS || j == 0 {
             return self.key(level, j, left, caps);
         }
         let here = &self.class[level];
@@ -768,7 +777,7 @@ impl<W: Weight> Core<W> {
 
     // One layout drawn exactly uniformly (see `Sampler::sample`).
     fn sample(&self, rng: &mut SplitMix64) -> Layout {
-        if self.free {
+        if W::TWO_PACKS && self.free {
             return self.sample_free(rng);
         }
         let mut out = self.base;
@@ -778,7 +787,8 @@ impl<W: Weight> Core<W> {
             // in turn.
             let mut cards = [0u8; LEVEL_MAX];
             let mut len = 0;
-            for c in self.suit_cards[level] {
+            let group = self.suit_cards[level];
+            for c in CardSet(group.set).into_iter().chain(CardSet(group.twice)) {
                 cards[len] = c.id();
                 len += 1;
             }
@@ -813,8 +823,11 @@ impl<W: Weight> Core<W> {
                     r = r.sub(w);
                 }
                 let seat = self.others[perm[j] as usize] as usize;
+                let hand = &mut out[seat];
                 for &c in &cards[at..at + take as usize] {
-                    out[seat].insert(Card::new(c));
+                    let bit = 1u64 << c;
+                    hand.twice |= hand.set & bit;
+                    hand.set |= bit;
                 }
                 at += take as usize;
                 caps_c[j] -= take;
