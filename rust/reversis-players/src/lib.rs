@@ -102,10 +102,13 @@ fn plays_of(v: &Value, rules: &Ruleset) -> Result<Vec<(usize, Card)>, Error> {
         .collect()
 }
 
+/// Plays as `(seat, card)`, in order.
+type Plays = Vec<(usize, Card)>;
+
 /// The public record of the hand read from an observation: every trick (completed ones with
 /// their winner, `None` for a trick held over, PLAY-9), in order, and the trick in progress.
 struct History {
-    tricks: Vec<(Vec<(usize, Card)>, Option<usize>)>,
+    tricks: Vec<(Plays, Option<usize>)>,
     trick: Vec<(usize, Card)>,
 }
 

@@ -209,7 +209,7 @@ fn check_draws(
     for _ in 0..draws {
         let l = sampler.sample(rng);
         *freq
-            .get_mut(&l[..n].to_vec())
+            .get_mut(&l[..n])
             .expect("a sample is a consistent layout") += 1;
     }
     let chi2: f64 = freq
