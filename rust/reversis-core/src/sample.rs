@@ -292,6 +292,20 @@ impl Weight for Wide {
 /// The layouts of the hidden cards consistent with a [`Knowledge`]: counts them exactly and
 /// draws them exactly uniformly (with two packs, uniformly among the physical layouts: see the
 /// module's documentation). Build one per decision; drawing does not allocate.
+///
+/// # Examples
+///
+/// ```
+/// use reversis_core::{preset, Game, Sampler, SplitMix64};
+/// let rules = preset("cancellation-6").unwrap();
+/// let g = Game::new(rules.clone(), Some(1), 1, None).unwrap();
+/// let k = g.knowledge(0).unwrap();
+/// let layout = Sampler::new(&rules, &k).unwrap().sample(&mut SplitMix64::new(7));
+/// assert_eq!(layout[0], k.hand);
+/// // Every copy of the two packs (RS-21) is in a hand or played.
+/// let held: usize = layout.iter().map(|h| h.len()).sum();
+/// assert_eq!(held + k.played.len(), rules.deck_len());
+/// ```
 #[derive(Clone, Debug)]
 pub struct Sampler {
     counts: Counts,
