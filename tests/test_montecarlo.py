@@ -13,11 +13,9 @@ import reversis
 from reversis import _core
 from reversis.players import MonteCarloPlayer, Observation, Player, act_for, observe
 
-#: The sampler of hidden cards, and so this player, plays one pack (two are refused, below).
-PRESETS = [
-    name for name in reversis.preset_names() if len(set(reversis.preset(name).deck)) == len(reversis.preset(name).deck)
-]
-TWO_PACKS = [name for name in reversis.preset_names() if name not in PRESETS]
+#: Every preset, those of two packs (RS-21) included.
+PRESETS = reversis.preset_names()
+TWO_PACKS = [name for name in PRESETS if len(set(reversis.preset(name).deck)) < len(reversis.preset(name).deck)]
 
 
 def play_hand(name: str, seed: int) -> list[dict]:
@@ -104,10 +102,23 @@ def test_sample_hidden_rejects_bad_counts(samples: object) -> None:
     assert caught.value.code == "invalid-setup"
 
 
+def test_two_pack_presets_are_among_those_played() -> None:
+    """The cancellation presets (RS-21, RS-22) are in the legality test above."""
+    assert {"cancellation-6", "cancellation-8", "cancellation-10"} <= set(TWO_PACKS)
+
+
 @pytest.mark.parametrize("name", TWO_PACKS)
-def test_two_packs_are_refused_by_name(name: str) -> None:
-    """The sampler of hidden cards holds one copy of each card: a two-pack ruleset gets a typed
-    error naming the field, never a crash or a wrong layout."""
-    with pytest.raises(reversis.ReversisError, match=r"deck\.packs") as error:
-        play_hand(name, 3)
-    assert error.value.code == "invalid-ruleset"
+def test_two_pack_layouts_hold_every_copy(name: str) -> None:
+    """The sampled layouts of a two-pack hand hold the hidden copies: each card as many times as
+    the deck has it, between the layout and the cards played."""
+    game = reversis.Game(reversis.preset(name), 5, hand_number=2)
+    players = [MonteCarloPlayer(rollouts=2, seed=s) for s in range(game.ruleset.players)]
+    for _ in range(len(game.ruleset.deck) // 2):
+        act_for(game, players)
+    seat = game.to_act
+    data = game.observation(seat)
+    played = [p["card"] for t in data["tricks"] for p in t["cards"]] + [p["card"] for p in data["trick"]]
+    deck = sorted(game.ruleset.deck)
+    for layout in _core.sample_hidden(game.ruleset, data, 5, 1):
+        assert sorted(played + [c for hand in layout for c in hand]) == deck
+        assert sorted(layout[seat]) == sorted(data["hand"])

@@ -24,7 +24,7 @@ from reversis import _core, reference
 from reversis.players import RandomPlayer, act_for
 
 OFFSET = {"left": 1, "right": -1, "across": 2, "hold": 0}
-#: The sampler of hidden cards, and so this player, plays one pack (two are refused, below).
+#: The one-pack presets; the two-pack ones (RS-21) hold copies and have their own test below.
 PRESETS = [
     name for name in reversis.preset_names() if len(set(reversis.preset(name).deck)) == len(reversis.preset(name).deck)
 ]
@@ -374,9 +374,30 @@ def test_consistent_samples_keep_the_pass_and_the_voids_of_passing_hands() -> No
 
 
 @pytest.mark.parametrize("name", TWO_PACKS)
-def test_two_packs_are_refused_by_name(name: str) -> None:
-    """The sampler deals one copy of each hidden card: a two-pack ruleset is refused by name."""
-    game = play_to(name, 0, 5)
-    with pytest.raises(reversis.ReversisError, match=r"deck\.packs") as error:
-        _core.sample_hidden(reversis.preset(name), game.observation(0), 3, 0)
-    assert error.value.code == "invalid-ruleset"
+def test_two_pack_samples_respect_everything_the_seat_knows(name: str) -> None:
+    """With two packs (RS-21) the layouts hold every copy: each card as many times as the deck has
+    it between the hands and the cards played, the observer's own hand as it is, the voids, and
+    the copies passed that the receiver has not played yet."""
+    rules = reversis.preset(name)
+    n = rules.players
+    deck = Counter(rules.deck)
+    doubles = 0
+    for seed in range(3):
+        game = play_to(name, seed, 9 + 11 * seed, hand_number=seed % 2)
+        for seat in range(n):
+            obs = game.observation(seat)
+            plays = [p for t in obs["tricks"] for p in t["cards"]] + list(obs["trick"])
+            played = Counter(p["card"] for p in plays)
+            to = receiver(obs, n)
+            for layout in _core.sample_consistent(rules, obs, 10, seed):
+                assert layout[seat] == obs["hand"]
+                assert Counter(c for hand in layout for c in hand) + played == deck
+                doubles += sum(1 for hand in layout for c, k in Counter(hand).items() if k == 2)
+                for s in range(n):
+                    assert len(layout[s]) == len(game.hand(s))
+                    for suit in obs["voids"][s]:
+                        assert not any(c[1] == suit for c in layout[s]), (s, suit, layout[s])
+                if to is not None and to != seat:
+                    by_receiver = Counter(p["card"] for p in plays if p["seat"] == to)
+                    assert not Counter(obs["passed"]) - by_receiver - Counter(layout[to])
+    assert doubles > 0

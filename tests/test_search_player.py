@@ -16,11 +16,9 @@ from reversis import _core
 from reversis.commands import tournament
 from reversis.players import Observation, Player, RandomPlayer, RuleBasedPlayer, SearchPlayer, act_for, observe
 
-#: The sampler of hidden cards, and so this player, plays one pack (two are refused, below).
-PRESETS = [
-    name for name in reversis.preset_names() if len(set(reversis.preset(name).deck)) == len(reversis.preset(name).deck)
-]
-TWO_PACKS = [name for name in reversis.preset_names() if name not in PRESETS]
+#: Every preset, those of two packs (RS-21) included.
+PRESETS = reversis.preset_names()
+TWO_PACKS = [name for name in PRESETS if len(set(reversis.preset(name).deck)) < len(reversis.preset(name).deck)]
 
 
 def play_hand(name: str, seed: int, hand_number: int, playouts: int = 40) -> list[dict[str, Any]]:
@@ -234,10 +232,18 @@ def test_registered_in_the_tournament_with_options() -> None:
             tournament.run_tournament([bad, "rules"], ruleset=reversis.preset("hearts-computer"), hands=1)
 
 
-@pytest.mark.parametrize("name", TWO_PACKS)
-def test_two_packs_are_refused_by_name(name: str) -> None:
-    """The search samples hidden cards with one copy of each: a two-pack ruleset gets a typed
-    error naming the field, never a crash or a wrong decision."""
-    with pytest.raises(reversis.ReversisError, match=r"deck\.packs") as error:
-        play_hand(name, 3, 0)
-    assert error.value.code == "invalid-ruleset"
+def test_two_pack_presets_are_among_those_played() -> None:
+    """The cancellation presets (RS-21, RS-22) are in the legality and policy tests above."""
+    assert {"cancellation-6", "cancellation-8", "cancellation-10"} <= set(TWO_PACKS)
+
+
+def test_a_two_pack_tournament_runs_from_the_command_line() -> None:
+    """``reversis tournament`` of the search and rule-based players on a cancellation preset."""
+    import subprocess
+    import sys
+
+    command = [sys.executable, "-m", "reversis", "tournament", "--players", "search:playouts=20,rules"]
+    command += ["--preset", "cancellation-6", "--hands", "2", "--jobs", "1", "--seed", "1"]
+    done = subprocess.run(command, check=False, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "search:playouts=20" in done.stdout and "rules" in done.stdout

@@ -5,6 +5,8 @@ with what its seat knows (its hand, the cards played, the cards it passed, the r
 and every seat's number of cards), plays each legal card in each layout, finishes the hand with
 a simple heuristic for every seat and keeps the card with the lowest mean of its own hand score minus the
 others' mean (``_core.monte_carlo_play``, in Rust). It never sees hidden cards or the seed.
+With two packs (RS-21) the hidden copies are drawn as distinct cards, so that every physical
+layout (the two copies of a card told apart) is equally likely, as a uniform deal makes them.
 
 Passing and the moon choice are the rule-based player's (:class:`RuleBasedPlayer`).
 """

@@ -102,7 +102,8 @@ class _View:
         if len(takers) != 1 or takers[0] == self.seat:
             return None
         runner = takers[0]
-        total = sum(v for v in self.points_of.values() if v > 0)
+        # Every copy counts (RS-21): with two packs the hand holds twice the points.
+        total = sum(self.points(c) for c in self.ruleset.deck if self.points(c) > 0)
         taken = sum(self.points(c) for c in self.captured[runner])
         if 3 * taken >= total or 2 * len(self.tricks) >= int(self.ruleset.hand_size):
             return runner

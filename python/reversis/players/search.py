@@ -16,6 +16,11 @@ same layouts, the better half kept. A pass is searched the same way among the ru
 and passes of the most dangerous cards, the others' passes drawn from the rule-based player in
 each layout of the deal. The moon choice is evaluated exactly against the match totals.
 
+With two packs (RS-21) the layouts hold copies, drawn uniformly among the physical layouts (the
+two copies of a card told apart, as a uniform deal makes them equally likely); a card whose
+other copy is still live is searched apart from its neighbours (which copy comes first, and
+whether they cancel, PLAY-9, tells them apart); a pass holds distinct cards.
+
 The player never sees hidden cards, the game or the seed of the deal.
 """
 

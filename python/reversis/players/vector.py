@@ -10,8 +10,8 @@ chooses for the acting seat (ACT-3), from what that seat may see (OBS-1) and not
 - ``"rules"``: the rule-based policy the search player plays out with (``_core.search_policy``,
   the Python :class:`~reversis.players.RuleBasedPlayer`'s rules ported to Rust), given the hand
   with every other seat's cards removed; in phase ``pass``, where each selection is its own
-  decision, it selects the lowest card of its pass not yet selected. One pack only: a two-pack
-  ruleset is ``invalid-ruleset``.
+  decision, it selects the lowest card of its pass not yet selected. With two packs (RS-21) it
+  reads copies as the Python player does.
 
 Game ``i`` draws (the random choice, the rule-based player's exact ties) from the generator of
 hand ``i`` of a batch seeded with ``seed``: SplitMix64 (SEED-1) started from the first draw of a
@@ -47,7 +47,6 @@ def computer_actions(env: Any, player: str, seed: int) -> list[int]:
     ``env.step`` as they are.
 
     :raises InvalidInputError: ``invalid-setup`` for another ``env``, a ``player`` not in
-        :data:`COMPUTER_PLAYERS` or a ``seed`` not in 0 … 2**64-1; ``invalid-ruleset`` for
-        ``"rules"`` under a two-pack ruleset.
+        :data:`COMPUTER_PLAYERS` or a ``seed`` not in 0 … 2**64-1.
     """
     return _core.computer_actions(env, player, seed)

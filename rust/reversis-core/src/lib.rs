@@ -68,7 +68,7 @@ pub use ruleset::{
     preset, preset_names, HeartsBreaking, LastTrick, Moon, MoonChoice, MoonScoring, PassDirection,
     Passing, Ruleset, RULESET_FIELDS, RULESET_OPTIONAL_FIELDS, SPEC_VERSION,
 };
-pub use sample::{count_layouts, one_pack_only, revealed, Knowledge, Layout, Sampler};
+pub use sample::{count_layouts, revealed, Knowledge, Layout, Sampler};
 pub use seat::{PerSeat, MAX_PLAYERS};
 pub use simulate::{hand_generator, play_random_hand, simulate, simulate_with_masks};
 pub use vector::{

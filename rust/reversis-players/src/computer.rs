@@ -99,11 +99,7 @@ impl<'a> Decider<'a> {
     fn new(rules: &'a Ruleset, player: Computer) -> Result<Decider<'a>, Error> {
         let policy = match player {
             Computer::Random => None,
-            Computer::Rules => {
-                // The policy reads hands as sets of cards: two packs (RS-21) are refused.
-                reversis_core::one_pack_only(rules)?;
-                Some(Policy::new(rules))
-            }
+            Computer::Rules => Some(Policy::new(rules)),
         };
         Ok(Decider { rules, policy })
     }
@@ -134,7 +130,7 @@ impl<'a> Decider<'a> {
             }
             Phase::Pass => {
                 let size = rules.passing().map_or(0, |p| p.size);
-                let hand = pos.hand_state().hand(seat).set;
+                let hand = pos.hand_state().hand(seat);
                 let pass = policy.pass(hand, size, &mut Some(rng));
                 let left = pass & !pos.selection(seat).set;
                 // Never empty while the seat awaits its pass: its selection is short of a pass.
@@ -171,8 +167,7 @@ fn nth_id(mask: u128, at: usize) -> u16 {
 ///
 /// # Errors
 ///
-/// `invalid-action` when no seat acts (phases `deal` and `over`); `invalid-ruleset` for the
-/// rule-based player under a two-pack ruleset (RS-21).
+/// `invalid-action` when no seat acts (phases `deal` and `over`).
 ///
 /// # Examples
 ///
@@ -200,7 +195,7 @@ pub fn computer_action(
 ///
 /// # Errors
 ///
-/// `invalid-ruleset` for the rule-based player under a two-pack ruleset (RS-21).
+/// `invalid-action` when a game has no acting seat.
 ///
 /// # Examples
 ///
@@ -269,9 +264,6 @@ mod tests {
         let mut checked = 0;
         for name in preset_names() {
             let rules = preset(name).unwrap();
-            if rules.two_packs() {
-                continue;
-            }
             let mut env = VectorEnv::new(rules.clone(), 6, 11, Episode::Match, Rewards::HandEnd)
                 .unwrap()
                 .with_history();
@@ -381,20 +373,34 @@ mod tests {
     }
 
     #[test]
-    fn two_packs_refuse_the_rules_player_and_take_the_random_one() {
-        let name = preset_names()
-            .into_iter()
-            .find(|n| preset(n).unwrap().two_packs())
-            .expect("a two-pack preset");
-        let env =
-            VectorEnv::new(preset(name).unwrap(), 2, 0, Episode::Hand, Rewards::HandEnd).unwrap();
-        let err = computer_actions(&env, Computer::Rules, 0, 1).unwrap_err();
-        assert_eq!(err.code(), ErrorCode::InvalidRuleset);
-        assert_eq!(
-            computer_actions(&env, Computer::Random, 0, 1)
-                .unwrap()
-                .len(),
-            2
-        );
+    fn the_rules_player_plays_whole_hands_of_every_two_pack_preset() {
+        let mut presets = 0;
+        for name in preset_names() {
+            let rules = preset(name).unwrap();
+            if !rules.two_packs() {
+                continue;
+            }
+            presets += 1;
+            let mut env =
+                VectorEnv::new(rules.clone(), 3, 5, Episode::Hand, Rewards::HandEnd).unwrap();
+            let mut hands = 0;
+            for step in 0..2000u64 {
+                let ids = computer_actions(&env, Computer::Rules, step, 1).unwrap();
+                let mask = env.legal_action_mask().to_vec();
+                for (i, &id) in ids.iter().enumerate() {
+                    let row = &mask[i * usize::from(NUM_ACTIONS)..];
+                    assert_eq!(row[usize::from(id)], 1, "{name}: {id} is not legal");
+                    if env.position(i).phase() == Phase::Play
+                        && env.position(i).hand_state().tricks_played() + 1 == rules.hand_size()
+                        && env.position(i).hand_state().trick_len() + 1 == rules.players()
+                    {
+                        hands += 1;
+                    }
+                }
+                env.step(&ids).unwrap();
+            }
+            assert!(hands >= 6, "{name}: {hands} hands finished");
+        }
+        assert!(presets >= 3);
     }
 }

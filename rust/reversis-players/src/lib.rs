@@ -34,8 +34,8 @@ pub use learned::{
 pub use search::{monotonic, policy_decision, search_decision, search_decision_timed, Budget};
 
 use reversis_core::{
-    Card, CardSet, Error, ErrorCode, HandState, Knowledge, Layout, MoonChoice, MoonScoring,
-    PassDirection, PerSeat, Ruleset, Sampler, SplitMix64,
+    Card, CardMultiset, CardSet, Error, ErrorCode, HandState, Knowledge, Layout, MoonChoice,
+    MoonScoring, PassDirection, PerSeat, Ruleset, Sampler, SplitMix64,
 };
 use serde_json::Value;
 
@@ -66,19 +66,24 @@ fn card_of(v: &Value, rules: &Ruleset) -> Result<Card, Error> {
     Ok(card)
 }
 
-fn cards_of(v: &Value, rules: &Ruleset) -> Result<CardSet, Error> {
+// A list of cards, each at most as many times as the deck has copies of it (twice with two
+// packs, RS-21).
+fn cards_of(v: &Value, rules: &Ruleset) -> Result<CardMultiset, Error> {
     let items = v
         .as_array()
         .ok_or_else(|| invalid(format!("a list of cards was expected, not {v}")))?;
-    let mut set = CardSet::EMPTY;
+    let deck = rules.deck_cards();
+    let mut cards = CardMultiset::EMPTY;
     for item in items {
         let c = card_of(item, rules)?;
-        if set.contains(c) {
-            return Err(invalid(format!("{c} is repeated")));
+        if cards.count(c) >= deck.count(c) {
+            return Err(invalid(format!(
+                "{c} is listed more times than the deck has copies of it"
+            )));
         }
-        set.insert(c);
+        cards.insert(c);
     }
-    Ok(set)
+    Ok(cards)
 }
 
 // The `(seat, card)` plays of a list of `{seat, card}` objects.
@@ -97,10 +102,13 @@ fn plays_of(v: &Value, rules: &Ruleset) -> Result<Vec<(usize, Card)>, Error> {
         .collect()
 }
 
+/// Plays as `(seat, card)`, in order.
+type Plays = Vec<(usize, Card)>;
+
 /// The public record of the hand read from an observation: every trick (completed ones with
-/// their winner), in order, and the trick in progress.
+/// their winner, `None` for a trick held over, PLAY-9), in order, and the trick in progress.
 struct History {
-    tricks: Vec<(Vec<(usize, Card)>, usize)>,
+    tricks: Vec<(Plays, Option<usize>)>,
     trick: Vec<(usize, Card)>,
 }
 
@@ -119,19 +127,29 @@ fn history_of(rules: &Ruleset, obs: &Value) -> Result<History, Error> {
         .ok_or_else(|| invalid("tricks must be a list"))?
         .iter()
         .map(|t| {
-            Ok((
-                plays_of(field(t, "cards")?, rules)?,
-                seat_of(field(t, "winner")?, n, "a trick's winner")?,
-            ))
+            let winner = match field(t, "winner")? {
+                Value::Null => None,
+                v => Some(seat_of(v, n, "a trick's winner")?),
+            };
+            Ok((plays_of(field(t, "cards")?, rules)?, winner))
         })
         .collect::<Result<Vec<_>, Error>>()?;
     let trick = plays_of(field(obs, "trick")?, rules)?;
     Ok(History { tricks, trick })
 }
 
+// The multiset sum of `a` and `b` where it stays within `deck`.
+fn sum_within(a: CardMultiset, b: CardMultiset, deck: CardMultiset) -> Option<CardMultiset> {
+    let over = (a.twice & b.set) | (a.set & b.twice);
+    let sum = a.plus(b);
+    (over == 0 && sum.is_subset(deck)).then_some(sum)
+}
+
 /// Reads what the observing seat knows from its observation (OBS-1 JSON) under `rules`: the
-/// same as [`reversis_core::Game::knowledge`] gives from the game itself.
-///
+/// same as [`reversis_core::Game::knowledge`] gives from the game itself. With two packs
+/// (RS-21) every entry counts copies: a hand may list a card twice, and a card the observer
+/// passed is known to be with its receiver until the receiver has played as many copies of it
+/// as it was passed.
 ///
 /// In phase `play`, `moon` and `over`, the layout is that of the hands now. In phase `pass` it
 /// is that of the deal: the observer's hand is `hand` with the cards it `passed`, and every seat
@@ -139,10 +157,9 @@ fn history_of(rules: &Ruleset, obs: &Value) -> Result<History, Error> {
 ///
 /// # Errors
 ///
-/// `invalid-action` if the observation is malformed or inconsistent, or in phase `deal`;
-/// `invalid-ruleset` for a two-pack ruleset (RS-21), which the sampler does not model.
+/// `invalid-action` if the observation is malformed or inconsistent (a card listed more
+/// times than the deck has copies of it included), or in phase `deal`.
 pub fn knowledge_from_observation(rules: &Ruleset, obs: &Value) -> Result<Knowledge, Error> {
-    reversis_core::one_pack_only(rules)?;
     let n = rules.players();
     let seat = seat_of(field(obs, "seat")?, n, "seat")?;
     let phase = field(obs, "phase")?
@@ -182,10 +199,8 @@ pub fn knowledge_from_observation(rules: &Ruleset, obs: &Value) -> Result<Knowle
         "deal" => return Err(invalid("nothing has been dealt yet")),
         "pass" => {
             if let Some(p) = passed {
-                if p.0 & k.hand.0 != 0 {
-                    return Err(invalid("a passed card is still in the hand"));
-                }
-                k.hand.0 |= p.0;
+                k.hand = sum_within(k.hand, p, rules.deck_cards())
+                    .ok_or_else(|| invalid("a passed card is still in the hand"))?;
             }
             k.counts[..n].fill(hand_size);
             return Ok(k);
@@ -193,17 +208,20 @@ pub fn knowledge_from_observation(rules: &Ruleset, obs: &Value) -> Result<Knowle
         "play" | "moon" | "over" => {}
         other => return Err(invalid(format!("unknown phase {other:?}"))),
     }
-    let mut played_by = PerSeat::splat(0u8);
+    let deck = rules.deck_cards();
+    let mut played_by = PerSeat::splat(CardMultiset::EMPTY);
     for (s, c) in history_of(rules, obs)?.plays() {
-        if k.played.contains(c) {
-            return Err(invalid(format!("{c} is played twice")));
+        if k.played.count(c) >= deck.count(c) {
+            return Err(invalid(format!(
+                "{c} is played more times than the deck has copies of it"
+            )));
         }
         k.played.insert(c);
-        played_by[s] += 1;
+        played_by[s].insert(c);
     }
     for s in 0..n {
         k.counts[s] = hand_size
-            .checked_sub(played_by[s])
+            .checked_sub(played_by[s].len() as u8)
             .ok_or_else(|| invalid(format!("seat {s} played too many cards")))?;
     }
     if let (Some(p), true) = (passed, received) {
@@ -213,7 +231,10 @@ pub fn knowledge_from_observation(rules: &Ruleset, obs: &Value) -> Result<Knowle
             .ok_or_else(|| invalid("a pass happened without a pass direction"))?;
         let to = dir.target(seat, n);
         if to != seat {
-            k.known[to] = CardSet(p.0 & !k.played.0);
+            // With one pack only the receiver can have played a passed card; with two, the
+            // other copy may be played by anyone, and only the receiver's plays use up a copy
+            // it was passed.
+            k.known[to] = p.minus(played_by[to]);
         }
     }
     Ok(k)
@@ -318,7 +339,7 @@ fn public_state(rules: &Ruleset, obs: &Value, k: &Knowledge) -> Result<HandState
     let dealer = seat_of(field(obs, "dealer")?, n, "dealer")?;
     let history = history_of(rules, obs)?;
     let mut st = HandState::empty(rules);
-    let mut own = PerSeat::splat(CardSet::EMPTY);
+    let mut own = PerSeat::splat(CardMultiset::EMPTY);
     for (t, _) in &history.tricks {
         for &(s, c) in t {
             own[s].insert(c);
@@ -345,7 +366,7 @@ fn public_state(rules: &Ruleset, obs: &Value, k: &Knowledge) -> Result<HandState
         for &(s, c) in t {
             done = play(&mut st, s, c)?;
         }
-        if done.and_then(|d| d.winner).map(usize::from) != Some(*winner) {
+        if done.and_then(|d| d.winner).map(usize::from) != *winner {
             return Err(invalid("a trick's winner does not follow from its cards"));
         }
     }
@@ -354,7 +375,7 @@ fn public_state(rules: &Ruleset, obs: &Value, k: &Knowledge) -> Result<HandState
             return Err(invalid("the trick in progress is complete"));
         }
     }
-    if st.played().distinct() != k.played {
+    if st.played() != k.played {
         return Err(invalid("the played cards do not add up"));
     }
     Ok(st)

@@ -4,8 +4,13 @@
 //! closer the model is to how the table really plays, the better a playout predicts the result
 //! of a card. Seedless, ties go to the lowest card as the seedless Python player breaks them;
 //! with a generator, uniformly among the tied cards as a seeded one does.
+//!
+//! With two packs (RS-21) it reads as the Python player does: a card is out while some copy of
+//! it is neither held nor played, suit lengths count copies, a trick is won by the first of the
+//! highest cards of the suit led that are not cancelled (PLAY-9), and the moon threat counts the
+//! point cards a seat has captured, tricks held over excepted.
 
-use reversis_core::{Card, CardSet, HandState, Ruleset, SplitMix64, SUIT_MASKS};
+use reversis_core::{Card, CardMultiset, CardSet, HandState, Ruleset, SplitMix64, SUIT_MASKS};
 
 const HEARTS: usize = 2;
 const SUITS: usize = 4;
@@ -15,7 +20,7 @@ const SUITS: usize = 4;
 pub(crate) struct Policy {
     points: [i32; 52],
     point_cards: u64,
-    deck: u64,
+    deck: CardMultiset,
     // Point cards outside hearts worth more than one heart, dearest first (Q♠; J♣ too in
     // Hartenjagen), in the ruleset's order among equal values.
     penalties: Vec<Card>,
@@ -25,6 +30,18 @@ pub(crate) struct Policy {
     hand_size: usize,
     moon: bool,
     first_trick_ban: bool,
+    cancellation: bool,
+}
+
+/// The number of cards of each suit in `hand`, every copy counted.
+#[inline]
+pub(crate) fn lengths(hand: CardMultiset) -> [i32; SUITS] {
+    let mut lengths = [0i32; SUITS];
+    for (s, len) in lengths.iter_mut().enumerate() {
+        let mask = SUIT_MASKS[s];
+        *len = ((hand.set & mask).count_ones() + (hand.twice & mask).count_ones()) as i32;
+    }
+    lengths
 }
 
 // The cards of `cards` with the smallest key (every card tied for best). `cards` must not be
@@ -96,7 +113,7 @@ impl Policy {
         Policy {
             points: *rules.points_table(),
             point_cards: rules.point_cards().0,
-            deck: rules.deck().0,
+            deck: rules.deck_cards(),
             penalties,
             penalty_suits,
             positive_total: rules.positive_total(),
@@ -104,6 +121,7 @@ impl Policy {
             hand_size: rules.hand_size(),
             moon: rules.moon().is_some(),
             first_trick_ban: rules.first_trick_ban(),
+            cancellation: rules.cancellation().is_some(),
         }
     }
 
@@ -119,10 +137,17 @@ impl Policy {
             return None;
         }
         let runner = h.sole_point_taker().filter(|&t| t != seat)?;
-        let taken: i32 = CardSet(h.played().set & !h.trick_cards().0 & self.point_cards)
-            .into_iter()
-            .map(|c| self.pts(c))
-            .sum();
+        // The runner has captured every point card of the won tricks: those played, less the
+        // trick in progress and the tricks held over (PLAY-9), every copy.
+        let trick: CardMultiset = h.trick().map(|(_, c)| c).collect();
+        let won = h.played().minus(trick).minus(h.held_over());
+        let taken: i32 = CardMultiset {
+            set: won.set & self.point_cards,
+            twice: won.twice & self.point_cards,
+        }
+        .into_iter()
+        .map(|c| self.pts(c))
+        .sum();
         (3 * taken >= self.positive_total || 2 * h.tricks_played() >= self.hand_size)
             .then_some(runner)
     }
@@ -146,11 +171,12 @@ impl Policy {
             return legal;
         }
         let seat = h.to_move();
-        let hand = h.held(seat).0;
-        let outstanding = self.deck & !hand & !h.played().set;
+        let hand = h.hand(seat);
+        // A card is out while some copy of it is neither held nor played.
+        let outstanding = self.deck.minus(hand.plus(h.played())).set;
         let runner = self.moon_runner(h, seat);
         match h.led_suit() {
-            None => self.lead(h, seat, hand, legal, outstanding, runner),
+            None => self.lead(h, seat, hand.set, legal, outstanding, runner),
             Some(led) if legal & SUIT_MASKS[led.index()] != 0 => {
                 self.follow(h, legal, led.index(), outstanding, runner)
             }
@@ -158,11 +184,32 @@ impl Policy {
         }
     }
 
-    // The highest card of the suit led in the trick, and its seat.
-    fn winning(h: &HandState, led: usize) -> (usize, Card) {
-        h.trick()
-            .filter(|&(_, c)| suit(c) == led)
-            .max_by_key(|&(_, c)| c.id())
+    // The card winning the trick so far, and its seat: the highest of the suit led, the first
+    // played of two identical ones (PLAY-7); where identical cards cancel (PLAY-9), among the
+    // cards of the suit led played once in the trick, if any.
+    fn winning(&self, h: &HandState, led: usize) -> (usize, Card) {
+        let mut cancelled = 0u64;
+        if self.cancellation {
+            let mut once = 0u64;
+            for (_, c) in h.trick() {
+                cancelled |= once & c.bit();
+                once |= c.bit();
+            }
+        }
+        let highest = |skip: u64| {
+            let mut best: Option<(usize, Card)> = None;
+            for (s, c) in h.trick() {
+                if suit(c) == led
+                    && skip & c.bit() == 0
+                    && best.map_or(true, |(_, b)| c.id() > b.id())
+                {
+                    best = Some((s, c));
+                }
+            }
+            best
+        };
+        highest(cancelled)
+            .or_else(|| highest(0))
             .expect("the led card is in the trick")
     }
 
@@ -174,7 +221,7 @@ impl Policy {
         outstanding: u64,
         runner: Option<usize>,
     ) -> u64 {
-        let (_, winning) = Self::winning(h, led);
+        let (_, winning) = self.winning(h, led);
         let trick_points: i32 = h.trick().map(|(_, c)| self.pts(c)).sum();
         let last = h.trick_len() + 1 == self.players;
         let wins = legal & above(winning);
@@ -211,13 +258,13 @@ impl Policy {
     fn discard(
         &self,
         h: &HandState,
-        hand: u64,
+        hand: CardMultiset,
         legal: u64,
         led: usize,
         outstanding: u64,
         runner: Option<usize>,
     ) -> u64 {
-        let (winner, _) = Self::winning(h, led);
+        let (winner, _) = self.winning(h, led);
         if runner == Some(winner) {
             // Do not feed the runner: keep the point cards.
             let safe = legal & !self.point_cards;
@@ -225,10 +272,7 @@ impl Policy {
                 return best(safe, |c| (self.pts(c) < 0, -rank(c)));
             }
         }
-        let mut lengths = [0i32; SUITS];
-        for (s, len) in lengths.iter_mut().enumerate() {
-            *len = (hand & SUIT_MASKS[s]).count_ones() as i32;
-        }
+        let lengths = lengths(hand);
         let queen_out: Vec<Card> = self
             .penalties
             .iter()
@@ -315,8 +359,12 @@ impl Policy {
 
     /// The cards the policy passes from `hand` (`size` of them): the penalty cards and those
     /// above them when too few low cards protect them, then a void in the shortest side suit
-    /// that fits, then the most dangerous cards left.
-    pub fn pass(&self, hand: u64, size: usize, rng: &mut Option<&mut SplitMix64>) -> u64 {
+    /// that fits, then the most dangerous cards left. Distinct cards, as the Python player's:
+    /// with two packs (RS-21) it counts copies in the suit lengths and in what fits a void, and
+    /// passes one copy of a card it holds twice.
+    pub fn pass(&self, hand: CardMultiset, size: usize, rng: &mut Option<&mut SplitMix64>) -> u64 {
+        let copies = |cards: u64| (cards.count_ones() + (cards & hand.twice).count_ones()) as usize;
+        let distinct = hand.set;
         let mut chosen = 0u64;
         let take = |chosen: &mut u64, c: Card| {
             if (chosen.count_ones() as usize) < size {
@@ -324,8 +372,8 @@ impl Policy {
             }
         };
         for &p in &self.penalties {
-            let mine = hand & SUIT_MASKS[suit(p)];
-            if (mine & below(p)).count_ones() < 3 {
+            let mine = distinct & SUIT_MASKS[suit(p)];
+            if copies(mine & below(p)) < 3 {
                 // Highest first, so that the limit keeps the most dangerous.
                 let mut high = mine & !below(p);
                 while high != 0 {
@@ -341,15 +389,15 @@ impl Policy {
             if s == HEARTS || self.penalty_suits & (1 << s) != 0 {
                 continue;
             }
-            let rest = hand & mask & !chosen;
+            let rest = distinct & mask & !chosen;
             if rest == 0
-                || rest.count_ones() as usize > room
+                || copies(rest) > room
                 || CardSet(rest).into_iter().any(|c| self.pts(c) < 0)
             {
                 continue;
             }
             let top = Card::new((63 - rest.leading_zeros()) as u8);
-            let candidate = (rest.count_ones(), -rank(top), rest);
+            let candidate = (copies(rest) as u32, -rank(top), rest);
             if void.map_or(true, |v| (candidate.0, candidate.1) < (v.0, v.1)) {
                 void = Some(candidate);
             }
@@ -359,12 +407,9 @@ impl Policy {
                 take(&mut chosen, c);
             }
         }
-        let mut lengths = [0i32; SUITS];
-        for (s, len) in lengths.iter_mut().enumerate() {
-            *len = (hand & SUIT_MASKS[s]).count_ones() as i32;
-        }
+        let lengths = lengths(hand);
         while (chosen.count_ones() as usize) < size {
-            let rest = hand & !chosen;
+            let rest = distinct & !chosen;
             let c = pick(best(rest, |c| -self.pass_danger(c, &lengths)), rng);
             chosen |= c.bit();
         }

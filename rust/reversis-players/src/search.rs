@@ -19,8 +19,9 @@ use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use reversis_core::{
-    Card, CardSet, Error, HandState, Knowledge, Layout, MoonChoice, MoonScoring, PassDirection,
-    PerSeat, Ruleset, Sampler, SplitMix64, MOON_ADD_ID, MOON_SUBTRACT_ID, PASS_BASE, SUIT_MASKS,
+    Card, CardMultiset, CardSet, Error, HandState, Knowledge, Layout, MoonChoice, MoonScoring,
+    PassDirection, PerSeat, Ruleset, Sampler, SplitMix64, MAX_PLAYERS, MOON_ADD_ID,
+    MOON_SUBTRACT_ID, PASS_BASE, SUIT_MASKS,
 };
 use serde_json::Value;
 
@@ -123,8 +124,6 @@ pub fn search_decision_timed(
     clock: &dyn Fn() -> Duration,
 ) -> Result<Vec<u16>, Error> {
     budget.check()?;
-    // The search samples hidden cards as sets: two packs (RS-21) are refused.
-    reversis_core::one_pack_only(rules)?;
     let start = Stopwatch {
         clock,
         start: clock(),
@@ -151,8 +150,6 @@ pub fn search_decision_timed(
 ///
 /// As [`search_decision`].
 pub fn policy_decision(rules: &Ruleset, obs: &Value, seed: Option<u64>) -> Result<Vec<u16>, Error> {
-    // The policy reads hands as sets of cards: two packs (RS-21) are refused.
-    reversis_core::one_pack_only(rules)?;
     let policy = Policy::new(rules);
     let mut rng = seed.map(SplitMix64::new);
     let mut ties = rng.as_mut();
@@ -270,7 +267,7 @@ struct Root {
     knowledge: Knowledge,
     // Every play of the hand so far, in order, and the cards each seat has played.
     plays: Vec<(usize, Card)>,
-    played_by: PerSeat<u64>,
+    played_by: PerSeat<CardMultiset>,
 }
 
 impl Root {
@@ -300,9 +297,9 @@ impl Root {
             .flat_map(|(t, _)| t.iter().copied())
             .chain(history.trick.iter().copied())
             .collect();
-        let mut played_by = PerSeat::splat(0u64);
+        let mut played_by = PerSeat::splat(CardMultiset::EMPTY);
         for &(s, c) in &plays {
-            played_by[s] |= c.bit();
+            played_by[s].insert(c);
         }
         Ok(Root {
             seat: k.seat,
@@ -357,20 +354,20 @@ impl Belief {
         let mut pool = Vec::with_capacity(size);
         // Per layout: the log of the matched plays' 1/|tied|, and each seat's misses.
         let mut matched = Vec::with_capacity(size);
-        let mut misses: Vec<[u8; 7]> = Vec::with_capacity(size);
-        let mut plays = [0u32; 7];
+        let mut misses: Vec<[u8; MAX_PLAYERS]> = Vec::with_capacity(size);
+        let mut plays = [0u32; MAX_PLAYERS];
         for &(s, _) in &root.plays {
             plays[s] += 1;
         }
         for _ in 0..size {
             let layout = sampler.sample(rng);
-            let mut hands = [CardSet::EMPTY; 7];
+            let mut hands = [CardMultiset::EMPTY; MAX_PLAYERS];
             for s in 0..n {
-                hands[s] = CardSet(layout[s].0 | root.played_by[s]);
+                hands[s] = layout[s].plus(root.played_by[s]);
             }
             let mut h = HandState::new(rules, &hands, root.dealer);
             let mut log = 0.0f64;
-            let mut miss = [0u8; 7];
+            let mut miss = [0u8; MAX_PLAYERS];
             for &(s, c) in &root.plays {
                 if s != root.seat {
                     let legal = h.legal_plays(rules).0;
@@ -389,7 +386,7 @@ impl Belief {
             matched.push(log);
             misses.push(miss);
         }
-        let mut log_eps = [0.0f64; 7];
+        let mut log_eps = [0.0f64; MAX_PLAYERS];
         for s in 0..n {
             let fewest = misses.iter().map(|m| m[s]).min().unwrap_or(0);
             let eps = ((f64::from(fewest) + 0.5) / (f64::from(plays[s]) + 1.0)).clamp(0.02, 0.5);
@@ -436,13 +433,27 @@ fn pool_size(budget: Budget) -> usize {
 
 // One card of each class of legal cards that no play can tell apart: neighbours in a suit with
 // equal points and nothing live between them (only cards of completed tricks, or of no deck).
+// With two packs (RS-21) a card whose other copy is live (held by anyone, the mover included,
+// or in the trick) is a class of its own: which of two identical cards was played first, and
+// whether they cancel (PLAY-9), tells it from its neighbours.
 fn distinct_cards(rules: &Ruleset, h: &HandState, legal: u64) -> Vec<Card> {
-    let live = rules.deck().0 & !(h.played().set & !h.trick_cards().0);
+    let deck = rules.deck_cards();
+    let trick: CardMultiset = h.trick().map(|(_, c)| c).collect();
+    let done = h.played().minus(trick);
+    // The cards with no copy left outside the completed tricks, and those with two.
+    let dead = done.twice | (done.set & !deck.twice);
+    let live = deck.set & !dead;
+    let paired = live & !(done.set) & deck.twice;
     let mut out = Vec::new();
     for mask in SUIT_MASKS {
         let mut open: Option<i32> = None;
         for c in CardSet(mask & live) {
             if legal & c.bit() == 0 {
+                open = None;
+                continue;
+            }
+            if paired & c.bit() != 0 {
+                out.push(c);
                 open = None;
                 continue;
             }
@@ -498,7 +509,7 @@ fn search_card(
 }
 
 // The observer's dealt hand, the pass size and direction, checking that it is to pass.
-fn pass_setup(rules: &Ruleset, obs: &Value) -> Result<(u64, usize, PassDirection), Error> {
+fn pass_setup(rules: &Ruleset, obs: &Value) -> Result<(CardMultiset, usize, PassDirection), Error> {
     let n = rules.players();
     let seat = seat_of(field(obs, "seat")?, n, "seat")?;
     let awaiting = field(obs, "awaiting_pass")?
@@ -523,18 +534,16 @@ fn pass_setup(rules: &Ruleset, obs: &Value) -> Result<(u64, usize, PassDirection
     if k.hand.len() < size {
         return Err(invalid("the hand is smaller than a pass"));
     }
-    Ok((k.hand.0, size, direction))
+    Ok((k.hand, size, direction))
 }
 
 // The passes worth searching: the policy's, every choice among the most dangerous cards (by
 // the policy's measure), and each void of a short side suit filled with the most dangerous
-// cards. The policy's comes first, so that it wins ties.
-fn pass_candidates(policy: &Policy, hand: u64, size: usize) -> Vec<u64> {
-    let mut lengths = [0i32; 4];
-    for (s, len) in lengths.iter_mut().enumerate() {
-        *len = (hand & SUIT_MASKS[s]).count_ones() as i32;
-    }
-    let mut order: Vec<Card> = CardSet(hand).into_iter().collect();
+// cards. The policy's comes first, so that it wins ties. A pass holds distinct cards, as the
+// policy's does (with two packs, RS-21, one copy of a card held twice).
+fn pass_candidates(policy: &Policy, hand: CardMultiset, size: usize) -> Vec<u64> {
+    let lengths = crate::policy::lengths(hand);
+    let mut order: Vec<Card> = hand.distinct().into_iter().collect();
     order.sort_by_key(|&c| (-policy.pass_danger(c, &lengths), c.id()));
     let mut out = vec![policy.pass(hand, size, &mut None)];
     // The most cards whose choices of `size` number at most 64 (every choice of the whole hand
@@ -556,8 +565,9 @@ fn pass_candidates(policy: &Policy, hand: u64, size: usize) -> Vec<u64> {
         }
     }
     for mask in SUIT_MASKS {
-        let suit = hand & mask;
-        if suit == 0 || suit.count_ones() as usize > size {
+        let suit = hand.set & mask;
+        // A suit with a card held twice cannot be emptied by a pass of distinct cards.
+        if suit == 0 || suit.count_ones() as usize > size || hand.twice & mask != 0 {
             continue;
         }
         let mut pass = suit;
@@ -608,19 +618,20 @@ fn search_pass(
         |r| {
             // The deal, and the others' passes (made before anyone sees another's).
             let deal = sampler.sample(r);
-            let mut passes = [0u64; 7];
+            let mut passes = [0u64; MAX_PLAYERS];
             for s in (0..n).filter(|&s| s != seat) {
-                passes[s] = policy.pass(deal[s].0, size, &mut Some(&mut *r));
+                passes[s] = policy.pass(deal[s], size, &mut Some(&mut *r));
             }
             (deal, passes)
         },
         |(deal, passes), arm, s| {
             let mut passes = *passes;
             passes[seat] = candidates[arm];
-            let mut hands = [CardSet::EMPTY; 7];
+            let mut hands = [CardMultiset::EMPTY; MAX_PLAYERS];
             for (to, cards) in hands.iter_mut().enumerate().take(n) {
                 let from = direction.source(to, n);
-                *cards = CardSet((deal[to].0 & !passes[to]) | passes[from]);
+                let kept = deal[to].minus(CardMultiset::from_set(CardSet(passes[to])));
+                *cards = kept.plus(CardMultiset::from_set(CardSet(passes[from])));
             }
             let h = HandState::new(rules, &hands, dealer);
             playout(rules, &policy, h, s, seat)

@@ -8,8 +8,9 @@ use std::collections::HashMap;
 
 use common::*;
 use reversis_core::{
-    preset_names, Card, CardSet, Game, HandState, Knowledge, PassDirection, PerSeat, Phase,
-    Ruleset, Sampler, SplitMix64, Suit, MOON_ADD_ID, MOON_SUBTRACT_ID, PASS_BASE,
+    preset_names, Card, CardMultiset, CardSet, Game, HandState, Knowledge, PassDirection, PerSeat,
+    Phase, Ruleset, Sampler, SplitMix64, Suit, MAX_PLAYERS, MOON_ADD_ID, MOON_SUBTRACT_ID,
+    PASS_BASE,
 };
 use reversis_players::{
     count_consistent_layouts, count_observation_layouts, knowledge_from_observation,
@@ -36,41 +37,45 @@ fn plays(o: &Value) -> Vec<(usize, Card)> {
     out
 }
 
+/// A layout of every seat's hand.
+type Hands = [CardMultiset; MAX_PLAYERS];
+
 /// Every layout of the hidden cards (one hand per seat, as now) under which the hand's plays,
 /// replayed from the first lead, were all legal and the seat to move is the observation's: the
-/// truth that the sampler's knowledge and exclusions must describe exactly. Tries every seat
-/// for every hidden card within the seats' card counts.
-fn replay_brute_force(r: &Ruleset, o: &Value) -> Vec<[u64; 7]> {
+/// truth that the sampler's knowledge and exclusions must describe exactly, with the number of
+/// physical layouts each stands for (with two packs, RS-21, the two copies of a card told
+/// apart). Tries every seat for every hidden copy within the seats' card counts.
+fn replay_brute_force(r: &Ruleset, o: &Value) -> HashMap<Hands, u128> {
     let n = r.players();
     let k = knowledge_from_observation(r, o).unwrap();
     let history = plays(o);
-    let mut by = [0u64; 7];
+    let mut by = [CardMultiset::EMPTY; MAX_PLAYERS];
     for &(s, c) in &history {
-        by[s] |= c.bit();
+        by[s].insert(c);
     }
-    let mut fixed = [0u64; 7];
-    let mut seen = k.hand.0 | k.played.0;
-    fixed[k.seat] = k.hand.0;
+    let mut fixed = [CardMultiset::EMPTY; MAX_PLAYERS];
+    let mut seen = k.hand.plus(k.played);
+    fixed[k.seat] = k.hand;
     for s in 0..n {
-        fixed[s] |= k.known[s].0;
-        seen |= k.known[s].0;
+        fixed[s] = fixed[s].plus(k.known[s]);
+        seen = seen.plus(k.known[s]);
     }
-    let hidden: Vec<Card> = CardSet(r.deck().0 & !seen).into_iter().collect();
-    let mut room = [0usize; 7];
+    let hidden: Vec<Card> = r.deck_cards().minus(seen).to_vec();
+    let mut room = [0usize; MAX_PLAYERS];
     for s in 0..n {
-        room[s] = usize::from(k.counts[s]) - CardSet(fixed[s]).len();
+        room[s] = usize::from(k.counts[s]) - fixed[s].len();
     }
     let dealer = o["dealer"].as_u64().unwrap() as usize;
     let to_move = o["to_move"].as_u64().map(|s| s as usize);
-    let mut out = Vec::new();
+    let mut out = HashMap::new();
     let mut layout = fixed;
     fn go(
         i: usize,
         hidden: &[Card],
-        room: &mut [usize; 7],
-        layout: &mut [u64; 7],
+        room: &mut [usize; MAX_PLAYERS],
+        layout: &mut Hands,
         k: &Knowledge,
-        check: &mut dyn FnMut(&[u64; 7]),
+        check: &mut dyn FnMut(&Hands),
         n: usize,
     ) {
         if i == hidden.len() {
@@ -82,16 +87,17 @@ fn replay_brute_force(r: &Ruleset, o: &Value) -> Vec<[u64; 7]> {
                 continue;
             }
             room[s] -= 1;
-            layout[s] |= hidden[i].bit();
+            let before = layout[s];
+            layout[s].insert(hidden[i]);
             go(i + 1, hidden, room, layout, k, check, n);
-            layout[s] &= !hidden[i].bit();
+            layout[s] = before;
             room[s] += 1;
         }
     }
-    let mut check = |l: &[u64; 7]| {
-        let mut start = [CardSet::EMPTY; 7];
+    let mut check = |l: &Hands| {
+        let mut start = [CardMultiset::EMPTY; MAX_PLAYERS];
         for s in 0..n {
-            start[s] = CardSet(l[s] | by[s]);
+            start[s] = l[s].plus(by[s]);
         }
         let mut h = HandState::new(r, &start[..n], dealer);
         for &(s, c) in &history {
@@ -103,7 +109,7 @@ fn replay_brute_force(r: &Ruleset, o: &Value) -> Vec<[u64; 7]> {
         if o["phase"] == "play" && Some(h.to_move()) != to_move {
             return;
         }
-        out.push(*l);
+        *out.entry(*l).or_insert(0) += 1;
     };
     go(0, &hidden, &mut room, &mut layout, &k, &mut check, n);
     out
@@ -161,12 +167,17 @@ fn endgames(crafted_hidden: usize) -> Vec<(Ruleset, Value, &'static str)> {
         "hearts-computer",
         "hartenjagen",
         "omnibus-4",
+        "cancellation-6",
+        "cancellation-8",
+        "cancellation-10",
     ] {
         let r = rules(name);
+        // Two packs (RS-21): fewer hidden copies for more seats, to keep the enumeration small.
+        let hidden = if r.two_packs() { 7 } else { 9 };
         for seed in 0..8u64 {
             let mut g = Game::new(r.clone(), Some(seed), seed % 4, None).unwrap();
             let seat = (seed as usize) % r.players();
-            play_until(&mut g, seat, 9, &mut rng);
+            play_until(&mut g, seat, hidden, &mut rng);
             if g.phase() == Phase::Play {
                 out.push((r.clone(), g.observation(seat).unwrap(), "random"));
             }
@@ -243,7 +254,11 @@ fn consistent_counts_equal_the_replay_of_every_layout() {
         let truth = replay_brute_force(r, o);
         assert!(!truth.is_empty());
         let count = count_consistent_layouts(r, o).unwrap();
-        assert_eq!(count, truth.len() as u128, "{what} {} {o}", r.name());
+        let physical: u128 = truth.values().sum();
+        assert_eq!(count, physical, "{what} {} {o}", r.name());
+        if r.two_packs() {
+            *sharper.entry("two packs").or_default() += 1;
+        }
         let voids_only = count_observation_layouts(r, o).unwrap();
         assert!(voids_only >= count);
         if voids_only > count {
@@ -259,35 +274,49 @@ fn consistent_counts_equal_the_replay_of_every_layout() {
         sharper.get("hearts lead").copied().unwrap_or(0) >= 3,
         "{sharper:?}"
     );
+    assert!(
+        sharper.get("two packs").copied().unwrap_or(0) >= 12,
+        "{sharper:?}"
+    );
 }
 
 #[test]
 fn consistent_samples_are_uniform_where_play_reveals_more() {
     let mut tested = 0;
+    let mut two_packs = 0;
     for (i, (r, o, _)) in endgames(7).iter().enumerate() {
         let truth = replay_brute_force(r, o);
+        let physical: u128 = truth.values().sum();
         if !(3..=60).contains(&truth.len())
-            || count_observation_layouts(r, o).unwrap() == truth.len() as u128
+            || (!r.two_packs() && count_observation_layouts(r, o).unwrap() == physical)
         {
             continue;
         }
         tested += 1;
-        let per = 300;
-        let draws = per * truth.len();
-        let mut freq: HashMap<[u64; 7], usize> = truth.iter().map(|l| (*l, 0)).collect();
+        two_packs += usize::from(r.two_packs());
+        let draws = 300 * truth.len();
+        let mut freq: HashMap<Hands, usize> = truth.keys().map(|l| (*l, 0)).collect();
         for l in sample_consistent_layouts(r, o, draws, i as u64).unwrap() {
-            let key: [u64; 7] = std::array::from_fn(|s| l[s].0);
-            *freq.get_mut(&key).expect("a sample is a consistent layout") += 1;
+            *freq.get_mut(&l.0).expect("a sample is a consistent layout") += 1;
         }
-        let e = per as f64;
-        let chi2: f64 = freq.values().map(|&o| (o as f64 - e).powi(2) / e).sum();
+        // Each layout weighed by its physical layouts (RS-21).
+        let chi2: f64 = freq
+            .iter()
+            .map(|(l, &o)| {
+                let e = draws as f64 * truth[l] as f64 / physical as f64;
+                (o as f64 - e).powi(2) / e
+            })
+            .sum();
         let df = (truth.len() - 1) as f64;
         assert!(
             chi2 < df + 7.0 * (2.0 * df).sqrt() + 20.0,
             "chi2 {chi2} df {df}"
         );
     }
-    assert!(tested >= 2, "{tested} cases tested");
+    assert!(
+        tested >= 4 && two_packs >= 2,
+        "{tested} cases tested, {two_packs} of two packs"
+    );
 }
 
 #[test]
@@ -357,7 +386,7 @@ fn exclusions_count_as_a_brute_force_filter() {
                 for _ in 0..20 {
                     let l = sampler.sample(&mut rng);
                     for s in 1..n {
-                        assert!((l[s] & excluded[s]).is_empty());
+                        assert!((l[s].distinct() & excluded[s]).is_empty());
                     }
                 }
             } else {
@@ -454,18 +483,6 @@ fn play_hand(
 fn the_search_plays_legal_actions_on_every_preset() {
     for name in preset_names() {
         let r = rules(name);
-        if r.two_packs() {
-            // Two packs (RS-21) are refused, typed, by the search and its policy.
-            let g = Game::new(r.clone(), Some(1), 0, None).unwrap();
-            let o = g.observation(g.to_act().unwrap()).unwrap();
-            for e in [
-                search_decision(&r, &o, Budget::playouts(8), 1).unwrap_err(),
-                policy_decision(&r, &o, None).unwrap_err(),
-            ] {
-                assert_eq!(e.code.as_str(), "invalid-ruleset");
-            }
-            continue;
-        }
         for seed in 0..2u64 {
             // Hand numbers 0 and 1: a pass where the ruleset has passing.
             play_hand(&r, seed, seed, 60, |s| s % 2 == 0);

@@ -1502,7 +1502,7 @@ type DrawLayouts = fn(
     &Value,
     usize,
     u64,
-) -> Result<Vec<core::PerSeat<core::CardSet>>, core::Error>;
+) -> Result<Vec<core::PerSeat<core::CardMultiset>>, core::Error>;
 
 // The arguments of `sample_hidden` and `sample_consistent` read, `draw` run without the GIL,
 // each layout given as its sorted hands.

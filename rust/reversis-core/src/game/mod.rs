@@ -961,16 +961,14 @@ impl Game {
     ///
     /// # Errors
     ///
-    /// `invalid-action` when the seat is out of range, or in phase `deal` (nothing is dealt);
-    /// `invalid-ruleset` for a two-pack ruleset (RS-21), which the sampler does not model.
+    /// `invalid-action` when the seat is out of range, or in phase `deal` (nothing is dealt).
     pub fn knowledge(&self, seat: usize) -> Result<Knowledge, Error> {
         self.seat_ok(seat)?;
-        crate::sample::one_pack_only(&self.ruleset)?;
         let n = self.players();
         let h = &self.pos.hand;
         let mut k = Knowledge {
             seat,
-            hand: h.held(seat),
+            hand: h.hand(seat),
             ..Knowledge::default()
         };
         match self.pos.phase {
@@ -982,14 +980,14 @@ impl Game {
             }
             Phase::Pass => {
                 if let Some(p) = self.passed(seat)? {
-                    k.hand |= p.distinct();
+                    k.hand = k.hand.plus(p);
                 }
                 k.counts.first_mut(n).fill(self.ruleset.hand_size() as u8);
                 return Ok(k);
             }
             _ => {}
         }
-        k.played = h.played().distinct();
+        k.played = h.played();
         for s in 0..n {
             k.counts[s] = h.hand(s).len() as u8;
             k.voids[s] = h.voids(s);
@@ -1000,7 +998,17 @@ impl Game {
                 .unwrap_or(PassDirection::Hold)
                 .target(seat, n);
             if to != seat {
-                k.known[to] = CardSet(p.set & !k.played.0);
+                // The receiver still holds a passed copy unless it has played as many copies of
+                // the card as it was passed (with two packs, another seat may play the other
+                // copy; with one, whoever plays it is the receiver).
+                let mut by_receiver = CardMultiset::EMPTY;
+                let tricks = self.hand_tricks().flat_map(|t| t.plays());
+                for (s, c) in tricks.chain(h.trick()) {
+                    if s == to {
+                        by_receiver.insert(c);
+                    }
+                }
+                k.known[to] = p.minus(by_receiver);
             }
         }
         Ok(k)
