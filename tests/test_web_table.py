@@ -14,6 +14,7 @@ import functools
 import http.server
 import json
 import os
+import random
 import shutil
 import subprocess
 import threading
@@ -605,7 +606,6 @@ def test_two_pack_tables_play_a_whole_hand(table: Table, opponents: str, preset:
     table.deal(seed=5, preset=preset)
     players = table.game().ruleset.players
     assert len(table.driver.find_elements("css selector", "#seats > *")) == players
-    held_over = False
     while True:
         table.wait_idle()
         game = table.game()
@@ -615,12 +615,14 @@ def test_two_pack_tables_play_a_whole_hand(table: Table, opponents: str, preset:
             table.pass_first()
         elif game.phase == "play" and game.to_move == 0:
             assert sorted(table.hand()) == sorted(game.hand(0))  # a card held twice shows twice
+            tricks = game.observation(0)["tricks"]
+            if tricks and tricks[-1]["winner"] is None:  # PLAY-9: the last trick is shown held over
+                assert "held over" in table.driver.find_element("id", "last-trick").text
             table.play_first_legal()
         elif game.phase == "moon" and game.moon_taker == 0:
             table.driver.find_element("css selector", "#prompt-actions button").click()
         else:
             time.sleep(0.05)
-        held_over = held_over or any(t["winner"] is None for t in game.observation(0)["tricks"])
     game = table.game()
     rows = table.driver.find_elements("css selector", "#scores tbody tr")
     assert [int(td.text) for td in rows[0].find_elements("css selector", "td")] == list(game.hand_scores[0])
@@ -629,8 +631,34 @@ def test_two_pack_tables_play_a_whole_hand(table: Table, opponents: str, preset:
     assert table.save()["settings"]["opponents"] == opponents
     log = table.driver.find_element("id", "log").text
     assert "undefined" not in log and "Hand 1 is over" in log
-    if held_over:
-        assert "held over" in log
+
+
+def _held_over_position() -> Any:
+    """A game of `cancellation-6` where the trick just completed was held over (PLAY-9) and its
+    leader, seat 0, leads again; reached by seeded random play."""
+    ruleset = reversis.preset("cancellation-6")
+    for seed in range(500):
+        game = reversis.Game(ruleset, seed=seed)
+        rng = random.Random(seed)
+        while game.phase in ("pass", "play"):
+            game.apply_action(rng.choice(game.legal_actions()))
+            if game.phase == "play" and game.to_move == 0 and not game.observation(0)["trick"]:
+                tricks = game.observation(0)["tricks"]
+                if tricks and tricks[-1]["winner"] is None:
+                    return game
+    raise AssertionError("no held-over trick led by seat 0 in 500 seeded hands")
+
+
+def test_a_held_over_trick_is_shown_as_such(table: Table) -> None:
+    game = _held_over_position()
+    driver = table.driver
+    driver.execute_script("localStorage.setItem(arguments[0], arguments[1])", SAVE_KEY, _web_save(game))
+    table.open(fresh=False)
+    table.wait_idle()
+    last = driver.find_element("id", "last-trick").text
+    assert "held over" in last and "took it" not in last
+    assert len(driver.find_elements("css selector", "#seats > *")) == 6
+    assert sorted(table.hand()) == sorted(game.hand(0))
 
 
 @pytest.mark.parametrize("opponents", ["random", "montecarlo", "search"])
