@@ -879,7 +879,7 @@ def test_openspiel_bots_and_algorithms_run(preset: str) -> None:
 
 def test_openspiel_algorithms_run_on_two_packs() -> None:
     from open_spiel.python import rl_environment
-    from open_spiel.python.algorithms import evaluate_bots, mcts, outcome_sampling_mccfr, random_agent
+    from open_spiel.python.algorithms import evaluate_bots, ismcts, mcts, outcome_sampling_mccfr, random_agent
 
     game = load("cancellation-6")
     n = game.num_players()
@@ -896,6 +896,11 @@ def test_openspiel_algorithms_run_on_two_packs() -> None:
     within(
         evaluate_bots.evaluate_bots(game.new_initial_state(), [*randoms[:-1], py_searcher], np.random.RandomState(6))
     )
+    # Python ISMCTS, which samples the hidden copies with resample_from_infostate, plays a hand.
+    is_searcher = ismcts.ISMCTSBot(game, evaluator, 10.0, 4, random_state=np.random.RandomState(7))
+    sampler = pyspiel.UniformProbabilitySampler(8, 0.0, 1.0)
+    is_searcher.set_resampler(lambda state, player: state.resample_from_infostate(player, sampler))
+    within(play_out(game, [is_searcher, *randoms[1:]], np.random.RandomState(8)))
     env = rl_environment.Environment(game, seed=9)
     agents = [random_agent.RandomAgent(player_id=p, num_actions=106) for p in range(n)]
     step = env.reset()
@@ -924,9 +929,20 @@ def test_the_example_runs() -> None:
     assert result.returncode == 0, result.stderr
     assert "seat 0 mean return" in result.stdout
     assert result.stdout.count("mean return") == 3
-    # ISMCTS resamples, which two packs do not offer yet: the example refuses them as a usage error.
+    # ISMCTS resamples two packs as well: the example plays a two-pack preset.
+    two_packs = subprocess.run(
+        [sys.executable, "examples/openspiel_bot.py", "1", "cancellation-6", "2"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert two_packs.returncode == 0, two_packs.stderr
+    assert two_packs.stdout.startswith("cancellation-6: 1 hands")
+    assert two_packs.stdout.count("mean return") == 6
     refused = subprocess.run(
-        [sys.executable, "examples/openspiel_bot.py", "1", "cancellation-8", "8"],
+        [sys.executable, "examples/openspiel_bot.py", "1", "no-such-preset", "8"],
         cwd=ROOT,
         capture_output=True,
         text=True,

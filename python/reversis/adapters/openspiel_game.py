@@ -110,11 +110,11 @@ own ``hearts`` through the conformance protocol.
   ``2 ** k``, ``k`` the cards whose two hidden copies it splits between two seats; the passes
   are drawn among the physical copies as well (a seat may pass both copies of a card, or pass
   one and receive the other), and the chance history replayed deals each seat's copies in a
-  uniformly random order. OpenSpiel's
-  Python ISMCTS (``open_spiel.python.algorithms.ismcts.ISMCTSBot``) uses it, on every preset.
-  The C++ ``pyspiel.ISMCTSBot`` cannot: OpenSpiel does not let a Python game override the C++
-  resampler, and that bot crashes on any Python game. ``undo_action`` is not offered either
-  (OpenSpiel has no Python hook for it).
+  uniformly random order. OpenSpiel's Python ISMCTS
+  (``open_spiel.python.algorithms.ismcts.ISMCTSBot``) uses it, on every preset. The C++
+  ``pyspiel.ISMCTSBot`` cannot: OpenSpiel does not let a Python game override the C++ resampler,
+  and that bot crashes on any Python game. ``undo_action`` is not offered either (OpenSpiel has
+  no Python hook for it).
 """
 
 from __future__ import annotations
