@@ -6,9 +6,9 @@ uniform random bot. Each episode is one hand; the script prints every seat's mea
 (minus its mean score: higher is better).
 
 Usage: ``python examples/openspiel_bot.py [HANDS] [PRESET] [SIMULATIONS]``, by default 5 hands of
-``hearts-4`` with 20 simulations a decision. The presets of two packs (RS-21) are not offered:
-the game does not resample them yet (see :mod:`reversis.adapters.openspiel_game`), and ISMCTS
-resamples at every simulation.
+``hearts-4`` with 20 simulations a decision. Every preset is offered, those of two packs (RS-21)
+included: the game resamples their hidden copies as multisets (see
+:mod:`reversis.adapters.openspiel_game`).
 """
 
 from __future__ import annotations
@@ -43,16 +43,11 @@ def _positive(text: str) -> int:
     return int(text)
 
 
-def _resampled_presets() -> list[str]:
-    """The presets whose game resamples hidden cards: those of one pack."""
-    return [name for name in reversis.preset_names() if reversis.preset(name).to_json()["deck"].get("packs", 1) == 1]
-
-
 def main(argv: list[str]) -> int:
     """Play the hands and print the mean returns."""
     parser = argparse.ArgumentParser(description="OpenSpiel's ISMCTS at seat 0 against uniform random bots.")
     parser.add_argument("hands", nargs="?", type=_positive, default=5, help="hands to play (default 5)")
-    parser.add_argument("preset", nargs="?", choices=_resampled_presets(), default="hearts-4", help="the ruleset")
+    parser.add_argument("preset", nargs="?", choices=reversis.preset_names(), default="hearts-4", help="the ruleset")
     parser.add_argument("simulations", nargs="?", type=_positive, default=20, help="simulations a decision")
     args = parser.parse_args(argv)
     hands, preset, simulations = args.hands, args.preset, args.simulations

@@ -610,14 +610,101 @@ def test_resampled_states_agree_with_what_the_seat_knows(preset: str) -> None:
     assert varied > 0
 
 
+def held_and_played(state: Any) -> collections.Counter[str]:
+    """Every copy in the seats' hands and every card played this hand (a hand episode, after the deal)."""
+    rules = state.game.ruleset
+    held = collections.Counter(c for s in range(rules.players) for c in state.game.hand(s))
+    plays = [a for a in state.history()[len(rules.deck) :] if a < 52]
+    held.update(ALL_CARDS[a] for a in plays)
+    return held
+
+
 @pytest.mark.parametrize("preset", TWO_PACKS)
-def test_resampling_two_packs_is_refused_clearly(preset: str) -> None:
-    # The core's sampler of hidden cards does not draw layouts with identical cards yet.
-    state = play_until(load(preset).new_initial_state(), random.Random(1), 150)
-    before = str(state)
-    with pytest.raises(NotImplementedError, match="two packs"):
-        state.resample_from_infostate(0, pyspiel.UniformProbabilitySampler(0.0, 1.0))
-    assert str(state) == before
+def test_resampled_two_pack_states_agree_with_what_the_seat_knows(preset: str) -> None:
+    # RS-21: the hands drawn are multisets; at a selection of the pass, just after the exchange,
+    # mid-hand and late in the hand every seat keeps its hand size and the copies add up to the deck.
+    rng = random.Random(preset)
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    rules = reversis.preset(preset)
+    deck = collections.Counter(rules.deck)
+    n = rules.players
+    game = load(preset)
+    passes = n * rules.passing["size"] if rules.passing else 0
+    varied = 0
+    for steps in (2, passes + 1, passes + 40, passes + len(rules.deck) - 2 * n):
+        state = play_until(game.new_initial_state(), rng, len(rules.deck) + steps)
+        assert not state.is_terminal() and not state.is_chance_node()
+        assert held_and_played(state) == deck
+        for seat in rng.sample(range(n), 3):
+            drawn = set()
+            for _ in range(2):
+                sampled = state.resample_from_infostate(seat, sampler)
+                consistent(state, sampled, seat)
+                assert sampled.game.hand(seat) == state.game.hand(seat)
+                for s in range(n):
+                    assert len(sampled.game.hand(s)) == len(state.game.hand(s))
+                    assert len(sampled.game.selected(s)) == len(state.game.selected(s))
+                assert held_and_played(sampled) == deck
+                drawn.add(str(sampled))
+                assert play_until(sampled, rng, 10_000).is_terminal()  # legal play goes on to the end
+            varied += len(drawn) > 1
+    assert varied > 0
+
+
+def test_resampling_two_packs_keeps_a_pass_of_both_copies_of_a_card() -> None:
+    # cancellation-6 passes left in hand 0: seat 1 passes both copies of QS (and the 3C) to seat 2.
+    rules = reversis.preset("cancellation-6")
+    rest = [c for c in rules.deck if c not in ("QS", "3C")]
+    random.Random(3).shuffle(rest)
+    hands = [["3C", *rest[:16]], ["QS", "QS", "3C", *rest[16:30]], *(rest[30 + 17 * k : 47 + 17 * k] for k in range(4))]
+    assert collections.Counter(c for h in hands for c in h) == collections.Counter(rules.deck)
+    rng = random.Random(8)
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    game = load("cancellation-6")
+    state = game.new_initial_state()
+    for action in deal_order(rules, hands):
+        state.apply_action(action)
+    while state.game.phase == "pass":
+        seat = state.current_player()
+        if seat == 1:
+            for card in ("QS", "QS", "3C"):
+                state.apply_action(52 + reversis.card_id(card))
+        else:
+            random_step(state, rng)
+    assert sorted(state.game.observation(2)["received"]) == ["3C", "QS", "QS"]
+    play_until(state, rng, 8)
+    for seat in range(6):
+        for _ in range(6):
+            sampled = state.resample_from_infostate(seat, sampler)
+            consistent(state, sampled, seat)
+            assert held_and_played(sampled) == collections.Counter(rules.deck)
+            if seat in (1, 2):  # the giver and the receiver both know the pass
+                assert sorted(sampled.game.observation(1)["passed"]) == ["3C", "QS", "QS"]
+            assert play_until(sampled, rng, 10_000).is_terminal()
+
+
+def test_resampling_two_packs_draws_the_physical_layouts_alike() -> None:
+    # Four seats holding two aces each of two packs of aces; seat 0 holds AC AD and sees nothing
+    # else. The six hidden copies, told apart, lie in 6! / 2!^3 = 90 ways among seats 1 to 3, all
+    # alike: a layout of multisets comes as often as the physical layouts it stands for.
+    rules = tiny_two_packs()
+    game = load("cancellation-8", ruleset=json.dumps(rules.to_json()))
+    state = game.new_initial_state()
+    for action in deal_order(rules, [["AC", "AD"], ["AC", "AH"], ["AD", "AS"], ["AH", "AS"]]):
+        state.apply_action(action)
+    hidden = ["AC", "AD", "AH", "AH", "AS", "AS"]
+    expected: collections.Counter[tuple[tuple[str, ...], ...]] = collections.Counter()
+    for order in itertools.permutations(range(6)):
+        cards = [hidden[i] for i in order]
+        if order[0] < order[1] and order[2] < order[3] and order[4] < order[5]:  # each seat's copies once
+            expected[tuple(tuple(sorted(cards[k : k + 2], key=reversis.card_id)) for k in (0, 2, 4))] += 1
+    assert sum(expected.values()) == 90
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    draws = 2700
+    seen = collections.Counter(hands(state.resample_from_infostate(0, sampler))[1:] for _ in range(draws))
+    assert set(seen) == set(expected)
+    chi2 = sum((seen[k] - draws * w / 90) ** 2 / (draws * w / 90) for k, w in expected.items())
+    assert chi2 < 3 * len(expected) + 20, chi2
 
 
 def test_resampling_knows_who_holds_the_opening_card_before_the_first_lead() -> None:
@@ -792,7 +879,7 @@ def test_openspiel_bots_and_algorithms_run(preset: str) -> None:
 
 def test_openspiel_algorithms_run_on_two_packs() -> None:
     from open_spiel.python import rl_environment
-    from open_spiel.python.algorithms import evaluate_bots, mcts, outcome_sampling_mccfr, random_agent
+    from open_spiel.python.algorithms import evaluate_bots, ismcts, mcts, outcome_sampling_mccfr, random_agent
 
     game = load("cancellation-6")
     n = game.num_players()
@@ -809,6 +896,11 @@ def test_openspiel_algorithms_run_on_two_packs() -> None:
     within(
         evaluate_bots.evaluate_bots(game.new_initial_state(), [*randoms[:-1], py_searcher], np.random.RandomState(6))
     )
+    # Python ISMCTS, which samples the hidden copies with resample_from_infostate, plays a hand.
+    is_searcher = ismcts.ISMCTSBot(game, evaluator, 10.0, 4, random_state=np.random.RandomState(7))
+    sampler = pyspiel.UniformProbabilitySampler(8, 0.0, 1.0)
+    is_searcher.set_resampler(lambda state, player: state.resample_from_infostate(player, sampler))
+    within(play_out(game, [is_searcher, *randoms[1:]], np.random.RandomState(8)))
     env = rl_environment.Environment(game, seed=9)
     agents = [random_agent.RandomAgent(player_id=p, num_actions=106) for p in range(n)]
     step = env.reset()
@@ -837,9 +929,20 @@ def test_the_example_runs() -> None:
     assert result.returncode == 0, result.stderr
     assert "seat 0 mean return" in result.stdout
     assert result.stdout.count("mean return") == 3
-    # ISMCTS resamples, which two packs do not offer yet: the example refuses them as a usage error.
+    # ISMCTS resamples two packs as well: the example plays a two-pack preset.
+    two_packs = subprocess.run(
+        [sys.executable, "examples/openspiel_bot.py", "1", "cancellation-6", "2"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert two_packs.returncode == 0, two_packs.stderr
+    assert two_packs.stdout.startswith("cancellation-6: 1 hands")
+    assert two_packs.stdout.count("mean return") == 6
     refused = subprocess.run(
-        [sys.executable, "examples/openspiel_bot.py", "1", "cancellation-8", "8"],
+        [sys.executable, "examples/openspiel_bot.py", "1", "no-such-preset", "8"],
         cwd=ROOT,
         capture_output=True,
         text=True,

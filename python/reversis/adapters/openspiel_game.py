@@ -104,18 +104,22 @@ own ``hearts`` through the conformance protocol.
   holds the opening card), as the core's sampler draws them (``reversis._core.sample_consistent``,
   which reads the plays with the inverses of the rules of play). Other seats' passes are drawn
   uniformly among those that fit the layout; earlier hands of a match are replayed as they were
-  (nothing of them but the totals is part of the information state). OpenSpiel's Python ISMCTS
-  (``open_spiel.python.algorithms.ismcts.ISMCTSBot``) uses it. The C++ ``pyspiel.ISMCTSBot``
-  cannot: OpenSpiel does not let a Python game override the C++ resampler, and that bot crashes
-  on any Python game. ``undo_action`` is not offered either (OpenSpiel has no Python hook for it).
-  With two packs resampling raises ``NotImplementedError``: the core's sampler of hidden cards
-  does not yet draw layouts with identical cards (it refuses a ruleset of two packs), and the
-  redraw of the other seats' passes here treats every card as unique. So the ISMCTS bot, which
-  resamples, does not play the two-pack presets; every other OpenSpiel algorithm does.
+  (nothing of them but the totals is part of the information state). With two packs (RS-21)
+  every hand is a multiset: the layouts are drawn exactly uniformly among the *physical* layouts
+  (the two copies of a card told apart), so a layout of multisets is drawn in proportion to
+  ``2 ** k``, ``k`` the cards whose two hidden copies it splits between two seats; the passes
+  are drawn among the physical copies as well (a seat may pass both copies of a card, or pass
+  one and receive the other), and the chance history replayed deals each seat's copies in a
+  uniformly random order. OpenSpiel's Python ISMCTS
+  (``open_spiel.python.algorithms.ismcts.ISMCTSBot``) uses it, on every preset. The C++
+  ``pyspiel.ISMCTSBot`` cannot: OpenSpiel does not let a Python game override the C++ resampler,
+  and that bot crashes on any Python game. ``undo_action`` is not offered either (OpenSpiel has
+  no Python hook for it).
 """
 
 from __future__ import annotations
 
+import collections
 import math
 import random
 from collections.abc import Iterator, Sequence
@@ -539,16 +543,7 @@ class ReversisState(pyspiel.State):
         """A state drawn among those the seat cannot tell from this one (see the module's documentation).
 
         ``probability_sampler`` is called once, for a number in [0, 1) that seeds the draw.
-
-        :raises NotImplementedError: for a ruleset of two packs (RS-21): the core's sampler of
-            hidden cards (``reversis._core.sample_consistent``) does not draw layouts with
-            identical cards yet, and the redraw of the passes here treats every card as unique.
         """
-        if self._config.packs > 1:
-            raise NotImplementedError(
-                f"resample_from_infostate: ruleset {self._config.ruleset.name!r} has two packs (deck.packs 2, "
-                "RS-21), and the core's sampler of hidden cards does not draw layouts with identical cards yet"
-            )
         rng = random.Random(int(probability_sampler() * 2**53))
         game: ReversisGame = self.get_game()
         base = game.new_initial_state()
@@ -568,24 +563,30 @@ class ReversisState(pyspiel.State):
         raise RuntimeError(f"no layout of the hidden cards fits seat {player_id}'s information")
 
     def _resampled_hand(self, player: int, rng: random.Random) -> list[int]:
-        """The moves of the hand in progress with everything hidden from ``player`` drawn afresh."""
+        """The moves of the hand in progress with everything hidden from ``player`` drawn afresh.
+
+        Cards are counted as multisets throughout: with two packs (RS-21) a seat may hold, play or
+        pass both copies of a card. Drawing from a list in which a card held twice appears twice
+        draws among the physical copies, as the core's sampler and the chance deal do.
+        """
         config = self._config
         n = config.players
         deals = [a for p, a in self._log if p == _CHANCE]
         if len(deals) < len(config.deck):
             # Mid-deal: the seat knows only its own cards so far.
-            mine = {a for k, a in enumerate(deals) if k % n == player}
-            pool = [i for i in range(len(config.deck)) if i not in mine]
+            left = collections.Counter({i: k for i, k in enumerate(config.copies)})
+            left.subtract(a for k, a in enumerate(deals) if k % n == player)
+            pool = sorted(left.elements())
             rng.shuffle(pool)
             others = iter(pool)
             return [a if k % n == player else next(others) for k, a in enumerate(deals)]
-        played: list[set[str]] = [set() for _ in range(n)]
+        played: list[collections.Counter[str]] = [collections.Counter() for _ in range(n)]
         selections: list[list[str]] = [[] for _ in range(n)]
         for p, a in self._log:
             if p < 0:
                 continue
             if a < _PASS_SELECT:
-                played[p].add(_card_name(a))
+                played[p][_card_name(a)] += 1
             elif a < _MOON:
                 selections[p].append(_card_name(a - _PASS_SELECT))
         direction = self._hand_direction
@@ -597,13 +598,13 @@ class ReversisState(pyspiel.State):
             dealt = self._sample_hands(player, rng)
             for s in range(n):
                 if s != player:
-                    new_passes[s] = rng.sample(sorted(dealt[s], key=_core.card_id), len(selections[s]))
+                    new_passes[s] = rng.sample(_copies(dealt[s]), len(selections[s]))
         else:
-            if sum(len(p) for p in played) < len(config.deck):
+            if sum(sum(p.values()) for p in played) < len(config.deck):
                 now = self._sample_hands(player, rng)
             else:
-                now = [set() for _ in range(n)]
-            after = [now[s] | played[s] for s in range(n)]  # each seat's cards just after the exchange
+                now = [collections.Counter() for _ in range(n)]
+            after = [now[s] + played[s] for s in range(n)]  # each seat's cards just after the exchange
             dealt = after
             if passing:
                 assert direction is not None
@@ -613,14 +614,20 @@ class ReversisState(pyspiel.State):
                     if s == giver:
                         new_passes[s] = rng.sample(selections[s], len(selections[s]))
                     elif s != player:
-                        new_passes[s] = rng.sample(sorted(after[(s + offset) % n], key=_core.card_id), config.pass_size)
+                        new_passes[s] = rng.sample(_copies(after[(s + offset) % n]), config.pass_size)
                 new_passes[player] = selections[player]
-                dealt = [(after[s] - set(new_passes[(s - offset) % n])) | set(new_passes[s]) for s in range(n)]
+                # What a seat was dealt: its cards after the exchange, less the copies it received,
+                # plus those it passed (a seat may pass one copy of a card and receive the other).
+                dealt = [
+                    after[s] - collections.Counter(new_passes[(s - offset) % n]) + collections.Counter(new_passes[s])
+                    for s in range(n)
+                ]
         cards: dict[int, Iterator[int]] = {}
         passes: dict[int, Iterator[str]] = {}
         for s in range(n):
             if s != player:
-                cards[s] = iter(rng.sample([config.card_index[c] for c in dealt[s]], len(dealt[s])))
+                hand = [config.card_index[c] for c in _copies(dealt[s])]
+                cards[s] = iter(rng.sample(hand, len(hand)))
                 passes[s] = iter(new_passes[s])
         out = []
         dealt_count = 0
@@ -635,11 +642,21 @@ class ReversisState(pyspiel.State):
                 out.append(a)
         return out
 
-    def _sample_hands(self, player: int, rng: random.Random) -> list[set[str]]:
-        """Every seat's cards now (the deal's in phase pass), drawn as the seat knows them (see the module)."""
+    def _sample_hands(self, player: int, rng: random.Random) -> list[collections.Counter[str]]:
+        """Every seat's cards now (the deal's in phase pass), drawn as the seat knows them (see the module).
+
+        Each hand is a multiset: with two packs the core's sampler lists a card held twice twice.
+        """
         observation = self._game.observation(player)
         seed = rng.getrandbits(64)
-        return [set(hand) for hand in _core.sample_consistent(self._config.ruleset, observation, 1, seed)[0]]
+        return [
+            collections.Counter(hand) for hand in _core.sample_consistent(self._config.ruleset, observation, 1, seed)[0]
+        ]
+
+
+def _copies(cards: collections.Counter[str]) -> list[str]:
+    """Every copy of a multiset of cards, by card id: a card held twice is listed twice."""
+    return sorted(cards.elements(), key=_core.card_id)
 
 
 # ----------------------------------------------------------------------------- text
