@@ -372,3 +372,30 @@ def test_person_chooses_how_the_moon_is_scored(tmp_path: Path) -> None:
     assert "rejected: invalid-action: type 'add' or 'subtract'" in lines
     assert "hand-over: -26 0 0 0" in lines
     assert game.hand_scores[-1] == [-26, 0, 0, 0] and game.hand_number == 4
+
+
+@pytest.mark.parametrize(
+    ("preset", "opponents"),
+    [("cancellation-6", "montecarlo"), ("cancellation-6", "search"), ("cancellation-10", "rules")],
+)
+def test_a_two_pack_hand_against_every_kind_of_computer_player(tmp_path: Path, preset: str, opponents: str) -> None:
+    """Cancellation Hearts (RS-21, RS-22) to the end of a hand, and the match resumed from its save."""
+    save = tmp_path / "save.json"
+    play = Play(save, "--preset", preset, "--opponents", opponents, "--rollouts", "8", "--seed", "3")
+    screen = play.screen()
+    ruleset = reversis.preset(preset)
+    assert screen.cards("hand") == reversis.Game(ruleset, 3).hand(0)  # a card held twice shows twice
+    if screen.kind == "pass":
+        screen = play.send(" ".join(screen.cards("hand")[: ruleset.passing["size"]]))
+    plays = 0
+    while not screen.values("hand-over"):
+        assert screen.kind == "play", screen.lines
+        screen = play.send(screen.cards("legal")[0])
+        plays += 1
+    assert plays == len(ruleset.deck) // ruleset.players
+    status, _ = play.finish()
+    assert status == 0
+    resumed = Play(save)  # the save keeps the opponents: the match goes on
+    assert (resumed.screen().last("board") or "").startswith("hand 1 ")
+    status, output = resumed.finish()
+    assert status == 0, output

@@ -57,7 +57,7 @@ __all__ = ["PlaySession", "explain", "register", "run"]
 
 DEFAULT_PRESET = "hearts-computer"
 #: The computer players ``--opponents`` offers.
-OPPONENTS = ("rules", "random", "montecarlo")
+OPPONENTS = ("rules", "random", "montecarlo", "search", "learned")
 DEFAULT_OPPONENTS = "rules"
 #: Playouts per legal card of the Monte Carlo player unless ``--rollouts`` says otherwise.
 DEFAULT_ROLLOUTS = 100
@@ -365,12 +365,14 @@ class PlaySession:
         cls: Any = RandomPlayer
         label = "random"
         kwargs: dict[str, Any] = {}
-        if opponents in ("rules", "montecarlo"):
-            module, name = (
-                ("reversis.players.rulebased", "RuleBasedPlayer")
-                if opponents == "rules"
-                else ("reversis.players.montecarlo", "MonteCarloPlayer")
-            )
+        classes = {
+            "rules": ("reversis.players.rulebased", "RuleBasedPlayer"),
+            "montecarlo": ("reversis.players.montecarlo", "MonteCarloPlayer"),
+            "search": ("reversis.players.search", "SearchPlayer"),
+            "learned": ("reversis.players.learned", "LearnedPlayer"),
+        }
+        if opponents in classes:
+            module, name = classes[opponents]
             try:
                 cls = getattr(importlib.import_module(module), name)
                 label = opponents
@@ -1096,8 +1098,8 @@ def register(commands: Any) -> None:
         choices=OPPONENTS,
         default=None,
         help=f"the computer players (default {DEFAULT_OPPONENTS}, or the saved match's): rule-based, random, "
-        "or Monte Carlo (the strongest, and slowest); players that cannot play the ruleset are refused before "
-        "any deal",
+        "Monte Carlo, search (the strongest: 4,000 playouts a card) or the learned network; players that "
+        "cannot play the ruleset are refused before any deal",
     )
     play.add_argument(
         "--rollouts",
