@@ -280,3 +280,13 @@ def test_the_matrix_reads_sorts_and_fits_a_phone_in_chromium(fake_root: Path, ch
         # Only the matrix's own box scrolls sideways; the page itself fits the phone.
         width = chromium.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
         assert width[0] <= width[1], page.name
+
+
+def test_the_reusable_workflow_runs_this_release_of_the_suite() -> None:
+    # The workflow implementers call installs reversis from PyPI at its default version: this one.
+    workflow = (ROOT / ".github" / "workflows" / "conformance.yml").read_text()
+    default = re.search(r"reversis-version:\n(?:\s+\w[\w-]*: .*\n)*?\s+default: \"([^\"]+)\"", workflow)
+    version = re.search(r'^version = "([^"]+)"', (ROOT / "Cargo.toml").read_text(), re.MULTILINE)
+    assert default is not None and version is not None
+    assert default.group(1) == version.group(1)
+    assert f"conformance.yml@v{version.group(1)}" in workflow

@@ -40,6 +40,8 @@ COMMAND_MODULES: list[str] = ["play", "tournament.cli", "soak", "report"]
 
 
 def _conformance(args: argparse.Namespace) -> int:
+    if args.json == STDOUT and args.badge == STDOUT:
+        args.parser.error("--json - and --badge - would both write to standard output: give one of them a file")
     from .conformance import DriverEngine, ModuleEngine, builtin_engine, load_cases, run_cases
 
     cases = load_cases()
@@ -61,12 +63,18 @@ def _conformance(args: argparse.Namespace) -> int:
         finally:
             engine.close()
     # A report on standard output is read by a program: the summary goes to standard error then.
-    with contextlib.redirect_stdout(sys.stderr) if args.json == STDOUT else contextlib.nullcontext():
+    with contextlib.redirect_stdout(sys.stderr) if STDOUT in (args.json, args.badge) else contextlib.nullcontext():
         failed = _print_reports(reports)
     if args.json:
         data = json.dumps([report.to_json() for report in reports], indent=1, ensure_ascii=False)
         with output_file(args.json) as out:
             out.write(data.encode("utf-8"))
+    if args.badge:
+        from .commands.report.render import run_badge
+
+        badge = run_badge([report.to_json() for report in reports])
+        with output_file(args.badge) as out:
+            out.write((json.dumps(badge) + "\n").encode("utf-8"))
     return 1 if failed else 0
 
 
@@ -154,6 +162,12 @@ def build_parser() -> argparse.ArgumentParser:
         type=writable_file,
         help="also write a JSON report to FILE (- for standard output, the summary then on standard error)",
     )
+    conformance.add_argument(
+        "--badge",
+        metavar="FILE",
+        type=writable_file,
+        help="also write a shields.io endpoint badge of the result to FILE (- for standard output)",
+    )
     conformance.add_argument("--timeout", type=TIMEOUT, default=10.0, help="seconds a driver may take per request")
     conformance.add_argument(
         "--max-timeouts",
@@ -162,7 +176,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help=f"give up on a driver after N cases in a row end in a timeout (default {MAX_TIMEOUTS})",
     )
-    conformance.set_defaults(run=_conformance)
+    conformance.set_defaults(run=_conformance, parser=conformance)
 
     bench = commands.add_parser(
         "bench",

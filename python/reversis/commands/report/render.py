@@ -219,3 +219,22 @@ def markdown_table(results: dict[str, Any], link: str = "conformance/implementat
             f"| {totals['skipped']} | {share} |"
         )
     return "\n".join(lines) + "\n"
+
+
+def run_badge(reports: list[dict[str, Any]]) -> dict[str, Any]:
+    """The badge of one ``reversis conformance`` run (its ``--json`` reports, every engine's counts added)."""
+    from ...reference.ruleset import SPEC_VERSION
+
+    totals = {"passed": 0, "failed": 0, "skipped": 0}
+    for report in reports:
+        for row in report["counts"].values():
+            for key in totals:
+                totals[key] += row[key]
+    claimed = totals["passed"] + totals["failed"]
+    ran = all(report["failure"] is None for report in reports)
+    entry = {
+        "status": "ran" if ran else "failed-run",
+        "totals": totals,
+        "share": totals["passed"] / claimed if claimed else 0.0,
+    }
+    return badge(entry, SPEC_VERSION)
