@@ -146,7 +146,7 @@ def implementation_html(entry: dict[str, Any], results: dict[str, Any]) -> str:
     if entry["problem"]:
         parts.append(f"<h2>The run did not finish</h2><p>{escape(entry['problem'])}</p>")
     if entry["stderr"]:
-        parts.append(f"<h2>Its last words</h2><pre>{escape(entry['stderr'][-4000:])}</pre>")
+        parts.append(f"<h2>The end of its standard error</h2><pre>{escape(entry['stderr'][-4000:])}</pre>")
     totals = entry["totals"]
     rows = "".join(
         f'<tr><th scope="row">{escape(area)}</th><td class="ok">{row["passed"]}</td>'
