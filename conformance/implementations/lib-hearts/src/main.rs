@@ -52,7 +52,7 @@ const CLAIMED: [(&str, &str); 2] = [
 ];
 
 /// The fields on which the engine plays a claimed preset by another rule (README.md): it always
-/// passes to the next seat (lib.rs:397-403), hearts break only on a heart (lib.rs:641-650), and a
+/// passes to the next seat (lib.rs:397-403), hearts break only on a heart (lib.rs:640-659), and a
 /// moon scores add-to-others 26 at once, with no choice (lib.rs:706-713).
 fn variants() -> Value {
     let passing = json!({"cycle": ["left"], "size": NUMBER_REPLACEABLE_CARDS});
@@ -236,30 +236,28 @@ fn read_action(value: &Value) -> Result<Action, Refusal> {
     if kind == "moon" && !moon_choices.iter().any(|c| object["choice"] == *c) {
         return malformed("a moon choice is add-to-others or subtract-from-taker");
     }
-    let action = match kind {
-        "deal" => Action::Deal(
-            object["hands"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .map(card_list)
-                .collect::<Result<_, _>>()?,
-        ),
-        "pass" => Action::Pass(0, card_list(&object["cards"])?),
-        "play" => Action::Play(0, read_card(&object["card"])?),
+    // Every card is read before the seat's range is checked (ERR-4).
+    let cards: Vec<Vec<usize>> = match kind {
+        "deal" => object["hands"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(card_list)
+            .collect::<Result<_, _>>()?,
+        "pass" => vec![card_list(&object["cards"])?],
+        "play" => vec![vec![read_card(&object["card"])?]],
+        _ => Vec::new(),
+    };
+    let seat = seat.unwrap_or(0);
+    if seat >= PLAYER_NUMBER as u64 {
+        return malformed(&format!("no seat {seat} at a table of {PLAYER_NUMBER}"));
+    }
+    let seat = seat as usize;
+    Ok(match kind {
+        "deal" => Action::Deal(cards),
+        "pass" => Action::Pass(seat, cards.concat()),
+        "play" => Action::Play(seat, cards[0][0]),
         _ => Action::Moon,
-    };
-    let seat = match seat {
-        Some(seat) if seat >= PLAYER_NUMBER as u64 => {
-            return malformed(&format!("no seat {seat} at a table of {PLAYER_NUMBER}"))
-        }
-        Some(seat) => seat as usize,
-        None => 0,
-    };
-    Ok(match action {
-        Action::Pass(_, cards) => Action::Pass(seat, cards),
-        Action::Play(_, card) => Action::Play(seat, card),
-        deal => deal,
     })
 }
 
@@ -423,7 +421,7 @@ impl Table {
                 std::array::from_fn(|slot| Some(cards[slot]));
             game.players[seat] = Player::new(seat_id(seat), false, slots);
             if cards.iter().any(|&p| *get_card_by_idx(p) == CARD_TO_START) {
-                // As the engine's own deal does (lib.rs:462-464): the holder of 2C acts first.
+                // As the engine's own deal does (lib.rs:464-466): the holder of 2C acts first.
                 game.current_player_pos = seat;
             }
         }
@@ -518,7 +516,8 @@ impl Table {
         for done in &self.tricks {
             points[done.winner] += done.points();
         }
-        // The engine's lead check (lib.rs:641-650) reads whether a heart was played this hand.
+        // The engine lets a heart be led once a heart is among the hand's completed tricks
+        // (lib.rs:640-659); a lead only ever follows a completed trick.
         let hearts_broken = self
             .tricks
             .iter()
