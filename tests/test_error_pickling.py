@@ -47,7 +47,6 @@ SAMPLE_ARGUMENTS: dict[str, tuple[Any, ...]] = {
     "StartError": ("./bot --fast", "No such file or directory"),
     "LineTooLong": (65536,),
     "NotJson": (b"\xff\xfe", None),
-    "AdapterError": ("bad-request", "no such action"),
     "EngineError": ("card-not-held", "seat 0 does not hold QS"),
     "EngineFault": ("the driver crashed", "panic at src/main.rs\n"),
     "EngineTimeout": ("no answer in 10 s", ""),

@@ -17,8 +17,8 @@ The presets of two packs (RS-21: ``cancellation-6``, ``cancellation-8``, ``cance
 are registered like the others; what two packs change is said below under *Chance*, *Decisions*,
 *Returns*, *Observations* and *Resampling*.
 
-This is the opposite direction of :mod:`reversis.adapters.openspiel`, which drives OpenSpiel's
-own ``hearts`` through the conformance protocol.
+This is the opposite direction of the harness in conformance/implementations/openspiel/, which
+drives OpenSpiel's own ``hearts`` through the driver protocol so that the suite measures it.
 
 **Parameters** (all optional, as ``pyspiel.load_game(name, {...})``):
 
