@@ -65,7 +65,7 @@ def _ban_decides(game: reference.Game) -> bool:
     and a card of no points may play the point card without the ban and not with it; any other
     seat plays the same cards either way.
     """
-    if game.phase != "play" or game.tricks_played or not game.trick:
+    if game.phase != "play" or game.tricks_played or not game.trick or game.to_move is None:
         return False
     hand = game.hand(game.to_move)
     led = game.trick[0]["card"][-1]

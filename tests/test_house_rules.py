@@ -31,11 +31,17 @@ RANKS = "23456789TJQKA"
 
 
 def ruleset_of(case: Case) -> dict[str, Any] | None:
-    """The ruleset object a game or seed case plays, or ``None`` for a case that names none."""
-    if case.data["kind"] not in ("game", "seed") or "ruleset" not in case.data:
-        return None
-    ruleset = case.data["ruleset"]
-    return dict(reversis.preset(ruleset).to_json()) if isinstance(ruleset, str) else dict(ruleset)
+    """The ruleset object a game or seed case plays, or a ruleset case reads as a preset; else ``None``.
+
+    A ruleset case on an object validates that object, whatever a preset holds: it is no case on
+    a preset, and no house rule changes it.
+    """
+    kind, ruleset = case.data["kind"], case.data.get("ruleset")
+    if kind in ("game", "seed") and ruleset is not None:
+        return dict(reversis.preset(ruleset).to_json()) if isinstance(ruleset, str) else dict(ruleset)
+    if kind == "ruleset" and isinstance(ruleset, str) and ruleset in reversis.preset_names():
+        return dict(reversis.preset(ruleset).to_json())
+    return None
 
 
 def _other_strip(ruleset: dict[str, Any]) -> dict[str, Any]:
@@ -76,7 +82,9 @@ def failing_under(field: str) -> frozenset[str]:
     probes = []
     for case in CASES:
         ruleset = ruleset_of(case)
-        for value in alternatives(field, ruleset) if ruleset is not None else []:
+        if ruleset is None:
+            continue
+        for value in alternatives(field, ruleset):
             changed = {**ruleset, field: value}
             reversis.Ruleset.from_json(changed)  # a probe plays valid rulesets only
             probes.append(Case(case.file, case.area, case.index, {**case.data, "ruleset": changed}))

@@ -293,8 +293,7 @@ def _run(
         try:
             if capabilities is None:
                 try:
-                    capabilities = _hello(engine, report)
-                    variants = _variants(capabilities)
+                    capabilities, variants = _hello(engine, report)
                 except (EngineFault, EngineError) as problem:
                     if report.implementation is None:
                         # Nothing was ever heard from it: one failure, not one per case.
@@ -349,8 +348,8 @@ def _problem(problem: EngineFault | EngineError) -> str:
     return str(problem)
 
 
-def _hello(engine: Engine, report: Report) -> dict[str, Any]:
-    """Send ``hello`` and check its answer (DRV-3, DRV-4); returns the capabilities."""
+def _hello(engine: Engine, report: Report) -> tuple[dict[str, Any], Variants]:
+    """Send ``hello`` and check its answer (DRV-3, DRV-4); returns the capabilities and the house rules."""
     answer = engine.call("hello")
     protocol = answer.get("protocol")
     if protocol != PROTOCOL_VERSION or isinstance(protocol, bool):
@@ -361,18 +360,14 @@ def _hello(engine: Engine, report: Report) -> dict[str, Any]:
     for key, check, what in _CAPABILITY_TYPES:
         if key in capabilities and not check(capabilities[key]):
             raise EngineFault(f"hello's capability {key!r} is not {what}: {json.dumps(capabilities[key])[:200]}")
+    try:
+        variants = Variants(capabilities.get("variants"))
+    except VariantError as error:
+        raise EngineFault(f"hello's capability 'variants' {error}") from None
     if report.implementation is None:
         report.implementation = {key: answer.get(key) for key in ("name", "version", "protocol", "spec_version")}
         report.capabilities = capabilities
-    return capabilities
-
-
-def _variants(capabilities: dict[str, Any]) -> Variants:
-    """The house rules a ``hello`` declares (DRV-4 ``variants``); a malformed claim is the implementation's fault."""
-    try:
-        return Variants(capabilities.get("variants"))
-    except VariantError as error:
-        raise EngineFault(f"hello's capability 'variants' {error}") from None
+    return capabilities, variants
 
 
 def _is_list_of(kind: type) -> Callable[[Any], bool]:

@@ -91,16 +91,18 @@ class Variants:
     def plan(self, data: dict[str, Any]) -> tuple[dict[str, Any], str | None]:
         """The case to send, and why it is skipped (``None``: it runs).
 
-        A case on a varied preset that names a varied field in ``rules`` is skipped, and so is
-        every case on it where the variant changes a field the suite does not sort by; a case
-        on a ruleset object equal to a variant is sent with the preset's name instead.
+        A case on a varied preset (a game or seed case, or a ruleset case that reads the preset)
+        that names a varied field in ``rules`` is skipped, and so is every case on it where the
+        variant changes a field the suite does not sort by; a game or seed case on a ruleset
+        object equal to a variant is sent with the preset's name instead.
         """
-        if not self or data.get("kind") not in ("game", "seed"):
+        kind = data.get("kind")
+        if not self or kind not in ("game", "seed", "ruleset"):
             return data, None
         ruleset = data.get("ruleset")
         if isinstance(ruleset, str) and ruleset in self.fields:
             return data, self._skip_reason(ruleset, data.get("rules", []))
-        if isinstance(ruleset, dict):
+        if isinstance(ruleset, dict) and kind != "ruleset":
             try:
                 name = self._by_rules.get(rules_of(_canonical(ruleset)))
             except ReversisError:
