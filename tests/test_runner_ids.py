@@ -281,7 +281,8 @@ def test_a_bad_expected_failures_file_is_a_usage_error(
 
 def test_the_expected_failures_schema_takes_ids_and_reasons_only() -> None:
     jsonschema.validate({"cards/null-not-card": "we read null as a card"}, EXPECTED_SCHEMA)
-    for bad in ([], {"cards/null-not-card": 1}, {"Not An Id": "x"}, {"cards/null-not-card": ""}):
+    bad_files: list[Any] = [[], {"cards/null-not-card": 1}, {"Not An Id": "x"}, {"cards/null-not-card": ""}]
+    for bad in bad_files:
         with pytest.raises(jsonschema.ValidationError):
             jsonschema.validate(bad, EXPECTED_SCHEMA)
 
