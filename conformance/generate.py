@@ -58,12 +58,47 @@ def _random_action(game: reference.Game, rng: random.Random) -> dict[str, Any]:
     return {"type": "play", "seat": game.to_move, "card": rng.choice(game.legal_plays())}
 
 
+def _ban_decides(game: reference.Game) -> bool:
+    """Whether the first-trick ban (PLAY-5) is what makes the legal set of the seat to move.
+
+    On the hand's first trick, a seat that cannot follow the suit led and holds both a point card
+    and a card of no points may play the point card without the ban and not with it; any other
+    seat plays the same cards either way.
+    """
+    if game.phase != "play" or game.tricks_played or not game.trick or game.to_move is None:
+        return False
+    hand = game.hand(game.to_move)
+    led = game.trick[0]["card"][-1]
+    points = set(game.ruleset.point_cards)
+    void = all(card[-1] != led for card in hand)
+    return void and any(card in points for card in hand) and any(card not in points for card in hand)
+
+
+def rules_of(name: str, moon_hands: int, ban_decides: bool) -> list[str]:
+    """A case's ``rules`` (conformance/README.md §House rules): the fields its answers depend on.
+
+    The moon's scoring where a hand of it was a moon (MATCH-6: a count-down hand never is); the
+    first-trick ban where it made a legal set (:func:`_ban_decides`); the deck where the preset
+    strips cards, since every deal names the cards of its deck.
+    """
+    ruleset = reference.preset(name)
+    rules = []
+    if ruleset.moon is not None and moon_hands:
+        rules.append("moon")
+    if ban_decides:
+        rules.append("first_trick_ban")
+    if ruleset.to_json()["deck"]["removed"]:
+        rules.append("deck")
+    return rules
+
+
 def recorded_match(name: str, seed: int, hands: int | None = None, by_ids: bool = False) -> dict[str, Any]:
     """A whole match (or its first ``hands`` hands) of ``name`` as a game case with expectations.
 
     With ``by_ids`` every decision is applied as its action ids (ACT-2; a pass one selection at a
     time), each preceded by the acting seat and its legal ids, so that ``legal_actions`` is
-    checked at every step as ``legal`` is at every play.
+    checked at every step as ``legal`` is at every play. The case's ``rules`` say which house
+    rules its answers depend on (:func:`rules_of`).
     """
     ruleset = reference.preset(name)
     deals = iter(reference.deal_from_seed(ruleset, seed, deals=200))
@@ -71,6 +106,8 @@ def recorded_match(name: str, seed: int, hands: int | None = None, by_ids: bool 
     rng = random.Random(seed)
     steps: list[dict[str, Any]] = []
     played_hands = 0
+    moon_hands = 0
+    ban_decides = False
     while game.phase != "over":
         if game.phase == "deal":
             if hands is not None and played_hands == hands:
@@ -90,6 +127,7 @@ def recorded_match(name: str, seed: int, hands: int | None = None, by_ids: bool 
             )
             continue
         action = _random_action(game, rng)
+        ban_decides = ban_decides or _ban_decides(game)
         tricks_before = len(game.tricks_played)
         hand_before = game.hand_number
         if by_ids:
@@ -109,6 +147,7 @@ def recorded_match(name: str, seed: int, hands: int | None = None, by_ids: bool 
             steps.append({"expect": {"last_trick": game.tricks_played[-1], "points": game.points}})
         if game.phase == "play" and game.trick == [] and not game.tricks_played and game.actions[-1]["type"] == "pass":
             steps.append({"expect": {"hands": [game.hand(s) for s in range(ruleset.players)]}})
+        moon_hands += sum(1 for event in game.events if event["type"] == "hand" and event["moon_taker"] is not None)
         if game.hand_number != hand_before or game.phase == "over":
             played_hands += 1
             steps.append(
@@ -122,7 +161,8 @@ def recorded_match(name: str, seed: int, hands: int | None = None, by_ids: bool 
                 }
             )
     steps.append({"record": True})
-    return {"ruleset": name, "steps": steps}
+    rules = rules_of(name, moon_hands, ban_decides)
+    return {**({"rules": rules} if rules else {}), "ruleset": name, "steps": steps}
 
 
 def generated_files() -> dict[str, dict[str, Any]]:
@@ -137,12 +177,14 @@ def generated_files() -> dict[str, dict[str, Any]]:
             "generated_by": GENERATED_BY,
             "cases": [
                 {
+                    "id": f"generated/{name}-match",
                     "description": f"{name}: a whole random match from seed {MATCH_SEED} replays exactly",
                     "source": ["D-7", "REC-2", "PLAY-8", "SCORE-1", "MATCH-2"],
                     "kind": "game",
                     **case,
                 },
                 {
+                    "id": f"generated/{name}-match-by-ids",
                     "description": f"{name}: a whole random match from seed {MATCH_SEED + 2} by action ids, "
                     "the legal ids checked at every step",
                     "source": ["D-7", "ACT-2", "ACT-3", "PLAY-8", "REC-2"],
@@ -167,6 +209,7 @@ def bench_files() -> dict[str, dict[str, Any]]:
             "benchmark": True,
             "cases": [
                 {
+                    "id": f"bench/{name}-hand",
                     "description": f"{name}: one full hand",
                     "source": ["D-7", "PLAY-8"],
                     "kind": "game",
@@ -185,6 +228,7 @@ def vector_file() -> dict[str, Any]:
     for seed in VECTOR_SEEDS:
         cases.append(
             {
+                "id": f"seeding/draws-seed-{seed}",
                 "description": f"the first eight SplitMix64 draws from seed {seed}",
                 "source": ["D-7", "SEED-1"],
                 "kind": "seed",
@@ -197,9 +241,12 @@ def vector_file() -> dict[str, Any]:
         for seed, hand_number in ((0, 0), (42, 0), (2**64 - 1, ruleset.players + 1)):
             cases.append(
                 {
+                    "id": f"seeding/{name}-seed-{seed}-hand-{hand_number}",
                     "description": f"{name}: the first two deals of seed {seed} from hand {hand_number}",
                     "source": ["D-7", "SEED-2", "SEED-3", "SEED-4", "SEED-5", "001_8139d5a4893f2ae5.txt ¶12"],
                     "kind": "seed",
+                    # A seeded deal shuffles the deck's cards (SEED-3): which ones is the strip's.
+                    **({"rules": ["deck"]} if ruleset.to_json()["deck"]["removed"] else {}),
                     "seed": seed,
                     "ruleset": name,
                     "hand_number": hand_number,

@@ -7,9 +7,10 @@ write there instead, so that a count or a size cannot drift from what a fresh ru
 figure in a document gets a pattern and a computation here; none is copied into this file. (The
 size of a position, which only Rust can measure, is held by rust/reversis-core/tests/docs_figures.rs.)
 
-The figures that need something built or installed skip without it: the WebAssembly module
-(``bash js/build.sh``) unless ``REVERSIS_REQUIRE_WASM=1``, OpenSpiel (the ``openspiel`` extra)
-unless ``REVERSIS_REQUIRE_OPENSPIEL=1``; ``.ci/run`` sets both.
+The figures that need something built skip without it: the WebAssembly module (``bash
+js/build.sh``) unless ``REVERSIS_REQUIRE_WASM=1``, as ``.ci/run`` sets. What each outside
+implementation's harness page quotes of its run is held to the report's committed matrix by
+``tests/test_report.py``.
 """
 
 from __future__ import annotations
@@ -150,92 +151,6 @@ def test_node_driver_line_is_what_a_run_gives(tmp_path: Path) -> None:
         require("REVERSIS_REQUIRE_WASM", "node is not installed")
     report = run_suite("node js/driver.mjs", tmp_path)
     check_figures("js/README.md", NODE_LINE, totals(report), 'reversis conformance --driver "node js/driver.mjs"')
-
-
-# --------------------------------------------------------------------------- OpenSpiel under the suite
-
-OPENSPIEL = "conformance/implementations/openspiel"
-OPENSPIEL_README = f"{OPENSPIEL}/README.md"
-OPENSPIEL_RUN = (
-    r'\$ reversis conformance --driver "\S+/venv/bin/python conformance/implementations/openspiel/driver\.py"\n'
-    r"  implementation: OpenSpiel hearts (?P<version>\S+), [^\n]*\n"
-    r"  capabilities: (?P<capabilities>[^\n]*)\n"
-    r"(?P<passed>\d+) passed, (?P<failed>\d+) failed, (?P<skipped>\d+) skipped"
-)
-OPENSPIEL_HOW = (
-    f"sh {OPENSPIEL}/install /tmp/openspiel, then "
-    f'reversis conformance --driver "/tmp/openspiel/venv/bin/python {OPENSPIEL}/driver.py"'
-)
-
-
-def test_openspiel_counts_add_up_to_the_suite() -> None:
-    """Whatever OpenSpiel passes, every case of the suite is passed, failed or skipped."""
-    text = (ROOT / OPENSPIEL_README).read_text(encoding="utf-8")
-    match = re.search(OPENSPIEL_RUN, text)
-    assert match, f"{OPENSPIEL_README} no longer shows the OpenSpiel run in the form {OPENSPIEL_RUN!r}"
-    stated = sum(int(match.group(outcome)) for outcome in ("passed", "failed", "skipped"))
-    line = text.count("\n", 0, match.start("passed")) + 1
-    assert stated == suite_size(), (
-        f"{OPENSPIEL_README}:{line}: the OpenSpiel counts add up to {stated}, the suite holds {suite_size()} "
-        f"cases: run `{OPENSPIEL_HOW}` and write what it prints"
-    )
-
-
-def test_openspiel_version_is_the_one_installed() -> None:
-    """The version the README names and its run prints is the one ``install`` pins."""
-    install = (ROOT / OPENSPIEL / "install").read_text(encoding="utf-8")
-    (pinned,) = re.findall(r"\bopen_spiel==(\S+)", install)
-    how = f"the pin open_spiel=={pinned} of {OPENSPIEL}/install"
-    check_figures(OPENSPIEL_README, r"`open_spiel` (?P<version>\S+) from PyPI", {"version": pinned}, how)
-    check_figures(OPENSPIEL_README, OPENSPIEL_RUN, {"version": pinned}, how)
-
-
-@pytest.fixture(scope="module")
-def openspiel_report(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    """The suite run through the OpenSpiel harness with the test interpreter (a few seconds)."""
-    try:
-        import pyspiel  # noqa: F401
-    except ImportError:
-        require("REVERSIS_REQUIRE_OPENSPIEL", "OpenSpiel is not installed (pip install '.[openspiel]')")
-    driver = f"{shlex.quote(sys.executable)} {OPENSPIEL}/driver.py"
-    return run_suite(driver, tmp_path_factory.mktemp("openspiel"))
-
-
-def test_openspiel_run_in_readme(openspiel_report: dict[str, Any]) -> None:
-    wanted = {**totals(openspiel_report), "capabilities": openspiel_report["capability_line"]}
-    check_figures(OPENSPIEL_README, OPENSPIEL_RUN, wanted, OPENSPIEL_HOW)
-
-
-def test_openspiel_skips_and_fails_in_readme(openspiel_report: dict[str, Any]) -> None:
-    counts = totals(openspiel_report)
-    check_figures(OPENSPIEL_README, r"\*\*Passes\*\* \((?P<passed>\d+)\)", {"passed": counts["passed"]}, OPENSPIEL_HOW)
-    check_figures(
-        OPENSPIEL_README, r"\*\*Skipped\*\* \((?P<skipped>\d+)\)", {"skipped": counts["skipped"]}, OPENSPIEL_HOW
-    )
-    check_figures(OPENSPIEL_README, r"\*\*Fails\*\* \((?P<failed>\d+)\)", {"failed": counts["failed"]}, OPENSPIEL_HOW)
-
-
-#: The README's account of OpenSpiel's failures, a count of cases per area of the suite.
-OPENSPIEL_FAILURES = {
-    "generated": r"the\s+(?P<n>\w+)\s+generated\s+matches",
-    "match-end": r"\((?P<n>\w+)\s+match-end\s+cases?\)",
-    "moon-and-pit": r"\((?P<n>\w+)\s+moon\s+cases?\s+and",
-    "records": r"and\s+(?P<n>\w+)\s+record\s+cases?\)",
-    "illegal-actions": r"\((?P<n>\w+)\s+illegal-action\s+cases?\s+that\s+start",
-}
-
-
-def test_openspiel_failures_explained_in_readme(openspiel_report: dict[str, Any]) -> None:
-    failed = {area: counts["failed"] for area, counts in openspiel_report["counts"].items() if counts["failed"]}
-    unexplained = sorted(set(failed) - set(OPENSPIEL_FAILURES))
-    assert not unexplained, (
-        f"OpenSpiel now fails cases of {unexplained} ({OPENSPIEL_HOW}, --area AREA), which {OPENSPIEL_README}'s "
-        "**Fails** paragraph does not account for: say why, and add the area to OPENSPIEL_FAILURES"
-    )
-    for area, pattern in OPENSPIEL_FAILURES.items():
-        check_figures(
-            OPENSPIEL_README, pattern, {"n": number_word(failed.get(area, 0))}, f"{OPENSPIEL_HOW} --area {area}"
-        )
 
 
 # --------------------------------------------------------------------------- the WebAssembly module

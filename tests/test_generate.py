@@ -147,3 +147,34 @@ def test_a_stale_table_is_rewritten_and_the_rest_kept() -> None:
     assert stale != text and GENERATE.ruleset_md(stale) == text
     with pytest.raises(ValueError, match="must hold"):
         GENERATE.ruleset_md(text.replace(GENERATE.TABLE_END, ""))
+
+
+# --- the ids of what the command writes ----------------------------------------------------------
+
+
+def _ids(files: dict[str, dict[str, object]]) -> dict[str, str]:
+    """Every case id of ``files`` with the description of its case."""
+    return {case["id"]: case["description"] for content in files.values() for case in content["cases"]}  # type: ignore[attr-defined]
+
+
+def test_generated_ids_follow_the_preset_not_its_place_in_the_list(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A preset added, removed or listed in another order leaves every other case its id."""
+    before = {**_ids(GENERATE.bench_files()), **_ids({"v": GENERATE.vector_file()})}
+    names = GENERATE.reference.preset_names()
+    monkeypatch.setattr(GENERATE.reference, "preset_names", lambda: [*reversed(names[1:])])
+    after = {**_ids(GENERATE.bench_files()), **_ids({"v": GENERATE.vector_file()})}
+    assert after and all(before[case_id] == description for case_id, description in after.items())
+    assert len(before) - len(after) == 1 + 3  # the preset left out: its bench hand and three vectors
+    assert all(names[0] in case_id for case_id in set(before) - set(after))
+
+
+def test_generated_ids_are_unique_and_name_their_preset(outputs: dict[Path, str]) -> None:
+    import json
+
+    for path, text in outputs.items():
+        if path.suffix != ".json":
+            continue
+        for case in json.loads(text)["cases"]:
+            assert case["id"].startswith(f"{path.parent.name}/"), case["id"]
+            if path.parent.name in ("generated", "bench"):
+                assert case["id"].split("/")[1].startswith(path.stem), case["id"]

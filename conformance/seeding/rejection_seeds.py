@@ -92,6 +92,11 @@ def deck(name: str) -> list[str]:
     return [r + s for s in SUITS for r in RANKS[low:] if r + s not in removed]
 
 
+def _removed(name: str) -> list[str]:
+    """The cards a preset strips from its deck (RS-4), read from its spec file."""
+    return list(json.loads((RULESETS / f"{name}.json").read_text(encoding="utf-8"))["deck"]["removed"])
+
+
 def players(name: str) -> int:
     """The number of seats of a preset."""
     return int(json.loads((RULESETS / f"{name}.json").read_text(encoding="utf-8"))["players"])
@@ -167,6 +172,7 @@ def vectors() -> list[dict[str, Any]]:
             seeds_with_draws.add(seed)
             cases.append(
                 {
+                    "id": f"seeding/draws-seed-{seed}",
                     "description": f"seed {seed}: draw {k} is {x}, constructed by inverting the output step",
                     "source": ["D-7", "SEED-1", "SEED-2"],
                     "kind": "seed",
@@ -176,9 +182,12 @@ def vectors() -> list[dict[str, Any]]:
             )
         cases.append(
             {
+                "id": f"seeding/{name}-draw-{k}-is-{x}",
                 "description": f"{name}: seed {seed}: {what}",
                 "source": ["D-7", "SEED-2", "SEED-3", "SEED-4", "SEED-5"],
                 "kind": "seed",
+                # The deal shuffles the deck's cards (SEED-3): which ones a stripped deck holds is the strip's.
+                **({"rules": ["deck"]} if _removed(name) else {}),
                 "seed": seed,
                 "ruleset": name,
                 "hand_number": 0,

@@ -140,7 +140,7 @@ for (const file of caseFiles()) {
   test(file, async (t) => {
     assert.ok(suite.cases.length > 0, `${file} has cases`);
     for (const data of suite.cases) {
-      await t.test(data.description, () => {
+      await t.test(`${data.id}: ${data.description}`, () => {
         assert.ok(Object.hasOwn(KINDS, data.kind), `a kind of conformance/README.md: ${data.kind}`);
         KINDS[data.kind](data);
       });

@@ -39,17 +39,43 @@ MAX_TIMEOUTS = 3
 COMMAND_MODULES: list[str] = ["play", "tournament.cli", "soak", "report"]
 
 
-def _conformance(args: argparse.Namespace) -> int:
-    if args.json == STDOUT and args.badge == STDOUT:
-        args.parser.error("--json - and --badge - would both write to standard output: give one of them a file")
-    from .conformance import DriverEngine, ModuleEngine, builtin_engine, load_cases, run_cases
+def _check_conformance(args: argparse.Namespace) -> str | None:
+    """The usage errors of ``reversis conformance``, found before any engine runs.
 
-    cases = load_cases()
+    An id ``--case`` names that no case has, and an expected-failures file that cannot be read,
+    is not an object of ids and reasons, or names an id no case has.
+    """
+    from .conformance.runner import load_cases, read_expected_failures
+
+    if args.json == STDOUT and args.badge == STDOUT:
+        return "--json - and --badge - would both write to standard output: give one of them a file"
+    args.cases = load_cases()
+    known = {case.id for case in args.cases}
+    unknown = [case_id for case_id in args.case or [] if case_id not in known]
+    if unknown:
+        return f"argument --case: no case has the id {', '.join(repr(case_id) for case_id in unknown)}"
+    args.expected = {}
+    if args.expected_failures is not None:
+        try:
+            args.expected = read_expected_failures(args.expected_failures, args.cases)
+        except ValueError as error:
+            return f"argument --expected-failures: {error}"
+    return None
+
+
+def _conformance(args: argparse.Namespace) -> int:
+    from .conformance import DriverEngine, ModuleEngine, builtin_engine, run_cases
+
+    cases = args.cases
+    if args.case:
+        cases = [case for case in cases if case.id in args.case]
     if args.area:
         cases = [case for case in cases if case.area in args.area]
-        if not cases:
-            print(f"no cases in area(s) {', '.join(args.area)}", file=sys.stderr)
-            return 2
+    if not cases:
+        wanted = [f"area(s) {', '.join(args.area)}"] if args.area else []
+        wanted += [f"the id(s) {', '.join(args.case)}"] if args.case else []
+        print(f"no cases in {' with '.join(wanted)}", file=sys.stderr)
+        return 2
     targets: list[tuple[str, ModuleEngine | DriverEngine]] = []
     if args.driver is not None:
         targets.append((args.driver, DriverEngine(args.driver, timeout=args.timeout)))
@@ -59,7 +85,9 @@ def _conformance(args: argparse.Namespace) -> int:
     reports = []
     for name, engine in targets:
         try:
-            reports.append(run_cases(engine, cases, name, max_timeouts=args.max_timeouts))
+            reports.append(
+                run_cases(engine, cases, name, max_timeouts=args.max_timeouts, expected_failures=args.expected)
+            )
         finally:
             engine.close()
     # A report on standard output is read by a program: the summary goes to standard error then.
@@ -83,6 +111,12 @@ def _print_reports(reports: list[Any]) -> bool:
     from .conformance.runner import iter_failures
 
     failed = False
+    statuses = [outcome.status for report in reports for outcome in report.outcomes]
+    # The columns of an expected-failures file show only where one was given (or a case is listed).
+    columns = ["passed", "failed", "skipped"]
+    widths = {"passed": 7, "failed": 7, "skipped": 8, "expected-failure": 17, "unexpected-pass": 16}
+    if any(status in ("expected-failure", "unexpected-pass") for status in statuses):
+        columns += ["expected-failure", "unexpected-pass"]
     for report in reports:
         print(f"engine: {report.engine}")
         if report.implementation is not None:
@@ -91,20 +125,24 @@ def _print_reports(reports: list[Any]) -> bool:
             spec = f", spec {about['spec_version']}" if about.get("spec_version") is not None else ""
             print(f"  implementation: {about.get('name')}{version}, protocol {about.get('protocol')}{spec}")
             print(f"  capabilities: {report.capability_line}")
-        print(f"  {'area':<20} {'passed':>7} {'failed':>7} {'skipped':>8}")
-        totals = [0, 0, 0]
+        print(f"  {'area':<20}" + "".join(f" {column:>{widths[column]}}" for column in columns))
+        totals = dict.fromkeys(columns, 0)
         for area, row in report.counts().items():
-            numbers = [row["passed"], row["failed"], row["skipped"]]
-            totals = [a + b for a, b in zip(totals, numbers)]
-            print(f"  {area:<20} {numbers[0]:>7} {numbers[1]:>7} {numbers[2]:>8}")
-        print(f"  {'total':<20} {totals[0]:>7} {totals[1]:>7} {totals[2]:>8}")
+            for column in columns:
+                totals[column] += row[column]
+            print(f"  {area:<20}" + "".join(f" {row[column]:>{widths[column]}}" for column in columns))
+        print(f"  {'total':<20}" + "".join(f" {totals[column]:>{widths[column]}}" for column in columns))
         for line in iter_failures(report):
             print(line)
         failed = failed or not report.ok
-    statuses = [outcome.status for report in reports for outcome in report.outcomes]
     summary = (
         f"{statuses.count('passed')} passed, {statuses.count('failed')} failed, {statuses.count('skipped')} skipped"
     )
+    if len(columns) > 3:
+        summary += (
+            f", {statuses.count('expected-failure')} expected failures, "
+            f"{statuses.count('unexpected-pass')} unexpected passes"
+        )
     not_run = sum(report.not_run for report in reports)
     runs_failed = sum(report.failure is not None for report in reports)
     if runs_failed:
@@ -157,6 +195,17 @@ def build_parser() -> argparse.ArgumentParser:
     )
     conformance.add_argument("--area", action="append", metavar="AREA", help="only the cases of this area (repeatable)")
     conformance.add_argument(
+        "--case",
+        action="append",
+        metavar="ID",
+        help="only the case with this id, AREA/SLUG (repeatable)",
+    )
+    conformance.add_argument(
+        "--expected-failures",
+        metavar="FILE",
+        help='a JSON object {"CASE-ID": "reason", ...} of the cases the implementation is known to fail',
+    )
+    conformance.add_argument(
         "--json",
         metavar="FILE",
         type=writable_file,
@@ -176,7 +225,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help=f"give up on a driver after N cases in a row end in a timeout (default {MAX_TIMEOUTS})",
     )
-    conformance.set_defaults(run=_conformance, parser=conformance)
+    conformance.set_defaults(run=_conformance, check=_check_conformance, parser=conformance)
 
     bench = commands.add_parser(
         "bench",

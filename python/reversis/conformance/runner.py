@@ -7,6 +7,7 @@ import contextlib
 import functools
 import json
 import os
+import re
 import signal
 import threading
 import time
@@ -18,6 +19,7 @@ from typing import Any, Callable, Union
 from ..commands.common import Terminated
 from ..errors import ReversisError
 from .engines import PROTOCOL_VERSION, DriverEngine, EngineError, EngineFault, EngineTimeout, ModuleEngine
+from .variants import VariantError, Variants
 
 Engine = Union[ModuleEngine, DriverEngine]
 
@@ -45,7 +47,12 @@ class Case:
 
     @property
     def id(self) -> str:
-        """``file#index``, stable across runs."""
+        """The case's own ``id`` (``AREA/SLUG``), unique in the suite and never changed."""
+        return str(self.data["id"])
+
+    @property
+    def location(self) -> str:
+        """``file#index``: where the case is now, which a reordering of its file changes."""
         return f"{self.file}#{self.index}"
 
     @property
@@ -53,12 +60,22 @@ class Case:
         """The case's description."""
         return str(self.data.get("description", ""))
 
+    @property
+    def rules(self) -> list[str]:
+        """The ruleset fields whose value decides the case's answers (conformance/README.md §House rules)."""
+        return list(self.data.get("rules", []))
+
+
+#: Every status an outcome can have; the last two only for a case listed as an expected failure.
+STATUSES = ("passed", "failed", "skipped", "expected-failure", "unexpected-pass")
+
 
 @dataclass
 class Outcome:
-    """What happened to one case: ``passed``, ``failed`` or ``skipped``, and why.
+    """What happened to one case: a status of :data:`STATUSES`, and why.
 
-    ``stderr`` is the end of the implementation's standard error when the case ended in a fault.
+    ``stderr`` is the end of the implementation's standard error when the case ended in a fault;
+    ``expected`` is the reason an expected-failures file gives for a case it lists.
     """
 
     case: Case
@@ -66,6 +83,7 @@ class Outcome:
     reason: str = ""
     seconds: float = 0.0
     stderr: str = ""
+    expected: str | None = None
 
 
 @dataclass
@@ -86,21 +104,26 @@ class Report:
     stderr: str = ""
 
     def counts(self) -> dict[str, dict[str, int]]:
-        """``{area: {"passed": n, "failed": n, "skipped": n}}`` sorted by area."""
+        """``{area: {"passed": n, "failed": n, "skipped": n, ...}}`` sorted by area, each status of :data:`STATUSES`."""
         table: dict[str, dict[str, int]] = {}
         for outcome in self.outcomes:
-            row = table.setdefault(outcome.case.area, {"passed": 0, "failed": 0, "skipped": 0})
+            row = table.setdefault(outcome.case.area, dict.fromkeys(STATUSES, 0))
             row[outcome.status] += 1
         return dict(sorted(table.items()))
 
     @property
     def failed(self) -> list[Outcome]:
-        """The failed outcomes."""
-        return [o for o in self.outcomes if o.status == "failed"]
+        """The outcomes that fail the run: failed cases, and listed expected failures that passed."""
+        return [o for o in self.outcomes if o.status in ("failed", "unexpected-pass")]
+
+    @property
+    def expected_failures(self) -> list[Outcome]:
+        """The cases that failed as the expected-failures file says they do."""
+        return [o for o in self.outcomes if o.status == "expected-failure"]
 
     @property
     def ok(self) -> bool:
-        """Whether the run passed: no case failed and the run itself did not fail."""
+        """Whether the run passed: no case failed or passed unexpectedly, and the run itself did not fail."""
         return self.failure is None and not self.failed
 
     @property
@@ -122,10 +145,12 @@ class Report:
             "outcomes": [
                 {
                     "case": o.case.id,
+                    "file": o.case.file,
                     "area": o.case.area,
                     "description": o.case.description,
                     "status": o.status,
                     "reason": o.reason,
+                    **({"expected_failure": o.expected} if o.expected is not None else {}),
                     "stderr": o.stderr,
                 }
                 for o in self.outcomes
@@ -147,23 +172,69 @@ def capability_line(capabilities: dict[str, Any]) -> str:
         return "yes" if capabilities.get(key) else "no"
 
     error_codes = "yes" if capabilities.get("error_codes") else "no (any rejection passes where a case expects a code)"
-    return (
+    line = (
         f"players {listed('players')}; presets {listed('presets')}; custom rulesets {claimed('custom_rulesets')}; "
         f"kinds {listed('kinds')}; observations {claimed('observations')}; action ids {claimed('action_ids')}; "
         f"observation tensor {claimed('observation_tensor')}; error codes {error_codes}"
     )
+    variants = capabilities.get("variants")
+    if variants:
+        # Only where claimed: the line of every implementation without house rules stays as it was.
+        houses = "; ".join(
+            f"{name} with {', '.join(f'{field} {json.dumps(value)}' for field, value in fields.items())}"
+            for name, fields in variants.items()
+            if isinstance(fields, dict)
+        )
+        line += f"; variants {houses}"
+    return line
+
+
+#: The form of a case's ``id``: ``AREA/SLUG``, lowercase words joined by ``-``, parts by ``/``.
+CASE_ID = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*(/[a-z0-9]+(-[a-z0-9]+)*)+")
 
 
 def load_cases(folders: Iterable[str] = CASE_FOLDERS, suite: Path = SUITE_DIR) -> list[Case]:
-    """Every case of the suite's files, in file order."""
+    """Every case of the suite's files, in file order.
+
+    :raises ValueError: for a case without an ``id`` of the form ``AREA/SLUG``, or an ``id``
+        that two cases share.
+    """
     cases = []
+    seen: dict[str, str] = {}
     for folder in folders:
         for path in sorted((suite / folder).glob("*.json")):
             data = json.loads(path.read_text(encoding="utf-8"))
             relative = path.relative_to(suite).as_posix()
             for index, case in enumerate(data["cases"]):
-                cases.append(Case(relative, data["area"], index, case))
+                found = Case(relative, data["area"], index, case)
+                case_id = case.get("id")
+                if not isinstance(case_id, str) or not CASE_ID.fullmatch(case_id):
+                    raise ValueError(f"{found.location}: the case has no id of the form AREA/SLUG: {case_id!r}")
+                if case_id in seen:
+                    raise ValueError(f"{found.location}: the id {case_id!r} is the id of {seen[case_id]} too")
+                seen[case_id] = found.location
+                cases.append(found)
     return cases
+
+
+def read_expected_failures(path: str | Path, cases: Iterable[Case]) -> dict[str, str]:
+    """An implementation's expected-failures file: ``{"CASE-ID": "reason", ...}`` (conformance/README.md).
+
+    :raises ValueError: for a file that cannot be read, that is not such an object, or that
+        names an id no case of ``cases`` has (every unknown id is named).
+    """
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as error:
+        raise ValueError(f"cannot read the expected failures {str(path)!r}: {error}") from None
+    if not isinstance(data, dict) or not all(isinstance(reason, str) for reason in data.values()):
+        raise ValueError(f"the expected failures {str(path)!r} are not an object of case ids and reasons (strings)")
+    known = {case.id for case in cases}
+    unknown = [case_id for case_id in data if case_id not in known]
+    if unknown:
+        names = ", ".join(unknown)
+        raise ValueError(f"the expected failures {str(path)!r} name cases the suite does not have: {names}")
+    return dict(data)
 
 
 class CaseFailure(Exception):
@@ -174,29 +245,46 @@ class Skip(Exception):
     """The implementation does not claim what the case needs."""
 
 
+class Unsupported(Skip):
+    """The implementation answered ``unsupported`` (DRV-1): the case is skipped, never passed."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(f"{UNSUPPORTED}: {message}")
+
+
 def run_cases(
-    engine: Engine, cases: Iterable[Case], engine_name: str | None = None, *, max_timeouts: int | None = MAX_TIMEOUTS
+    engine: Engine,
+    cases: Iterable[Case],
+    engine_name: str | None = None,
+    *,
+    max_timeouts: int | None = MAX_TIMEOUTS,
+    expected_failures: dict[str, str] | None = None,
 ) -> Report:
     """Run ``cases`` against ``engine`` and collect the outcomes; never raises for a case.
 
     The runner gives up, with one failure in :attr:`Report.failure`, when the first ``hello``
     gets no usable answer, or after ``max_timeouts`` cases in a row end in a timeout (never
     when ``None``). If the run is cut short by an exception, Ctrl-C or ``SIGTERM``, the
-    implementation is killed before the exception goes on.
+    implementation is killed before the exception goes on. A case whose id
+    ``expected_failures`` lists, with its reason, is an ``expected-failure`` where it fails and
+    an ``unexpected-pass`` (a failure of the run) where it passes.
     """
     report = Report(engine_name or engine.name)
     unwinding = _termination_unwinds() if isinstance(engine, DriverEngine) else contextlib.nullcontext()
     with unwinding:
         try:
-            _run(engine, list(cases), report, max_timeouts)
+            _run(engine, list(cases), report, max_timeouts, expected_failures or {})
         except BaseException:
             engine.kill()
             raise
     return report
 
 
-def _run(engine: Engine, cases: list[Case], report: Report, max_timeouts: int | None) -> None:
+def _run(
+    engine: Engine, cases: list[Case], report: Report, max_timeouts: int | None, expected_failures: dict[str, str]
+) -> None:
     capabilities: dict[str, Any] | None = None
+    variants = Variants(None)
     timeouts = 0
     for index, case in enumerate(cases):
         started = time.perf_counter()
@@ -205,7 +293,7 @@ def _run(engine: Engine, cases: list[Case], report: Report, max_timeouts: int | 
         try:
             if capabilities is None:
                 try:
-                    capabilities = _hello(engine, report)
+                    capabilities, variants = _hello(engine, report)
                 except (EngineFault, EngineError) as problem:
                     if report.implementation is None:
                         # Nothing was ever heard from it: one failure, not one per case.
@@ -214,8 +302,11 @@ def _run(engine: Engine, cases: list[Case], report: Report, max_timeouts: int | 
                         report.stderr = engine.stderr_tail()
                         return
                     raise
-            _check_claimed(case, capabilities)
-            CaseRun(engine, case, capabilities.get("error_codes", True)).run()
+            data, house_rule = variants.plan(case.data)
+            if house_rule is not None:
+                raise Skip(house_rule)
+            _check_claimed(data, capabilities)
+            CaseRun(engine, case, capabilities.get("error_codes", True), data).run()
         except Skip as why:
             report.outcomes.append(Outcome(case, "skipped", str(why)))
             continue
@@ -226,6 +317,9 @@ def _run(engine: Engine, cases: list[Case], report: Report, max_timeouts: int | 
             timed_out = isinstance(fault, EngineTimeout)
             capabilities = None
         except EngineError as error:
+            if error.code == UNSUPPORTED:
+                report.outcomes.append(Outcome(case, "skipped", str(Unsupported(error.message))))
+                continue
             status, reason = "failed", f"unexpected error {error.code!r}: {error.message}"
         except (KeyError, TypeError, AttributeError, IndexError, ValueError) as error:
             # An answer with the right id but the wrong shape (a view without "view", a card
@@ -233,7 +327,10 @@ def _run(engine: Engine, cases: list[Case], report: Report, max_timeouts: int | 
             status, reason = "failed", f"implementation fault: malformed answer: {error!r}"
         else:
             status, reason = "passed", ""
-        report.outcomes.append(Outcome(case, status, reason, time.perf_counter() - started, stderr))
+        expected = expected_failures.get(case.id)
+        if expected is not None:
+            status = "expected-failure" if status == "failed" else "unexpected-pass"
+        report.outcomes.append(Outcome(case, status, reason, time.perf_counter() - started, stderr, expected))
         timeouts = timeouts + 1 if timed_out else 0
         if max_timeouts is not None and timeouts >= max_timeouts:
             report.failure = f"gave up after {timeouts} cases in a row ended in a timeout"
@@ -251,8 +348,8 @@ def _problem(problem: EngineFault | EngineError) -> str:
     return str(problem)
 
 
-def _hello(engine: Engine, report: Report) -> dict[str, Any]:
-    """Send ``hello`` and check its answer (DRV-3, DRV-4); returns the capabilities."""
+def _hello(engine: Engine, report: Report) -> tuple[dict[str, Any], Variants]:
+    """Send ``hello`` and check its answer (DRV-3, DRV-4); returns the capabilities and the house rules."""
     answer = engine.call("hello")
     protocol = answer.get("protocol")
     if protocol != PROTOCOL_VERSION or isinstance(protocol, bool):
@@ -263,10 +360,14 @@ def _hello(engine: Engine, report: Report) -> dict[str, Any]:
     for key, check, what in _CAPABILITY_TYPES:
         if key in capabilities and not check(capabilities[key]):
             raise EngineFault(f"hello's capability {key!r} is not {what}: {json.dumps(capabilities[key])[:200]}")
+    try:
+        variants = Variants(capabilities.get("variants"))
+    except VariantError as error:
+        raise EngineFault(f"hello's capability 'variants' {error}") from None
     if report.implementation is None:
         report.implementation = {key: answer.get(key) for key in ("name", "version", "protocol", "spec_version")}
         report.capabilities = capabilities
-    return capabilities
+    return capabilities, variants
 
 
 def _is_list_of(kind: type) -> Callable[[Any], bool]:
@@ -322,9 +423,8 @@ def _raise_terminated(signum: int, frame: Any) -> None:
     raise Terminated(signum)
 
 
-def _check_claimed(case: Case, capabilities: dict[str, Any]) -> None:
-    """Raise :class:`Skip` unless the capabilities claim all the case needs (DRV-4)."""
-    data = case.data
+def _check_claimed(data: dict[str, Any], capabilities: dict[str, Any]) -> None:
+    """Raise :class:`Skip` unless the capabilities claim all a case (its data, as sent) needs (DRV-4)."""
     kind = data["kind"]
     if kind not in capabilities.get("kinds", []):
         raise Skip(f"kind {kind!r} not claimed")
@@ -426,12 +526,18 @@ def _diff(what: str, expected: Any, got: Any) -> str:
 class CaseRun:
     """One case being run; each ``_kind_*`` method handles one kind of case."""
 
-    def __init__(self, engine: Engine, case: Case, error_codes: bool = True) -> None:
-        """Prepare to run ``case`` on ``engine``; without ``error_codes`` any rejection will do."""
+    def __init__(
+        self, engine: Engine, case: Case, error_codes: bool = True, data: dict[str, Any] | None = None
+    ) -> None:
+        """Prepare to run ``case`` on ``engine``; without ``error_codes`` any rejection will do.
+
+        ``data`` is the case as sent, where it differs from the file's (a variant's ruleset
+        object sent as the preset's name, DRV-4).
+        """
         self.engine = engine
         self.error_codes = error_codes
         self.case = case
-        self.data = case.data
+        self.data = case.data if data is None else data
         self.saved: dict[int, Any] = {}
 
     def run(self) -> None:
@@ -443,7 +549,8 @@ class CaseRun:
             answer = self.engine.call(cmd, **args)
         except EngineError as error:
             if error.code == UNSUPPORTED:
-                raise CaseFailure(f"{what}: the implementation cannot express this: {error.message}") from None
+                # DRV-1: declining is no rejection; the case is skipped, never passed.
+                raise Unsupported(error.message) from None
             if error.code != expected and self.error_codes:
                 raise CaseFailure(_diff(f"{what}: error code", expected, error.code)) from None
             return
@@ -618,6 +725,8 @@ class CaseRun:
             try:
                 self.engine.call(cmd, game=game, **args)
             except EngineError as error:
+                if error.code == UNSUPPORTED:
+                    raise Unsupported(error.message) from None
                 raise CaseFailure(f"{where}: {what} was rejected with {error.code!r}: {error.message}") from None
             return
         before = self.engine.call("state", game=game)["state"]
@@ -698,10 +807,21 @@ def _compare(where: str, expected: dict[str, Any], got: dict[str, Any]) -> None:
 
 
 def iter_failures(report: Report) -> Iterator[str]:
-    """Readable lines for each failure of a report, with the implementation's last words on stderr."""
+    """Readable lines for each failure of a report, with the implementation's last words on stderr.
+
+    An expected failure is one line with the reason its file gives; a listed case that passed
+    is a failure, with that reason, so that the file is brought up to date.
+    """
     shown = ""
+    for outcome in report.expected_failures:
+        yield f"expected failure {outcome.case.id} ({outcome.case.file}): {outcome.expected}"
     for outcome in report.failed:
-        yield f"FAIL {outcome.case.id} [{outcome.case.area}] {outcome.case.description}"
+        case = outcome.case
+        if outcome.status == "unexpected-pass":
+            yield f"UNEXPECTED PASS {case.id} ({case.file}) {case.description}"
+            yield f"  listed as an expected failure: {outcome.expected}; remove it from the file"
+            continue
+        yield f"FAIL {case.id} ({case.file}) {case.description}"
         for line in outcome.reason.splitlines():
             yield f"  {line}"
         if outcome.stderr:

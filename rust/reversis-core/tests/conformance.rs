@@ -425,7 +425,8 @@ fn conformance_suite() {
             count += 1;
             if let Err(m) = run_case(case) {
                 failures.push(format!(
-                    "{} #{i} {}: {m}",
+                    "{} ({} #{i}) {}: {m}",
+                    case["id"].as_str().unwrap_or("(no id)"),
                     f.file_name().unwrap().to_string_lossy(),
                     case["description"]
                 ));
