@@ -100,10 +100,11 @@ def run(
 def _entry(
     entry: dict[str, Any], report: dict[str, Any], cases: dict[str, dict[str, Any]], seconds: float
 ) -> dict[str, Any]:
-    totals = {"passed": 0, "failed": 0, "skipped": 0}
+    totals: dict[str, int] = {}
     for row in report["counts"].values():
-        for key in totals:
-            totals[key] += row[key]
+        for key, value in row.items():
+            totals[key] = totals.get(key, 0) + value
+    totals = {"passed": 0, "failed": 0, "skipped": 0, **totals}
     claimed = totals["passed"] + totals["failed"]
     failures = []
     skips: dict[str, list[str]] = {}
