@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from reversis.commands.report import README_BEGIN, README_END, render, results
+from reversis.commands.report import README_BEGIN, README_END, RESULT_BEGIN, RESULT_END, render, results
 
 ROOT = Path(__file__).resolve().parent.parent
 LIST = ROOT / "conformance" / "implementations.json"
@@ -214,6 +214,20 @@ def test_the_readme_shows_the_expected_matrix() -> None:
         "README.md's table of implementations is not the one conformance/implementations/expected.json makes: "
         "run `reversis report --only ... --readme README.md` or rebuild it with --write-expected first"
     )
+
+
+def test_each_harness_page_shows_its_row_of_the_expected_matrix() -> None:
+    rows = {row["name"]: row for row in json.loads(EXPECTED.read_text())["implementations"]}
+    for entry in json.loads(LIST.read_text())["implementations"]:
+        if entry["harness"] is None:
+            continue
+        page = HARNESSES / entry["harness"] / "README.md"
+        text = page.read_text()
+        assert RESULT_BEGIN in text and RESULT_END in text, f"{page} has no generated result"
+        shown = text[text.index(RESULT_BEGIN) + len(RESULT_BEGIN) : text.index(RESULT_END)]
+        assert shown.strip() == render.harness_result(rows[entry["name"]]).strip(), (
+            f"{page}'s result is not its row of {EXPECTED}: run `reversis report --readme README.md`"
+        )
 
 
 def test_the_expected_matrix_lists_every_implementation() -> None:

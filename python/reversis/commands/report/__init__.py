@@ -27,6 +27,9 @@ from . import catalog, render, results
 #: The markers around the generated table in a README (``--readme``).
 README_BEGIN = "<!-- implementations: begin (reversis report --readme) -->"
 README_END = "<!-- implementations: end -->"
+#: The markers around a harness's result in its own README (``--readme`` writes those too).
+RESULT_BEGIN = "<!-- result: begin (reversis report --readme) -->"
+RESULT_END = "<!-- result: end -->"
 
 
 def _suite(areas: list[str] | None) -> tuple[list[Any], dict[str, Any]]:
@@ -78,14 +81,25 @@ def write_report(out: Path, data: dict[str, Any]) -> None:
         _write(out / "badges" / f"{entry['name']}.json", _json_bytes(badge))
 
 
-def rewrite_readme(path: Path, table: str) -> None:
+def rewrite_readme(path: Path, table: str, begin_marker: str = README_BEGIN, end_marker: str = README_END) -> None:
     """Put ``table`` between the markers of the README at ``path``, atomically."""
     text = path.read_text(encoding="utf-8")
-    begin, end = text.find(README_BEGIN), text.find(README_END)
+    begin, end = text.find(begin_marker), text.find(end_marker)
     if begin < 0 or end < begin:
-        raise ValueError(f"{path} has no lines {README_BEGIN!r} … {README_END!r} to put the table between")
-    new = text[: begin + len(README_BEGIN)] + "\n" + table + text[end:]
-    _write(path, new.encode("utf-8"))
+        raise ValueError(f"{path} has no lines {begin_marker!r} … {end_marker!r} to put the text between")
+    new = text[: begin + len(begin_marker)] + "\n" + table + text[end:]
+    if new != text:
+        _write(path, new.encode("utf-8"))
+
+
+def rewrite_readmes(readme: Path, matrix: dict[str, Any], implementations: list[catalog.Implementation]) -> None:
+    """The README's table, and each harness README's own result, from ``matrix``."""
+    rewrite_readme(readme, render.markdown_table(matrix))
+    rows = {row["name"]: row for row in matrix["implementations"]}
+    for implementation in implementations:
+        if implementation.harness is not None and implementation.name in rows:
+            page = implementation.harness / "README.md"
+            rewrite_readme(page, render.harness_result(rows[implementation.name]), RESULT_BEGIN, RESULT_END)
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -144,7 +158,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.write_expected is not None:
         _write(args.write_expected, _json_bytes(results.matrix(data)))
     if args.readme is not None:
-        rewrite_readme(args.readme, render.markdown_table(results.matrix(data)))
+        rewrite_readmes(args.readme, results.matrix(data), implementations)
     print(f"{len(entries)} implementations in {data['seconds']} s")
     if args.expected is not None:
         expected = json.loads(args.expected.read_text(encoding="utf-8"))
@@ -167,6 +181,8 @@ def status_text(entry: dict[str, Any]) -> str:
 def _check(args: argparse.Namespace) -> str | None:
     if args.print_driver is None and not (args.out or args.expected or args.write_expected or args.readme):
         return "say where the report goes (--out DIR), or what to do with it (--check, --write-expected, --readme)"
+    if args.readme is not None and (args.only or args.area):
+        return "--readme shows every implementation over the whole suite: leave out --only and --area"
     if args.expected is not None and not args.expected.is_file():
         return f"--check {args.expected}: no such file"
     if args.readme is not None and not args.readme.is_file():

@@ -238,3 +238,13 @@ def run_badge(reports: list[dict[str, Any]]) -> dict[str, Any]:
         "share": totals["passed"] / claimed if claimed else 0.0,
     }
     return badge(entry, SPEC_VERSION)
+
+
+def harness_result(row: dict[str, Any]) -> str:
+    """What a harness's README shows of its run: its row of the matrix, as the runner prints it."""
+    totals = row["totals"]
+    summary = f"{totals['passed']} passed, {totals['failed']} failed, {totals['skipped']} skipped"
+    return (
+        f"`reversis report --only {row['name']}` (its row of `conformance/implementations/expected.json`):\n\n"
+        f"```\ncapabilities: {row['capability_line']}\n{summary}\n```\n"
+    )

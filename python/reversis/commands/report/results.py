@@ -181,7 +181,18 @@ def _tail(log: Path, lines: int = 30) -> str:
 
 
 #: The fields of an implementation's row that ``.ci/run`` holds to the committed expectation.
-MATRIX_FIELDS = ("name", "title", "language", "version", "harness", "status", "counts", "totals", "share")
+MATRIX_FIELDS = (
+    "name",
+    "title",
+    "language",
+    "version",
+    "harness",
+    "status",
+    "capability_line",
+    "counts",
+    "totals",
+    "share",
+)
 
 
 def matrix(results: dict[str, Any]) -> dict[str, Any]:
