@@ -74,12 +74,32 @@ def _ban_decides(game: reference.Game) -> bool:
     return void and any(card in points for card in hand) and any(card not in points for card in hand)
 
 
-def rules_of(name: str, moon_hands: int, ban_decides: bool) -> list[str]:
+def _breaking_decides(game: reference.Game) -> bool:
+    """Whether what breaks hearts (PLAY-6) is what makes the legal set of the seat to move.
+
+    A lead the opening card does not force, by a seat holding a heart and a non-heart, before
+    any heart of the hand is played: hearts are broken there under ``none`` and not under
+    ``heart``, so every value of ``hearts_breaking`` gives a legal set that another does not.
+    Once a heart is played every value breaks hearts, and a seat of hearts alone (or of no
+    heart) leads the same cards either way.
+    """
+    if game.phase != "play" or game.trick or game.to_move is None:
+        return False
+    if game.ruleset.opening_card is not None and not game.tricks_played:
+        return False
+    hearts = [card for card in game.hand(game.to_move) if card.endswith("H")]
+    played = [entry["card"] for trick in game.tricks_played for entry in trick["cards"]]
+    return 0 < len(hearts) < len(game.hand(game.to_move)) and not any(card.endswith("H") for card in played)
+
+
+def rules_of(name: str, moon_hands: int, ban_decides: bool, breaking_decides: bool) -> list[str]:
     """A case's ``rules`` (conformance/README.md §House rules): the fields its answers depend on.
 
     The moon's scoring where a hand of it was a moon (MATCH-6: a count-down hand never is); the
     first-trick ban where it made a legal set (:func:`_ban_decides`); the deck where the preset
-    strips cards, since every deal names the cards of its deck.
+    strips cards, since every deal names the cards of its deck; the passing always, since the
+    view after every deal shows the hand's phase and pass direction; what breaks hearts where
+    it made a legal set (:func:`_breaking_decides`).
     """
     ruleset = reference.preset(name)
     rules = []
@@ -89,6 +109,9 @@ def rules_of(name: str, moon_hands: int, ban_decides: bool) -> list[str]:
         rules.append("first_trick_ban")
     if ruleset.to_json()["deck"]["removed"]:
         rules.append("deck")
+    rules.append("passing")
+    if breaking_decides:
+        rules.append("hearts_breaking")
     return rules
 
 
@@ -107,7 +130,7 @@ def recorded_match(name: str, seed: int, hands: int | None = None, by_ids: bool 
     steps: list[dict[str, Any]] = []
     played_hands = 0
     moon_hands = 0
-    ban_decides = False
+    ban_decides = breaking_decides = False
     while game.phase != "over":
         if game.phase == "deal":
             if hands is not None and played_hands == hands:
@@ -128,6 +151,7 @@ def recorded_match(name: str, seed: int, hands: int | None = None, by_ids: bool 
             continue
         action = _random_action(game, rng)
         ban_decides = ban_decides or _ban_decides(game)
+        breaking_decides = breaking_decides or _breaking_decides(game)
         tricks_before = len(game.tricks_played)
         hand_before = game.hand_number
         if by_ids:
@@ -161,7 +185,7 @@ def recorded_match(name: str, seed: int, hands: int | None = None, by_ids: bool 
                 }
             )
     steps.append({"record": True})
-    rules = rules_of(name, moon_hands, ban_decides)
+    rules = rules_of(name, moon_hands, ban_decides, breaking_decides)
     return {**({"rules": rules} if rules else {}), "ruleset": name, "steps": steps}
 
 

@@ -1,11 +1,12 @@
 """A case's ``rules`` name exactly the ruleset fields whose value decides its answers.
 
-Published rules disagree on the moon's scoring, the deck a table strips and the first-trick ban
-(conformance/README.md §House rules); an implementation that plays a preset with another value
-of such a field declares it (DRV-4 ``variants``), and the runner skips the cases that name the
-field. So the tags must be honest in both directions: here each game and seed case is run on the
-Rust engine with the field changed to each other valid value, and the cases that then fail must
-be exactly the cases tagged with the field. A case left untagged that depends on the field
+Published rules disagree on the moon's scoring, the deck a table strips, the first-trick ban, the
+passing and what breaks hearts (conformance/README.md §House rules); an implementation that
+plays a preset with another value of such a field declares it (DRV-4 ``variants``), and the
+runner skips the cases that name the field. So the tags must be honest in both directions: here
+each game and seed case is run on the Rust engine with the field changed to each other valid
+value (for the passing, a set of values that between them change every part of it), and the
+cases that then fail must be exactly the cases tagged with the field. A case left untagged that depends on the field
 would fail an honest variant; a case tagged that does not would be skipped for nothing.
 """
 
@@ -27,6 +28,7 @@ from reversis.conformance.variants import TAGGED_FIELDS
 ROOT = Path(__file__).resolve().parents[1]
 CASES = load_cases(CASE_FOLDERS, ROOT / "conformance")
 SCORINGS = ("taker-choice", "add-to-others", "subtract-from-taker")
+BREAKINGS = ("none", "heart", "heart-or-QS")
 RANKS = "23456789TJQKA"
 
 
@@ -62,6 +64,24 @@ def _other_strip(ruleset: dict[str, Any]) -> dict[str, Any]:
     return {**deck, "removed": sorted(kept + spares[:count])}
 
 
+def _other_passing(ruleset: dict[str, Any]) -> list[Any]:
+    """No passing; every direction alone; a cycle that holds first; the cycle with another size.
+
+    Between them these change, for some hand number, whether a hand passes, where its cards go
+    and how many: a case whose answers survive all of them does not depend on the passing.
+    """
+    passing = ruleset["passing"]
+    hand_size = reversis.Ruleset.from_json(ruleset).hand_size
+    size = passing["size"] if passing else min(3, hand_size)
+    directions = ["left", "right"] + (["across"] if ruleset["players"] == 4 else [])
+    values: list[Any] = [None]
+    values += [{"cycle": [direction], "size": size} for direction in directions]
+    values.append({"cycle": ["hold", "left"], "size": size})
+    if passing:
+        values += [{**passing, "size": other} for other in (size - 1, size + 1) if 1 <= other <= hand_size]
+    return [value for value in values if value != passing]
+
+
 def alternatives(field: str, ruleset: dict[str, Any]) -> list[Any]:
     """Every other value of ``field`` a probe plays, where the suite tags ``field`` on ``ruleset``."""
     if not TAGGED_FIELDS[field](ruleset):
@@ -73,6 +93,10 @@ def alternatives(field: str, ruleset: dict[str, Any]) -> list[Any]:
         return [not ruleset["first_trick_ban"]]
     if field == "deck":
         return [_other_strip(ruleset)]
+    if field == "passing":
+        return _other_passing(ruleset)
+    if field == "hearts_breaking":
+        return [value for value in BREAKINGS if value != ruleset["hearts_breaking"]]
     raise AssertionError(f"no probe for {field}")
 
 

@@ -1,4 +1,4 @@
-"""House rules (DRV-4 ``variants``): an implementation whose preset plays another moon, strip or ban.
+"""House rules (DRV-4 ``variants``): an implementation whose preset plays another moon, strip, ban, passing or breaking.
 
 The fake implementations here are the reference engine playing a preset with a field replaced,
 as a real engine with a house rule would. Claiming the variant must make the suite pass them:
@@ -28,6 +28,9 @@ CASES = load_cases(CASE_FOLDERS, ROOT / "conformance")
 ADD_TO_OTHERS = {"moon": {"scoring": "add-to-others", "bonus": 26}}
 NO_BAN = {"first_trick_ban": False}
 STRIP_2D = {"deck": {"lowest_rank": "2", "removed": ["2D"]}}
+NO_PASSING: dict[str, Any] = {"passing": None}
+PASS_LEFT = {"passing": {"cycle": ["left"], "size": 3}}
+HEART = {"hearts_breaking": "heart"}
 
 
 class HouseRules(ModuleEngine):
@@ -76,33 +79,44 @@ def _on(preset: str) -> list[Any]:
 
 
 @pytest.mark.parametrize(
-    ("preset", "house", "field", "variant_case"),
+    ("preset", "house", "variant_case"),
     [
-        ("hearts-4", ADD_TO_OTHERS, "moon", "moon-and-pit/hearts-4-with-the-moon-added-to-the-others"),
-        ("hearts-4", NO_BAN, "first_trick_ban", "first-trick/only-qs-and-hearts-without-the-ban"),
-        ("black-maria", STRIP_2D, "deck", "decks-and-deals/black-maria-stripping-2d-instead"),
+        ("hearts-4", ADD_TO_OTHERS, "moon-and-pit/hearts-4-with-the-moon-added-to-the-others"),
+        ("hearts-4", NO_BAN, "first-trick/only-qs-and-hearts-without-the-ban"),
+        ("black-maria", STRIP_2D, "decks-and-deals/black-maria-stripping-2d-instead"),
+        # The house rules that outside engines declare (conformance/implementations/*/README.md).
+        ("hearts-4", {**NO_PASSING, **NO_BAN}, "first-trick/without-passing-or-ban-void-seat-discards-qs"),
+        ("hearts-computer", NO_PASSING, "follow-suit/without-passing-leader-not-bound-previous-suit"),
+        (
+            "hearts-4",
+            {**HEART, **ADD_TO_OTHERS},
+            "breaking-hearts/heart-breaking-moon-added-qs-led-leaves-hearts-unbroken",
+        ),
+        ("hearts-computer", PASS_LEFT, "moon-and-pit/passing-left-taker-keeps-moon-when-another-wins-last"),
     ],
 )
 def test_a_claimed_house_rule_skips_the_cases_of_the_other_answer_and_runs_its_own(
-    preset: str, house: dict[str, Any], field: str, variant_case: str
+    preset: str, house: dict[str, Any], variant_case: str
 ) -> None:
     cases = _on(preset)
     # Unclaimed, the house rule fails the cases written for the preset's own value.
     unclaimed = run_cases(HouseRules({preset: house}), cases)
-    assert unclaimed.failed and all(field in o.case.rules for o in unclaimed.failed)
+    assert unclaimed.failed and all(set(house) & set(o.case.rules) for o in unclaimed.failed)
     engine = HouseRules({preset: house}, variants={preset: house})
     report = run_cases(engine, cases)
     assert report.ok, [(o.case.id, o.reason) for o in report.failed]
     house_skips = {o.case.id: o.reason for o in report.outcomes if o.reason.startswith("house rule")}
-    on_preset = {case.id for case in cases if case.data["ruleset"] == preset}
-    assert set(house_skips) == {case.id for case in cases if field in case.rules and case.id in on_preset}
-    own = json.dumps(reference.preset(preset).to_json()[field])
-    claimed = json.dumps(house[field])
-    plays = f"house rule: the implementation's {preset} plays {field} {claimed}"
-    assert set(house_skips.values()) == {f"{plays}; this case is for {preset}'s own {field} {own}"}
+    on_preset = {case.id: case for case in cases if case.data["ruleset"] == preset}
+    assert set(house_skips) == {i for i, case in on_preset.items() if set(house) & set(case.rules)}
+    for case_id, reason in house_skips.items():
+        # The reason names the first varied field the case depends on, and the value it was written for.
+        field = next(field for field in house if field in on_preset[case_id].rules)
+        own = json.dumps(reference.preset(preset).to_json()[field])
+        plays = f"house rule: the implementation's {preset} plays {field} {json.dumps(house[field])}"
+        assert reason == f"{plays}; this case is for {preset}'s own {field} {own}"
     # Every other case on the preset ran, and the case on the variant's ruleset ran as the preset.
     ran = {o.case.id for o in report.outcomes if o.status == "passed"}
-    assert on_preset - set(house_skips) <= ran
+    assert set(on_preset) - set(house_skips) <= ran
     assert variant_case in ran
     (variant,) = [case for case in cases if case.id == variant_case]
     sent_whole = [r for r in engine.asked if isinstance(r, dict) and r.get("name") == variant.data["ruleset"]["name"]]
@@ -123,13 +137,13 @@ def test_a_variant_case_runs_as_a_custom_ruleset_where_no_variant_is_claimed() -
 
 
 def test_a_house_rule_the_suite_does_not_sort_by_skips_every_case_on_the_preset() -> None:
-    house = {"hearts_breaking": "heart"}
+    house = {"target": 50}
     report = run_cases(HouseRules({"hearts-4": house}, variants={"hearts-4": house}), _on("hearts-4"))
     on_preset = [o for o in report.outcomes if o.case.data["ruleset"] == "hearts-4"]
     assert on_preset and all(o.status == "skipped" for o in on_preset)
     assert {o.reason for o in on_preset} == {
-        'house rule: the implementation\'s hearts-4 plays hearts_breaking "heart", '
-        "and the suite does not mark which cases on hearts-4 depend on hearts_breaking"
+        "house rule: the implementation's hearts-4 plays target 50, "
+        "and the suite does not mark which cases on hearts-4 depend on target"
     }
     assert report.ok
 

@@ -1,7 +1,7 @@
 """House rules: an implementation's preset that differs from the spec's in some fields (DRV-4 ``variants``).
 
 Published rules disagree in a few places (the moon's scoring, the deck's strip, the first-trick
-ban); a case that depends on one of them names the ruleset field in its ``rules``
+ban, the passing, what breaks hearts); a case that depends on one of them names the ruleset field in its ``rules``
 (conformance/README.md §House rules). An implementation that plays a preset with another value
 of such a field declares it, and the runner skips the cases written for the preset's own value,
 and runs as that preset the cases written on a ruleset object equal to its variant.
@@ -23,6 +23,10 @@ TAGGED_FIELDS: dict[str, Callable[[dict[str, Any]], bool]] = {
     "first_trick_ban": lambda ruleset: True,
     # the cards a table of this size strips (RS-4, D-10): on a ruleset that strips any
     "deck": lambda ruleset: bool((ruleset.get("deck") or {}).get("removed")),
+    # whether, where and how many cards each hand passes (RS-5, PASS-1): on every ruleset
+    "passing": lambda ruleset: True,
+    # what breaks hearts (RS-8, PLAY-6): on every ruleset
+    "hearts_breaking": lambda ruleset: True,
 }
 
 #: What a ruleset is compared without (RS-2: informative only; RS-1: a name is not a rule).
