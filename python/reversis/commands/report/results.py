@@ -30,6 +30,7 @@ def case_index(cases: list[Any]) -> dict[str, dict[str, Any]]:
     for case in cases:
         source = [str(item) for item in case.data.get("source", [])]
         index[case.id] = {
+            "case": case,
             "file": case.file,
             "clauses": [item for item in source if CLAUSE.fullmatch(item) and not DECISION.fullmatch(item)],
             "decisions": [item for item in source if DECISION.fullmatch(item)],
@@ -94,7 +95,28 @@ def run(
         return _not_run(
             entry, "run", f"the runner exited with status {status} and wrote no report", started, _tail(run_log)
         )
-    return _entry(entry, reports[0], cases, seconds)
+    entry = _entry(entry, reports[0], cases, seconds)
+    for failure in entry["failures"]:
+        case = cases.get(failure["case"], {}).get("case")
+        if case is not None and case.data.get("kind") == "perft":
+            failure["divergence"] = divergence(implementation.driver, case, timeout)
+    return entry
+
+
+def divergence(driver: str, case: Any, timeout: float) -> str:
+    """Where divide finds the implementation parts from the Rust core below a failed perft case's position."""
+    from ...conformance.engines import DriverEngine, builtin_engine
+    from ...conformance.perft import find_divergence
+
+    ours, theirs = builtin_engine("rust"), DriverEngine(driver, timeout=timeout)
+    try:
+        found = find_divergence(ours, theirs, case)
+    except Exception as error:  # whatever the implementation does wrong is reported, never raised
+        return f"divide could not finish: {error}"
+    finally:
+        theirs.close()
+        ours.close()
+    return found.summary if found is not None else "divide finds no difference"
 
 
 def _entry(
@@ -112,7 +134,8 @@ def _entry(
         if outcome["status"] == "skipped":
             skips.setdefault(outcome["reason"], []).append(outcome["case"])
         elif outcome["status"] == "failed":
-            about = cases.get(outcome["case"], {"file": "", "clauses": [], "decisions": [], "documents": []})
+            about = dict(cases.get(outcome["case"], {"file": "", "clauses": [], "decisions": [], "documents": []}))
+            about.pop("case", None)
             failures.append(
                 {
                     "case": outcome["case"],
