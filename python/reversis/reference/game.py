@@ -52,6 +52,7 @@ from .cards import (
     without,
 )
 from .jsondata import MAX_I64, MIN_I64, as_integer, json_problem
+from . import perft
 from .legality import play_error
 from .records import check_record
 from .ruleset import Ruleset, as_ruleset
@@ -580,6 +581,24 @@ class Game:
             del self._actions[actions:]
         del self._hand_scores[hand_scores:]
         self._events = []
+
+    def perft(self, depth: int, unit: str = "decisions") -> int:
+        """The number of legal sequences of ``depth`` decisions, or of decisions until ``depth``
+        more tricks are complete, from this position (PERFT-2, PERFT-3; :mod:`.perft`).
+
+        :raises InvalidInputError: ``invalid-setup`` for a depth or unit outside PERFT-5's.
+        :raises IllegalActionError: ``wrong-phase`` in phase ``deal``, ``match-over`` in phase ``over``.
+        """
+        return perft.perft(self, depth, unit)
+
+    def divide(self, depth: int, unit: str = "decisions") -> dict[str, int]:
+        """For each decision of the acting seat, by its key, the number of the sequences
+        :meth:`perft` counts that begin with it (PERFT-4), in the order of the decisions.
+
+        :raises InvalidInputError: as :meth:`perft`, and ``invalid-setup`` for a depth of 0.
+        :raises IllegalActionError: as :meth:`perft`.
+        """
+        return perft.divide(self, depth, unit)
 
     # ------------------------------------------------------------ views and records
 
