@@ -25,6 +25,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any, Optional, overload
 
 from ..errors import IllegalActionError, InvalidInputError, ReversisError, shown
+from . import perft
 from .actions import (
     MOON_ADD,
     MOON_CHOICES,
@@ -52,7 +53,6 @@ from .cards import (
     without,
 )
 from .jsondata import MAX_I64, MIN_I64, as_integer, json_problem
-from . import perft
 from .legality import play_error
 from .records import check_record
 from .ruleset import Ruleset, as_ruleset
@@ -583,8 +583,9 @@ class Game:
         self._events = []
 
     def perft(self, depth: int, unit: str = "decisions") -> int:
-        """The number of legal sequences of ``depth`` decisions, or of decisions until ``depth``
-        more tricks are complete, from this position (PERFT-2, PERFT-3; :mod:`.perft`).
+        """Perft (PERFT-2, PERFT-3): the legal sequences of ``depth`` decisions from here.
+
+        With ``unit="tricks"``, the sequences of decisions until ``depth`` more tricks are complete.
 
         :raises InvalidInputError: ``invalid-setup`` for a depth or unit outside PERFT-5's.
         :raises IllegalActionError: ``wrong-phase`` in phase ``deal``, ``match-over`` in phase ``over``.
@@ -592,8 +593,9 @@ class Game:
         return perft.perft(self, depth, unit)
 
     def divide(self, depth: int, unit: str = "decisions") -> dict[str, int]:
-        """For each decision of the acting seat, by its key, the number of the sequences
-        :meth:`perft` counts that begin with it (PERFT-4), in the order of the decisions.
+        """Divide (PERFT-4): for each decision of the acting seat, by its key, the sequences that begin with it.
+
+        Those of the sequences :meth:`perft` counts, in the order of the decisions.
 
         :raises InvalidInputError: as :meth:`perft`, and ``invalid-setup`` for a depth of 0.
         :raises IllegalActionError: as :meth:`perft`.

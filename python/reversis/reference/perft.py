@@ -34,7 +34,9 @@ def decisions(game: Game) -> list[tuple[str, dict[str, Any]]]:
         assert seat is not None and game.ruleset.passing is not None
         hand = sorted(game.hand(seat), key=card_id)
         # combinations() of a hand holding two copies of a card gives some sets twice: a set is one decision.
-        chosen = sorted(set(combinations(hand, game.ruleset.passing["size"])), key=lambda cards: [card_id(c) for c in cards])
+        chosen = sorted(
+            set(combinations(hand, game.ruleset.passing["size"])), key=lambda cards: [card_id(c) for c in cards]
+        )
         return [("+".join(cards), {"type": "pass", "seat": seat, "cards": list(cards)}) for cards in chosen]
     if game.phase == "moon":
         return [(choice, {"type": "moon", "seat": seat, "choice": choice}) for choice in MOON_CHOICES]
