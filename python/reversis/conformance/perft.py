@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any, Union
 
-from .engines import DriverEngine, ModuleEngine
+from .engines import DriverEngine, EngineError, ModuleEngine
 
 Engine = Union[ModuleEngine, DriverEngine]
 
@@ -43,6 +43,13 @@ class Position:
     ruleset: Any
     start: dict[str, Any] = field(default_factory=dict)
     actions: list[dict[str, Any]] = field(default_factory=list)
+    #: A record (REC-1) to replay (``load_record``) instead of ``start``; ``actions`` follow it.
+    record: dict[str, Any] | None = None
+
+    @classmethod
+    def of_record(cls, record: dict[str, Any], actions: list[dict[str, Any]] | None = None) -> Position:
+        """The position a record replays to (REC-2), then ``actions``."""
+        return cls(record["ruleset"], {}, list(actions or []), record)
 
     @classmethod
     def of(cls, case_or_position: Any) -> Position:
@@ -106,7 +113,10 @@ class Walker:
 
     def open(self, path: list[dict[str, Any]]) -> int:
         """A new game at the named position, then ``path``'s actions; the caller drops it."""
-        game = int(self._call("new_game", ruleset=self.position.ruleset, **self.position.start)["game"])
+        if self.position.record is not None:
+            game = int(self._call("load_record", record=self.position.record)["game"])
+        else:
+            game = int(self._call("new_game", ruleset=self.position.ruleset, **self.position.start)["game"])
         try:
             for action in [*self.position.actions, *path]:
                 self._call("apply", game=game, action=action)
@@ -123,6 +133,24 @@ class Walker:
         finally:
             self._call("drop", game=game)
 
+    def resolve(self, keys: list[str]) -> list[dict[str, Any]]:
+        """The ACT-1 actions of a path of decision keys (PERFT-4) from the named position.
+
+        :raises ValueError: naming the first key that is not a decision where it is given, and
+            the decisions there.
+        """
+        path: list[dict[str, Any]] = []
+        for index, key in enumerate(keys):
+            choices = dict(view_decisions(self.view(path), self.size))
+            if key not in choices:
+                where = f"after {' '.join(keys[:index])}" if index else "at the position"
+                shown = ", ".join(choices) if len(choices) <= 40 else f"{len(choices)} decisions"
+                raise ValueError(
+                    f"{where}, {key!r} is not a decision of the acting seat; the decisions are: {shown or 'none'}"
+                )
+            path.append(choices[key])
+        return path
+
     def divide(self, path: list[dict[str, Any]], depth: int, unit: str) -> dict[str, int]:
         """Divide (PERFT-4) at ``path``: by the implementation's command, or by walking it."""
         cursor = _Cursor(self, path)
@@ -131,6 +159,7 @@ class Walker:
                 answer = self._call("perft", game=cursor.game, depth=depth, unit=unit, divide=True)
                 return {str(key): int(count) for key, count in answer["divide"].items()}
             view = cursor.view()
+            _check_phase(view)
             counts = {}
             for key, action in view_decisions(view, self.size):
                 below = depth - 1 if unit == "decisions" else depth - self._completes_trick(view, action)
@@ -146,6 +175,7 @@ class Walker:
         try:
             if self.claims_perft:
                 return int(self._call("perft", game=cursor.game, depth=depth, unit=unit)["count"])
+            _check_phase(cursor.view())
             return self._walk_count(cursor, depth, unit)
         finally:
             cursor.close()
@@ -216,6 +246,14 @@ class _Step:
     def __exit__(self, kind: object, error: object, trace: object) -> None:
         if kind is None:
             self.cursor.back()
+
+
+def _check_phase(view: dict[str, Any]) -> None:
+    """PERFT-5: nobody decides in phases ``deal`` and ``over``, so there is nothing to count from."""
+    if view["phase"] == "deal":
+        raise EngineError("wrong-phase", "no seat decides in phase deal (a deal is chance, not a decision)")
+    if view["phase"] == "over":
+        raise EngineError("match-over", "no seat decides once the match is over")
 
 
 def _players(ruleset: Any) -> int:
