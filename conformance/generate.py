@@ -4,7 +4,8 @@
 
 writes ``seeding/vectors.json`` (seed-to-hands vectors), ``generated/<preset>.json`` (one
 recorded match per preset, replayed step by step with the expected legal set, trick winner and
-scores) and ``bench/<preset>.json`` (one full hand per preset, for ``reversis bench``), for every
+scores), ``bench/<preset>.json`` (one full hand per preset, for ``reversis bench``) and
+``perft/<preset>.json`` (perft and divide of named positions, spec/perft.md), for every
 preset of ``spec/rulesets/``, and rewrites the presets table of ``spec/ruleset.md`` (§Presets,
 between its two marker comments) from those files. A file of ``generated/`` or ``bench/`` whose
 preset is gone is removed. ``tests/test_generate.py`` checks that the files in the repository
@@ -16,7 +17,9 @@ writes the compatibility fixtures of a release, ``compat/<version>/`` (see compa
 once: the version must be the one the specification states, and an existing release folder is
 never overwritten (those files are frozen). It writes nothing else.
 
-The expected values here are what ``reversis.reference`` computed. They add volume, not
+The expected values here are what ``reversis.reference`` computed, but for the counts of
+``perft/``, which the Rust engine's perft computes (so the extension must be built, with every
+preset) and ``tests/test_perft.py`` counts again with the reference's. They add volume, not
 authority: the hand-written cases in ``cases/`` are derived from the documents, and both
 engines must agree with those and with these.
 """
@@ -271,10 +274,19 @@ def _phases(game: reference.Game, depth: int, unit: str) -> list[str]:
 
 
 def _perft_case(name: str, short: str, description: str, source: list[str], **position: Any) -> dict[str, Any]:
-    """One perft case: ``position`` holds its ``start``, ``steps``, ``depth`` and ``unit``."""
+    """One perft case: ``position`` holds its ``start``, ``steps``, ``depth`` and ``unit``.
+
+    With ``written_deal``, the seeded start becomes an unseeded one whose first step deals the
+    seed's hands (DEAL-3, SEED-5): the same position within the hand, open to an
+    implementation that deals only what it is given.
+    """
     import reversis
 
     start, steps, depth, unit = position["start"], position["steps"], position["depth"], position["unit"]
+    if position.get("written_deal"):
+        hand = start["hand_number"]
+        (hands,) = reference.deal_from_seed(reference.preset(name), start["seed"], 1, hand)
+        start, steps = {"hand_number": hand}, [{"action": {"type": "deal", "hands": hands}}, *steps]
     counted = reversis.Game(reversis.preset(name), **start)
     played = reference.Game(reference.preset(name), **start)
     for step in steps:
@@ -329,16 +341,24 @@ def perft_cases(name: str) -> list[dict[str, Any]]:
     steps: list[dict[str, Any]] = []
     advance(game, steps, lambda g: g.phase == "play")
     depth = _deepest_walkable(name, start, steps, MAX_CASE_DEPTH)
-    lead = f"{name}: {depth} decisions from the first lead of seed {PERFT_SEED}, hand {hand}"
+    lead = f"{name}: {depth} decisions from the first lead of the deal of seed {PERFT_SEED} to hand {hand}"
     source = ["PERFT-1", "PERFT-2", "PERFT-4", "PLAY-1", "PLAY-8", "D-19"]
-    cases.append(_perft_case(name, "lead", lead, source, start=start, steps=list(steps), depth=depth, unit="decisions"))
+    cases.append(
+        _perft_case(
+            name, "lead", lead, source, start=start, steps=list(steps), depth=depth, unit="decisions", written_deal=True
+        )
+    )
     # The second trick, from as early a card of it as a walk of the trick allows: one trick is as
     # many decisions as the trick has cards to come.
     advance(game, steps, lambda g: len(g.tricks_played) == 1)
     advance(game, steps, lambda g: _walk_requests(name, start, steps, n - len(g.trick)) <= WALK_REQUESTS)
     trick = f"{name}: the rest of the second trick, {len(game.trick)} of its cards played, in tricks"
     source = ["PERFT-1", "PERFT-3", "PERFT-4", "PLAY-4", "PLAY-7", "D-19"]
-    cases.append(_perft_case(name, "trick", trick, source, start=start, steps=list(steps), depth=1, unit="tricks"))
+    cases.append(
+        _perft_case(
+            name, "trick", trick, source, start=start, steps=list(steps), depth=1, unit="tricks", written_deal=True
+        )
+    )
     # The rest of the hand from within its last two tricks, and the first decision of the next
     # hand, dealt from the seed: as much of the two tricks as a walk allows.
     advance(game, steps, lambda g: len(g.tricks_played) == ruleset.hand_size - 2 and not g.trick)
@@ -360,16 +380,31 @@ def perft_cases(name: str) -> list[dict[str, Any]]:
         size = ruleset.passing["size"]
         sets = math.comb(ruleset.hand_size, size)
         depth = 2 if sets <= PASS_SETS else 1
-        passes = f"{name}: the first {'two passes' if depth == 2 else 'pass'} of hand 0, {sets} sets of {size} cards"
+        which = "two passes" if depth == 2 else "pass"
+        passes = f"{name}: the first {which} of seed {PERFT_SEED}'s hand 0, {sets} sets of {size} cards"
         source = ["PERFT-1", "PERFT-2", "PERFT-4", "PASS-2", "D-19"]
-        cases.append(_perft_case(name, "pass", passes, source, start=zero, steps=[], depth=depth, unit="decisions"))
+        cases.append(
+            _perft_case(
+                name, "pass", passes, source, start=zero, steps=[], depth=depth, unit="decisions", written_deal=True
+            )
+        )
         game = reference.Game(ruleset, PERFT_SEED)
         steps = []
         advance(game, steps, lambda g: len(g.awaiting_pass) == 1)
         exchange = f"{name}: the last pass of hand 0, the exchange and the first lead"
         source = ["PERFT-1", "PERFT-2", "PERFT-4", "PASS-3", "PLAY-1", "D-19"]
         cases.append(
-            _perft_case(name, "exchange", exchange, source, start=zero, steps=steps, depth=2, unit="decisions")
+            _perft_case(
+                name,
+                "exchange",
+                exchange,
+                source,
+                start=zero,
+                steps=steps,
+                depth=2,
+                unit="decisions",
+                written_deal=True,
+            )
         )
     return cases
 

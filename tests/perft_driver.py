@@ -17,9 +17,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "python"))
 
-from reversis import reference  # noqa: E402
-from reversis.conformance.driver import serve  # noqa: E402
-from reversis.conformance.engines import EngineError, ModuleEngine, game_view  # noqa: E402
+from reversis import reference
+from reversis.conformance.driver import serve
+from reversis.conformance.engines import EngineError, ModuleEngine, game_view
 
 
 class Walked(ModuleEngine):
@@ -32,7 +32,7 @@ class Walked(ModuleEngine):
         return answer
 
     def _cmd_perft(self, game: int, depth: Any, unit: Any, divide: Any = None) -> dict[str, Any]:
-        raise EngineError("invalid-request", "unknown command \"perft\"")
+        raise EngineError("invalid-request", 'unknown command "perft"')
 
 
 def _hidden(game: Any) -> str | None:

@@ -174,9 +174,18 @@ class _ClosedOutput:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from ..conformance import EngineError, EngineFault
+
     with _ClosedOutput() as output:
         try:
             return _count(args)
+        except EngineError as error:
+            # A rejected action of --actions, or a count the implementation refuses (PERFT-5).
+            print(f"reversis perft: error: {error.code}: {error.message}", file=sys.stderr)
+            return 1
+        except EngineFault as fault:
+            print(f"reversis perft: error: the implementation failed: {fault}", file=sys.stderr)
+            return 1
         except KeyboardInterrupt:
             if output.closed:
                 raise BrokenPipeError("standard output was closed") from None
@@ -233,7 +242,10 @@ class _RecordAction(argparse.Action):
     """Reads ``--record`` and keeps its file name for the header line."""
 
     def __call__(self, parser: Any, namespace: argparse.Namespace, values: Any, option: Any = None) -> None:
-        namespace.record = _record(str(values))
+        try:
+            namespace.record = _record(str(values))
+        except argparse.ArgumentTypeError as error:
+            raise argparse.ArgumentError(self, str(error)) from None
         namespace.record_name = str(values)
 
 

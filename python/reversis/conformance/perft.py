@@ -14,6 +14,8 @@ position where they disagree on what the acting seat may do, and says so in one 
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any, Union
@@ -117,21 +119,34 @@ class Walker:
             game = int(self._call("load_record", record=self.position.record)["game"])
         else:
             game = int(self._call("new_game", ruleset=self.position.ruleset, **self.position.start)["game"])
-        try:
+        with self.holding(lambda: game, keep=True):
             for action in [*self.position.actions, *path]:
                 self._call("apply", game=game, action=action)
-        except BaseException:
-            self._call("drop", game=game)
-            raise
         return game
+
+    @contextlib.contextmanager
+    def holding(self, game: Callable[[], int], *, keep: bool = False) -> Iterator[None]:
+        """Drops the game ``game()`` names after the block (unless ``keep``), and after a rejected request.
+
+        After any other exception (a fault, Ctrl-C) the implementation is in a state nobody
+        knows, with an answer perhaps still on its way: nothing more is asked of it, and the
+        caller kills it.
+        """
+        try:
+            yield
+        except EngineError:
+            with contextlib.suppress(EngineError):
+                self._call("drop", game=game())
+            raise
+        if not keep:
+            self._call("drop", game=game())
 
     def view(self, path: list[dict[str, Any]]) -> dict[str, Any]:
         """The view (DRV-6) at ``path`` below the named position."""
         game = self.open(path)
-        try:
-            return dict(self._call("view", game=game)["view"])
-        finally:
-            self._call("drop", game=game)
+        with self.holding(lambda: game):
+            view = dict(self._call("view", game=game)["view"])
+        return view
 
     def resolve(self, keys: list[str]) -> list[dict[str, Any]]:
         """The ACT-1 actions of a path of decision keys (PERFT-4) from the named position.
@@ -154,31 +169,30 @@ class Walker:
     def divide(self, path: list[dict[str, Any]], depth: int, unit: str) -> dict[str, int]:
         """Divide (PERFT-4) at ``path``: by the implementation's command, or by walking it."""
         cursor = _Cursor(self, path)
-        try:
+        with self.holding(lambda: cursor.game):
             if self.claims_perft:
                 answer = self._call("perft", game=cursor.game, depth=depth, unit=unit, divide=True)
-                return {str(key): int(count) for key, count in answer["divide"].items()}
-            view = cursor.view()
-            _check_phase(view)
-            counts = {}
-            for key, action in view_decisions(view, self.size):
-                below = depth - 1 if unit == "decisions" else depth - self._completes_trick(view, action)
-                with cursor.step(action):
-                    counts[key] = self._walk_count(cursor, below, unit)
-            return counts
-        finally:
-            cursor.close()
+                counts = {str(key): int(count) for key, count in answer["divide"].items()}
+            else:
+                view = cursor.view()
+                _check_phase(view)
+                counts = {}
+                for key, action in view_decisions(view, self.size):
+                    below = depth - 1 if unit == "decisions" else depth - self._completes_trick(view, action)
+                    with cursor.step(action):
+                        counts[key] = self._walk_count(cursor, below, unit)
+        return counts
 
     def perft(self, path: list[dict[str, Any]], depth: int, unit: str) -> int:
         """Perft (PERFT-2, PERFT-3) at ``path``: by the implementation's command, or by walking it."""
         cursor = _Cursor(self, path)
-        try:
+        with self.holding(lambda: cursor.game):
             if self.claims_perft:
-                return int(self._call("perft", game=cursor.game, depth=depth, unit=unit)["count"])
-            _check_phase(cursor.view())
-            return self._walk_count(cursor, depth, unit)
-        finally:
-            cursor.close()
+                total = int(self._call("perft", game=cursor.game, depth=depth, unit=unit)["count"])
+            else:
+                _check_phase(cursor.view())
+                total = self._walk_count(cursor, depth, unit)
+        return total
 
     def _completes_trick(self, view: dict[str, Any], action: dict[str, Any]) -> bool:
         """Whether ``action`` is the last card of the trick in progress (one card from each seat)."""
@@ -230,9 +244,6 @@ class _Cursor:
             return
         self.walker._call("drop", game=self.game)
         self.game = self.walker.open(self.path)
-
-    def close(self) -> None:
-        self.walker._call("drop", game=self.game)
 
 
 class _Step:
