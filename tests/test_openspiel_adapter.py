@@ -121,7 +121,8 @@ def test_hello_claims_only_what_openspiel_expresses(driver: Driver) -> None:
     assert capabilities["custom_rulesets"] is False
     assert capabilities["observations"] is False
     assert capabilities["error_codes"] is False
-    assert set(capabilities["kinds"]) == {"card", "game"}
+    assert set(capabilities["kinds"]) == {"card", "game", "perft"}
+    assert not capabilities.get("perft", False)
 
 
 def test_presets_equal_the_spec_files(driver: Driver) -> None:

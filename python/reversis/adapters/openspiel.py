@@ -547,7 +547,8 @@ class Adapter:
                 "players": [PLAYERS],
                 "presets": sorted(PRESETS),
                 "custom_rulesets": False,
-                "kinds": ["card", "game"],
+                # perft: the runner counts it by walking its game (DRV-8), not by a command of its own.
+                "kinds": ["card", "game", "perft"],
                 "observations": False,
                 "error_codes": False,
             },

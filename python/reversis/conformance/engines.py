@@ -31,7 +31,7 @@ from .._jsonlines import (
 from ..errors import ReversisError
 
 PROTOCOL_VERSION = 1
-ALL_KINDS = ["card", "ruleset", "seed", "game", "record", "record-bytes"]
+ALL_KINDS = ["card", "ruleset", "seed", "game", "record", "record-bytes", "perft"]
 
 
 class EngineError(Exception):
