@@ -4,7 +4,8 @@
 
 writes ``seeding/vectors.json`` (seed-to-hands vectors), ``generated/<preset>.json`` (one
 recorded match per preset, replayed step by step with the expected legal set, trick winner and
-scores) and ``bench/<preset>.json`` (one full hand per preset, for ``reversis bench``), for every
+scores), ``bench/<preset>.json`` (one full hand per preset, for ``reversis bench``) and
+``perft/<preset>.json`` (perft and divide of named positions, spec/perft.md), for every
 preset of ``spec/rulesets/``, and rewrites the presets table of ``spec/ruleset.md`` (§Presets,
 between its two marker comments) from those files. A file of ``generated/`` or ``bench/`` whose
 preset is gone is removed. ``tests/test_generate.py`` checks that the files in the repository
@@ -16,7 +17,9 @@ writes the compatibility fixtures of a release, ``compat/<version>/`` (see compa
 once: the version must be the one the specification states, and an existing release folder is
 never overwritten (those files are frozen). It writes nothing else.
 
-The expected values here are what ``reversis.reference`` computed. They add volume, not
+The expected values here are what ``reversis.reference`` computed, but for the counts of
+``perft/``, which the Rust engine's perft computes (so the extension must be built, with every
+preset) and ``tests/test_perft.py`` counts again with the reference's. They add volume, not
 authority: the hand-written cases in ``cases/`` are derived from the documents, and both
 engines must agree with those and with these.
 """
@@ -26,6 +29,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import math
 import random
 import sys
 from pathlib import Path
@@ -285,6 +289,210 @@ def vector_file() -> dict[str, Any]:
     }
 
 
+# --- perft/<preset>.json: perft and divide of named positions (spec/perft.md) ----------------------
+
+#: The seed that names the positions of the perft cases.
+PERFT_SEED = 1
+PERFT_GENERATED_BY = (
+    "conformance/generate.py: positions from the reference engine (reversis.reference), counts from the Rust "
+    "engine (reversis.Game.perft and divide); tests/test_perft.py counts them again with the reference's perft"
+)
+#: The most requests the runner may make to walk a case through new_game, apply, view and undo
+#: (about 0.2 ms each through a Python driver): a walkable case stays under about 0.1 s.
+WALK_REQUESTS = 400
+#: The deepest a case goes, in decisions.
+MAX_CASE_DEPTH = 6
+#: The most sets of cards a hand may have to pass for a case of two passes.
+PASS_SETS = 300
+
+
+def _walk_requests(name: str, start: dict[str, Any], steps: list[dict[str, Any]], decisions: int) -> int:
+    """About the requests the runner makes to walk ``decisions`` deep from the position (conformance/perft.py).
+
+    Every position above the last level is viewed, and every one below the first stepped into
+    and back out of (``apply``, ``undo``): three requests for each, counted with the Rust
+    engine's perft; the last level is counted from its parent's view.
+    """
+    import reversis
+
+    game = reversis.Game(reversis.preset(name), **start)
+    for step in steps:
+        game.apply(step["action"])
+    return 3 * sum(game.perft(depth) for depth in range(decisions))
+
+
+def _phases(game: reference.Game, depth: int, unit: str) -> list[str]:
+    """The phases in which the sequences perft counts make decisions (PERFT-2, PERFT-3)."""
+    from reversis.reference.perft import decisions
+
+    seen: set[str] = set()
+
+    def visit(left: int) -> None:
+        choices = decisions(game)
+        if left == 0 or not choices:
+            return
+        seen.add(game.phase)
+        if left == 1 and unit == "decisions":
+            return  # every decision here ends a sequence: nothing below is counted
+        for _, action in choices:
+            completes = action["type"] == "play" and len(game.trick) == game.ruleset.players - 1
+            game.apply(action)
+            visit(left - 1 if unit == "decisions" else left - completes)
+            game.undo()
+
+    visit(depth)
+    return [phase for phase in ("pass", "play", "moon") if phase in seen]
+
+
+def _perft_case(name: str, short: str, description: str, source: list[str], **position: Any) -> dict[str, Any]:
+    """One perft case: ``position`` holds its ``start``, ``steps``, ``depth`` and ``unit``.
+
+    With ``written_deal``, the seeded start becomes an unseeded one whose first step deals the
+    seed's hands (DEAL-3, SEED-5): the same position within the hand, open to an
+    implementation that deals only what it is given.
+    """
+    import reversis
+
+    start, steps, depth, unit = position["start"], position["steps"], position["depth"], position["unit"]
+    if position.get("written_deal"):
+        hand = start["hand_number"]
+        (hands,) = reference.deal_from_seed(reference.preset(name), start["seed"], 1, hand)
+        start, steps = {"hand_number": hand}, [{"action": {"type": "deal", "hands": hands}}, *steps]
+    counted = reversis.Game(reversis.preset(name), **start)
+    played = reference.Game(reference.preset(name), **start)
+    for step in steps:
+        counted.apply(step["action"])
+        played.apply(step["action"])
+    return {
+        "id": f"perft/{name}-{short}",
+        "description": description,
+        "source": source,
+        "kind": "perft",
+        "ruleset": name,
+        "start": start,
+        "steps": steps,
+        "depth": depth,
+        "unit": unit,
+        "phases": _phases(played, depth, unit),
+        "count": counted.perft(depth, unit),
+        "divide": counted.divide(depth, unit),
+    }
+
+
+def _deepest_walkable(name: str, start: dict[str, Any], steps: list[dict[str, Any]], most: int) -> int:
+    """The deepest depth up to ``most`` whose walk stays within :data:`WALK_REQUESTS` (at least 1)."""
+    depth = 1
+    while depth < most and _walk_requests(name, start, steps, depth + 1) <= WALK_REQUESTS:
+        depth += 1
+    return depth
+
+
+def perft_cases(name: str) -> list[dict[str, Any]]:
+    """The perft cases of one preset: its first lead, a trick, the end of a hand, and its passes.
+
+    Each position is named by :data:`PERFT_SEED`, a hand number and the random actions (seeded
+    by the preset's name) that reach it. The cases in phase ``play`` are as deep as a walk of
+    :data:`WALK_REQUESTS` allows; those that pass need the driver's ``perft`` command.
+    """
+    ruleset = reference.preset(name)
+    n = ruleset.players
+    rng = random.Random(f"perft {name}")
+    cases = []
+
+    def advance(game: reference.Game, steps: list[dict[str, Any]], until: Any) -> None:
+        while not until(game):
+            action = _random_action(game, rng)
+            game.apply(action)
+            steps.append({"action": action})
+
+    # A hand that holds, where there is one in the first cycle; else hand 0 with its passes made.
+    hand = next((h for h in range(4) if reference.Game(ruleset, PERFT_SEED, hand_number=h).phase == "play"), 0)
+    start = {"seed": PERFT_SEED, "hand_number": hand}
+    game = reference.Game(ruleset, PERFT_SEED, hand_number=hand)
+    steps: list[dict[str, Any]] = []
+    advance(game, steps, lambda g: g.phase == "play")
+    depth = _deepest_walkable(name, start, steps, MAX_CASE_DEPTH)
+    lead = f"{name}: {depth} decisions from the first lead of the deal of seed {PERFT_SEED} to hand {hand}"
+    source = ["PERFT-1", "PERFT-2", "PERFT-4", "PLAY-1", "PLAY-8", "D-19"]
+    cases.append(
+        _perft_case(
+            name, "lead", lead, source, start=start, steps=list(steps), depth=depth, unit="decisions", written_deal=True
+        )
+    )
+    # The second trick, from as early a card of it as a walk of the trick allows: one trick is as
+    # many decisions as the trick has cards to come.
+    advance(game, steps, lambda g: len(g.tricks_played) == 1)
+    advance(game, steps, lambda g: _walk_requests(name, start, steps, n - len(g.trick)) <= WALK_REQUESTS)
+    trick = f"{name}: the rest of the second trick, {len(game.trick)} of its cards played, in tricks"
+    source = ["PERFT-1", "PERFT-3", "PERFT-4", "PLAY-4", "PLAY-7", "D-19"]
+    cases.append(
+        _perft_case(
+            name, "trick", trick, source, start=start, steps=list(steps), depth=1, unit="tricks", written_deal=True
+        )
+    )
+    # The rest of the hand from within its last two tricks, and the first decision of the next
+    # hand, dealt from the seed: as much of the two tricks as a walk allows.
+    advance(game, steps, lambda g: len(g.tricks_played) == ruleset.hand_size - 2 and not g.trick)
+
+    def to_come(game: reference.Game) -> int:
+        return (ruleset.hand_size - len(game.tricks_played)) * n - len(game.trick) + 1
+
+    advance(game, steps, lambda g: _walk_requests(name, start, steps, to_come(g)) <= WALK_REQUESTS)
+    which = "second-to-last" if len(game.tricks_played) == ruleset.hand_size - 2 else "last"
+    end = f"{name}: hand {hand} from {len(game.trick)} cards into its {which} trick, and the next hand's first decision"
+    source = ["PERFT-1", "PERFT-2", "PERFT-4", "SCORE-2", "DEAL-3", "MATCH-2", "D-19"]
+    depth = to_come(game)
+    cases.append(_perft_case(name, "end", end, source, start=start, steps=list(steps), depth=depth, unit="decisions"))
+    if reference.Game(ruleset, PERFT_SEED).phase == "pass":
+        assert ruleset.passing is not None
+        zero = {"seed": PERFT_SEED, "hand_number": 0}
+        # Two passes where a hand has a few hundred sets to pass, else one (the reference
+        # engine counts every set of the second pass once for each of the first).
+        size = ruleset.passing["size"]
+        sets = math.comb(ruleset.hand_size, size)
+        depth = 2 if sets <= PASS_SETS else 1
+        which = "two passes" if depth == 2 else "pass"
+        passes = f"{name}: the first {which} of seed {PERFT_SEED}'s hand 0, {sets} sets of {size} cards"
+        source = ["PERFT-1", "PERFT-2", "PERFT-4", "PASS-2", "D-19"]
+        cases.append(
+            _perft_case(
+                name, "pass", passes, source, start=zero, steps=[], depth=depth, unit="decisions", written_deal=True
+            )
+        )
+        game = reference.Game(ruleset, PERFT_SEED)
+        steps = []
+        advance(game, steps, lambda g: len(g.awaiting_pass) == 1)
+        exchange = f"{name}: the last pass of hand 0, the exchange and the first lead"
+        source = ["PERFT-1", "PERFT-2", "PERFT-4", "PASS-3", "PLAY-1", "D-19"]
+        cases.append(
+            _perft_case(
+                name,
+                "exchange",
+                exchange,
+                source,
+                start=zero,
+                steps=steps,
+                depth=2,
+                unit="decisions",
+                written_deal=True,
+            )
+        )
+    return cases
+
+
+def perft_files() -> dict[str, dict[str, Any]]:
+    """The ``perft/`` files: the perft cases of every preset."""
+    return {
+        f"perft/{name}.json": {
+            "area": "perft",
+            "description": f"perft and divide of named {name} positions (spec/perft.md)",
+            "generated_by": PERFT_GENERATED_BY,
+            "cases": perft_cases(name),
+        }
+        for name in reference.preset_names()
+    }
+
+
 COMPAT_DESCRIPTION = (
     "the outcome of each frozen record of records/: replayed from its ruleset and actions alone, it ends in "
     "this phase, hand, totals, per-hand scores and winners; its deals are those deal_from_seed(ruleset, "
@@ -487,7 +695,7 @@ def _json_text(content: dict[str, Any]) -> str:
 
 def outputs() -> dict[Path, str]:
     """Every file the plain command writes, by path, with the text it writes there."""
-    files = {**generated_files(), **bench_files(), "seeding/vectors.json": vector_file()}
+    files = {**generated_files(), **bench_files(), **perft_files(), "seeding/vectors.json": vector_file()}
     texts = {HERE / relative: _json_text(content) for relative, content in files.items()}
     texts[RULESET_MD] = ruleset_md(RULESET_MD.read_text(encoding="utf-8"))
     return texts
@@ -511,7 +719,7 @@ def main(argv: list[str] | None = None) -> None:
         path.write_text(text, encoding="utf-8")
         print(f"wrote {path.relative_to(ROOT).as_posix()} ({path.stat().st_size} bytes)")
     # generated/ and bench/ hold one file per preset and nothing else: a removed preset's go.
-    for folder in (HERE / "generated", HERE / "bench"):
+    for folder in (HERE / "generated", HERE / "bench", HERE / "perft"):
         for path in sorted(folder.glob("*.json")):
             if path not in files:
                 path.unlink()

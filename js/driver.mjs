@@ -24,7 +24,7 @@ import {
 import { orDefault, rulesetOf, view } from "./view.mjs";
 
 const INVALID_REQUEST = "invalid-request";
-const KINDS = ["card", "ruleset", "seed", "game", "record", "record-bytes"];
+const KINDS = ["card", "ruleset", "seed", "game", "record", "record-bytes", "perft"];
 
 /** A request the driver cannot read, answered `invalid-request` with this message (DRV-1). */
 class Rejected extends Error {}
@@ -67,6 +67,7 @@ const COMMANDS = {
       error_codes: true,
       action_ids: true,
       observation_tensor: true,
+      perft: true,
     },
   })],
   parse_card: [{ text: true }, ({ text }) => ({ card: parseCard(text) })],
@@ -105,6 +106,16 @@ const COMMANDS = {
   observation_tensor: [{ game: true, seat: true }, ({ game, seat }) => ({
     tensor: Array.from(games.get(game).observationTensor(seat)),
   })],
+  perft: [{ game: true, depth: true, unit: true, divide: false }, ({ game, depth, unit, divide }) => {
+    // DRV-8: the unit is required here, null included; with divide the count is its sum (PERFT-4).
+    if (typeof unit !== "string") throw new ReversisError("invalid-setup", `a perft unit is 'decisions' or 'tricks', not ${quoted(unit)}`);
+    const wanted = orDefault(divide, false);
+    if (typeof wanted !== "boolean") throw new ReversisError("invalid-setup", `divide is true or false, not ${quoted(divide)}`);
+    const position = games.get(game);
+    if (!wanted) return { count: position.perft(depth, unit) };
+    const counts = position.divide(depth, unit);
+    return { count: Object.values(counts).reduce((sum, n) => sum + BigInt(n), 0n), divide: counts };
+  }],
   record: [{ game: true }, ({ game }) => ({ record: games.get(game).toRecord() })],
   load_record: [{ record: true }, ({ record }) => keep(Game.fromRecord(record))],
   load_record_bytes: [{ data: true }, ({ data }) => {

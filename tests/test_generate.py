@@ -1,7 +1,8 @@
 """What ``python conformance/generate.py`` writes is what the repository holds.
 
 The command writes, for every preset of spec/rulesets/, the recorded matches of
-conformance/generated/, the benchmark hands of conformance/bench/ and the seed vectors of
+conformance/generated/, the benchmark hands of conformance/bench/, the perft cases of
+conformance/perft/ and the seed vectors of
 conformance/seeding/vectors.json, and the presets table of spec/ruleset.md (§Presets) from the
 preset files. Here it runs in memory, writing nothing, and every file it would write must be in
 the repository with that text, with no other file beside them: a preset added, changed or
@@ -55,12 +56,12 @@ def outputs() -> dict[Path, str]:
 
 def test_the_command_covers_every_preset(outputs: dict[Path, str]) -> None:
     names = spec_preset_names()
-    for folder in ("generated", "bench"):
+    for folder in ("generated", "bench", "perft"):
         assert sorted(p.stem for p in outputs if p.parent == SUITE / folder) == names, folder
     assert SUITE / "seeding" / "vectors.json" in outputs
 
 
-@pytest.mark.parametrize("folder", ["generated", "bench"])
+@pytest.mark.parametrize("folder", ["generated", "bench", "perft"])
 def test_no_file_is_left_beside_the_generated_ones(outputs: dict[Path, str], folder: str) -> None:
     """A file of a preset that no longer exists, or of another name, is not in the folder."""
     assert sorted(p.name for p in (SUITE / folder).iterdir()) == sorted(

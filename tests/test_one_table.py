@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 from reversis import _core
-from reversis.reference import batch, records, ruleset, seeding, vector
+from reversis.reference import batch, perft, records, ruleset, seeding, vector
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -33,6 +33,7 @@ def test_the_limits_are_the_references() -> None:
         "simulate_hands": batch.MAX_HANDS,
         "threads": batch.MAX_THREADS,
         "envs": vector.MAX_ENVS,
+        "perft_depth": perft.MAX_DEPTH,
     }
     assert {name: _core.LIMITS[name] for name in held} == held
     # The rest bound the Rust engine's players, which the reference does not have (ERR-6).
@@ -58,5 +59,6 @@ def test_the_limits_are_those_err_6_states() -> None:
     assert limits["playouts"] == said(r"decision makes 1 … ([\d ]+) playouts")
     assert limits["search_ms"] == said(r"takes at most ([\d ]+) ms")
     assert limits["envs"] == said(r"holds\s+1 … ([\d ]+) games")
+    assert limits["perft_depth"] == said(r"depth of at most (\d+) \(PERFT-5\)")
     assert limits["record_actions"] == said(r"at most ([\d ]+) actions")
     assert limits["record_bytes"] == said(r"at most (\d+) MiB") * 1024 * 1024

@@ -266,6 +266,10 @@ export class Game {
   play(card: Card, seat?: Seat | null): void;
   chooseMoon(choice: MoonChoice, seat?: Seat | null): void;
   undo(): void;
+  /** Perft (spec/perft.md): the legal sequences of `depth` decisions, or until `depth` more tricks are complete. */
+  perft(depth: number, unit?: "decisions" | "tricks"): number | bigint;
+  /** Divide (PERFT-4): by each decision's key, the sequences `perft` counts that begin with it. */
+  divide(depth: number, unit?: "decisions" | "tricks"): Record<string, number | bigint>;
   observation(seat: Seat): Observation;
   /** OBS-3 (version 3) of the seat's observation: 1435 integers. */
   observationTensor(seat: Seat): Int32Array;

@@ -758,6 +758,32 @@ export class Game {
   }
 
   /**
+   * Perft (spec/perft.md, PERFT-2, PERFT-3): the legal sequences of `depth` decisions from the
+   * position, or with `unit` `"tricks"` of decisions until `depth` more tricks are complete.
+   * @param {number} depth 0 to `LIMITS.perft_depth`
+   * @param {"decisions" | "tricks"} [unit] `"decisions"` by default
+   * @returns {number | bigint} a `BigInt` beyond `Number.MAX_SAFE_INTEGER`
+   * @throws {InvalidInputError} `invalid-setup` for a bad depth or unit
+   * @throws {IllegalActionError} `wrong-phase` in phase `deal`, `match-over` in phase `over`
+   */
+  perft(depth, unit = "decisions") {
+    return call(() => gameOf(this).perft(depth, unit));
+  }
+
+  /**
+   * Divide (PERFT-4): for each decision of the acting seat, by its key (`QS`, `2C+7D+QS`,
+   * `add-to-others`), the sequences `perft` counts that begin with it, in the decisions' order.
+   * @param {number} depth 1 to `LIMITS.perft_depth`
+   * @param {"decisions" | "tricks"} [unit] `"decisions"` by default
+   * @returns {Record<string, number | bigint>}
+   * @throws {InvalidInputError} `invalid-setup` for a bad depth or unit
+   * @throws {IllegalActionError} `wrong-phase` in phase `deal`, `match-over` in phase `over`
+   */
+  divide(depth, unit = "decisions") {
+    return call(() => gameOf(this).divide(depth, unit));
+  }
+
+  /**
    * What `seat` may know, and nothing else (OBS-1).
    * @param {number} seat
    * @returns {object}

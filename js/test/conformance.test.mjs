@@ -1,4 +1,4 @@
-// Every case of conformance/ (cases/, generated/, seeding/) run in process through the package's
+// Every case of conformance/ (cases/, generated/, seeding/, perft/) run in process through the package's
 // API, so that `node --test js/test` checks the rules without Python. The expected values are the
 // case files'; the view of DRV-6 is js/view.mjs, the Node driver's.
 import assert from "node:assert/strict";
@@ -22,7 +22,7 @@ const root = new URL("../../conformance/", import.meta.url);
 
 function caseFiles() {
   const files = [];
-  for (const folder of ["cases", "generated", "seeding"]) {
+  for (const folder of ["cases", "generated", "seeding", "perft"]) {
     for (const name of readdirSync(new URL(`${folder}/`, root)).sort()) {
       if (name.endsWith(".json")) files.push(`${folder}/${name}`);
     }
@@ -115,6 +115,19 @@ const KINDS = {
       scores: orDefault(start.scores, null),
     });
     runSteps(game, data.steps);
+  },
+  perft(data) {
+    const start = data.start ?? {};
+    const game = new Game(rulesetOf(data.ruleset), {
+      seed: orDefault(start.seed, null),
+      handNumber: orDefault(start.hand_number, 0),
+      scores: orDefault(start.scores, null),
+    });
+    for (const step of data.steps ?? []) game.apply(step.action);
+    if ("error" in data) return rejects(() => game.perft(data.depth, data.unit), data.error, "perft");
+    assert.equal(Number(game.perft(data.depth, data.unit)), data.count);
+    const divide = Object.fromEntries(Object.entries(game.divide(data.depth, data.unit)).map(([k, n]) => [k, Number(n)]));
+    assert.deepStrictEqual(divide, data.divide);
   },
   record(data) {
     if ("error" in data) return rejects(() => Game.fromRecord(data.record), data.error, "record");

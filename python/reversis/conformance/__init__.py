@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from .engines import DriverEngine, EngineError, EngineFault, ModuleEngine, builtin_engine
+from .perft import Divergence, find_divergence
 from .runner import SUITE_DIR, Case, Outcome, Report, load_cases, run_cases
 
 __all__ = [
     "SUITE_DIR",
     "Case",
+    "Divergence",
     "DriverEngine",
     "EngineError",
     "EngineFault",
@@ -15,6 +17,7 @@ __all__ = [
     "Outcome",
     "Report",
     "builtin_engine",
+    "find_divergence",
     "load_cases",
     "run_cases",
 ]

@@ -135,9 +135,14 @@ def _write(stdout: IO[str], text: str) -> None:
         stdout.flush()
 
 
-def serve(engine_name: str, stdin: IO[str] = sys.stdin, stdout: IO[str] = sys.stdout) -> int:
-    """Answer requests, one JSON object a line, until ``quit`` or the end of input."""
-    engine = builtin_engine(engine_name)
+def serve(
+    engine_name: str, stdin: IO[str] = sys.stdin, stdout: IO[str] = sys.stdout, *, engine: ModuleEngine | None = None
+) -> int:
+    """Answer requests, one JSON object a line, until ``quit`` or the end of input.
+
+    ``engine`` serves instead of the built-in engine ``engine_name`` (a test's altered engine).
+    """
+    engine = builtin_engine(engine_name) if engine is None else engine
     arguments = _arguments(engine)
     for line in _lines(stdin):
         if line is None:

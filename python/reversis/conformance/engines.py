@@ -7,6 +7,7 @@ Both present the operations of spec/driver.md as methods; a rejected operation r
 from __future__ import annotations
 
 import base64
+import json
 import subprocess
 import time
 from types import ModuleType
@@ -30,7 +31,7 @@ from .._jsonlines import (
 from ..errors import ReversisError
 
 PROTOCOL_VERSION = 1
-ALL_KINDS = ["card", "ruleset", "seed", "game", "record", "record-bytes"]
+ALL_KINDS = ["card", "ruleset", "seed", "game", "record", "record-bytes", "perft"]
 
 
 class EngineError(Exception):
@@ -152,6 +153,7 @@ class ModuleEngine:
                 "error_codes": True,
                 "action_ids": True,
                 "observation_tensor": True,
+                "perft": True,
             },
         }
 
@@ -212,6 +214,18 @@ class ModuleEngine:
 
     def _cmd_observation_tensor(self, game: int, seat: int) -> dict[str, Any]:
         return {"tensor": _encoder(self.module)(self._game(game), seat)}
+
+    def _cmd_perft(self, game: int, depth: Any, unit: Any, divide: Any = None) -> dict[str, Any]:
+        # DRV-8: with divide, the count is the sum of the divide, which is perft's (PERFT-4).
+        if divide is not None and not isinstance(divide, bool):
+            raise EngineError("invalid-setup", f"divide is true or false, not {json.dumps(divide)[:80]}")
+        if not isinstance(unit, str):  # required here: the API's default of None is not the protocol's
+            raise EngineError("invalid-setup", f"a perft unit is 'decisions' or 'tricks', not {json.dumps(unit)[:80]}")
+        position = self._game(game)
+        if divide:
+            counts = position.divide(depth, unit)
+            return {"count": sum(counts.values()), "divide": counts}
+        return {"count": position.perft(depth, unit)}
 
     def _cmd_record(self, game: int) -> dict[str, Any]:
         return {"record": self._game(game).to_record()}

@@ -20,6 +20,7 @@ from ..commands.common import Terminated
 from ..errors import ReversisError
 from .engines import PROTOCOL_VERSION, DriverEngine, EngineError, EngineFault, EngineTimeout, ModuleEngine
 from .variants import VariantError, Variants
+from .perft import Position, Walker
 
 Engine = Union[ModuleEngine, DriverEngine]
 
@@ -33,7 +34,7 @@ UNSUPPORTED = "unsupported"
 _PACKAGED = Path(__file__).resolve().parent / "suite"
 _CHECKOUT = Path(__file__).resolve().parents[3] / "conformance"
 SUITE_DIR = _PACKAGED if _PACKAGED.is_dir() else _CHECKOUT
-CASE_FOLDERS = ("cases", "seeding", "generated")
+CASE_FOLDERS = ("cases", "seeding", "generated", "perft")
 
 
 @dataclass
@@ -175,7 +176,7 @@ def capability_line(capabilities: dict[str, Any]) -> str:
     line = (
         f"players {listed('players')}; presets {listed('presets')}; custom rulesets {claimed('custom_rulesets')}; "
         f"kinds {listed('kinds')}; observations {claimed('observations')}; action ids {claimed('action_ids')}; "
-        f"observation tensor {claimed('observation_tensor')}; error codes {error_codes}"
+        f"observation tensor {claimed('observation_tensor')}; perft {claimed('perft')}; error codes {error_codes}"
     )
     variants = capabilities.get("variants")
     if variants:
@@ -382,7 +383,7 @@ _CAPABILITY_TYPES: tuple[tuple[str, Callable[[Any], bool], str], ...] = (
     ("kinds", _is_list_of(str), "a list of strings"),
     *(
         (key, lambda value: isinstance(value, bool), "true or false")
-        for key in ("custom_rulesets", "observations", "error_codes", "action_ids", "observation_tensor")
+        for key in ("custom_rulesets", "observations", "error_codes", "action_ids", "observation_tensor", "perft")
     ),
 )
 
@@ -428,8 +429,15 @@ def _check_claimed(data: dict[str, Any], capabilities: dict[str, Any]) -> None:
     kind = data["kind"]
     if kind not in capabilities.get("kinds", []):
         raise Skip(f"kind {kind!r} not claimed")
+    # DRV-8: without the perft command the runner counts by walking the game, through legal.
+    if kind == "perft" and not capabilities.get("perft", False):
+        if "error" in data:
+            raise Skip("an error of the perft command, which is not claimed (DRV-8)")
+        if data.get("phases") != ["play"]:
+            phases = ", ".join(data.get("phases", [])) or "none"
+            raise Skip(f"decisions in phases {phases}, which only the perft command counts; perft not claimed (DRV-8)")
     ruleset = data.get("ruleset")
-    if kind in ("game", "seed") and ruleset is not None:
+    if kind in ("game", "seed", "perft") and ruleset is not None:
         if isinstance(ruleset, str):
             if ruleset not in capabilities.get("presets", []):
                 raise Skip(f"preset {ruleset!r} not claimed")
@@ -596,6 +604,48 @@ class CaseRun:
         start = self.data.get("start", {})
         game = self.engine.call("new_game", ruleset=self.data["ruleset"], **start)["game"]
         self._with_game(game, self._steps)
+
+    def _kind_perft(self) -> None:
+        """Perft and divide of a named position (spec/perft.md): the command's, or a walk of the game's."""
+        data = self.data
+        walker = Walker(self.engine, Position.of(data))
+        depth, unit = data["depth"], data["unit"]
+        if "error" in data:
+            cursor_game = walker.open([])
+
+            def rejected(game: int) -> None:
+                what = f"perft to depth {depth} in {unit}"
+                self._expect_error(what, data["error"], "perft", game=game, depth=depth, unit=unit)
+
+            self._with_game(cursor_game, rejected)
+            return
+        how = "the perft command" if walker.claims_perft else "a walk through new_game, apply and view"
+        if "divide" not in data:
+            got = walker.perft([], depth, unit)
+            if got != data["count"]:
+                raise CaseFailure(_diff(f"perft to depth {depth} in {unit} ({how})", data["count"], got))
+            return
+        if walker.claims_perft:
+            game = walker.open([])
+            answer: dict[str, Any] = {}
+
+            def ask(game: int) -> None:
+                answer.update(self.engine.call("perft", game=game, depth=depth, unit=unit, divide=True))
+
+            self._with_game(game, ask)
+            count, divide = answer["count"], answer["divide"]
+            if not isinstance(divide, dict) or sum(divide.values()) != count:
+                raise CaseFailure(f"the perft command's divide does not add up to its count {count}: {divide}")
+        else:
+            divide = walker.divide([], depth, unit)
+            count = sum(divide.values())
+        problems = []
+        if count != data["count"]:
+            problems.append(_diff(f"perft to depth {depth} in {unit} ({how})", data["count"], count))
+        if divide != data["divide"]:
+            problems.append(_divide_diff(data["divide"], divide))
+        if problems:
+            raise CaseFailure("\n".join(problems))
 
     def _kind_record(self) -> None:
         if "error" in self.data:
@@ -778,6 +828,21 @@ def _tensor_slot(index: int) -> str:
         if offset <= index < offset + length:
             return f"{name} +{index - offset}" if length > 1 else name
     return "outside OBS-3"
+
+
+def _divide_diff(expected: dict[str, int], got: dict[str, int]) -> str:
+    """Where two divides (PERFT-4) differ: the decisions only one has, then the counts that differ."""
+    lines = ["divide (the sequences below each first decision):"]
+    missing = [key for key in expected if key not in got]
+    extra = [key for key in got if key not in expected]
+    if missing:
+        lines.append(f"    decisions expected but not allowed: {', '.join(missing)}")
+    if extra:
+        lines.append(f"    decisions allowed but not expected: {', '.join(extra)}")
+    for key, count in expected.items():
+        if key in got and got[key] != count:
+            lines.append(f"    below {key}: expected {count}, got {got[key]}")
+    return "\n".join(lines)
 
 
 def _same_json(a: Any, b: Any) -> bool:

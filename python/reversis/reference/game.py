@@ -25,6 +25,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any, Optional, overload
 
 from ..errors import IllegalActionError, InvalidInputError, ReversisError, shown
+from . import perft
 from .actions import (
     MOON_ADD,
     MOON_CHOICES,
@@ -580,6 +581,26 @@ class Game:
             del self._actions[actions:]
         del self._hand_scores[hand_scores:]
         self._events = []
+
+    def perft(self, depth: int, unit: str = "decisions") -> int:
+        """Perft (PERFT-2, PERFT-3): the legal sequences of ``depth`` decisions from here.
+
+        With ``unit="tricks"``, the sequences of decisions until ``depth`` more tricks are complete.
+
+        :raises InvalidInputError: ``invalid-setup`` for a depth or unit outside PERFT-5's.
+        :raises IllegalActionError: ``wrong-phase`` in phase ``deal``, ``match-over`` in phase ``over``.
+        """
+        return perft.perft(self, depth, unit)
+
+    def divide(self, depth: int, unit: str = "decisions") -> dict[str, int]:
+        """Divide (PERFT-4): for each decision of the acting seat, by its key, the sequences that begin with it.
+
+        Those of the sequences :meth:`perft` counts, in the order of the decisions.
+
+        :raises InvalidInputError: as :meth:`perft`, and ``invalid-setup`` for a depth of 0.
+        :raises IllegalActionError: as :meth:`perft`.
+        """
+        return perft.divide(self, depth, unit)
 
     # ------------------------------------------------------------ views and records
 

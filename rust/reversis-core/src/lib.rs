@@ -33,6 +33,7 @@ mod game;
 mod hand;
 pub mod kernel;
 mod limits;
+mod perft;
 mod position;
 mod record;
 mod rng;
@@ -58,6 +59,7 @@ pub use limits::{
     LIMITS, MAX_DEALS, MAX_DRAWS, MAX_PLAYOUTS, MAX_ROLLOUTS, MAX_SAMPLES, MAX_SEARCH_MS,
     MAX_SIMULATE_HANDS, MAX_THREADS,
 };
+pub use perft::{pass_count, PerftDecision, PerftUnit, MAX_PERFT_DEPTH};
 pub use position::{Phase, Position};
 pub use record::{
     dump_record, load_record, msgpack_decode, msgpack_encode, parse_record, RecordFormat,

@@ -1,7 +1,7 @@
 //! The input limits of ERR-6 (spec/errors.md) in one table: both bindings enforce these, and the
 //! tests hold the reference engine, the JavaScript package and the spec's text to them.
 
-use crate::{MAX_ENVS, MAX_RECORD_ACTIONS, MAX_RECORD_BYTES};
+use crate::{MAX_ENVS, MAX_PERFT_DEPTH, MAX_RECORD_ACTIONS, MAX_RECORD_BYTES};
 
 /// The most deals one `deal_from_seed` call returns.
 pub const MAX_DEALS: u64 = 10_000;
@@ -22,7 +22,7 @@ pub const MAX_SEARCH_MS: u64 = 3_600_000;
 
 /// Every limit by the name the bindings export it under (`reversis._core.LIMITS`, the
 /// JavaScript package's `LIMITS`).
-pub const LIMITS: [(&str, u64); 11] = [
+pub const LIMITS: [(&str, u64); 12] = [
     ("record_actions", MAX_RECORD_ACTIONS as u64),
     ("record_bytes", MAX_RECORD_BYTES as u64),
     ("deals", MAX_DEALS),
@@ -34,4 +34,5 @@ pub const LIMITS: [(&str, u64); 11] = [
     ("playouts", MAX_PLAYOUTS),
     ("search_ms", MAX_SEARCH_MS),
     ("envs", MAX_ENVS as u64),
+    ("perft_depth", MAX_PERFT_DEPTH),
 ];

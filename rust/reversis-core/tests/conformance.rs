@@ -1,13 +1,13 @@
 //! Runs the language-neutral conformance suite (`conformance/README.md`) against the core:
-//! every file under `conformance/cases`, `generated`, `seeding` and `bench`.
+//! every file under `conformance/cases`, `generated`, `seeding`, `bench` and `perft`.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use reversis_core::{
-    deal_from_seed, dump_record, encode_observation, load_record, preset, seed_draws, Card, Game,
-    RecordFormat, Ruleset, ENCODING_LENGTH,
+    deal_from_seed, dump_record, encode_observation, load_record, preset, seed_draws, Card,
+    ErrorCode, Game, PerftUnit, RecordFormat, Ruleset, ENCODING_LENGTH,
 };
 use serde_json::{json, Value};
 
@@ -326,6 +326,42 @@ fn run_case(case: &Value) -> Result<(), String> {
             let mut g = Game::new(r, seed, hn, scores).map_err(|e| e.message)?;
             run_steps(&mut g, &case["steps"])
         }
+        "perft" => {
+            let r = ruleset_ref(&case["ruleset"])?;
+            let start = case.get("start").cloned().unwrap_or(json!({}));
+            let seed = start.get("seed").and_then(Value::as_u64);
+            let hn = start
+                .get("hand_number")
+                .and_then(Value::as_u64)
+                .unwrap_or(0);
+            let mut g = Game::new(r, seed, hn, None).map_err(|e| e.message)?;
+            if let Some(steps) = case.get("steps") {
+                run_steps(&mut g, steps)?;
+            }
+            // A depth that is no u64 (a negative one) is the bindings' invalid-setup (PERFT-5).
+            let counted =
+                PerftUnit::from_name(case["unit"].as_str().unwrap_or("")).and_then(|unit| {
+                    let depth = case["depth"].as_u64().ok_or_else(|| {
+                        reversis_core::Error::new(ErrorCode::InvalidSetup, "not a depth")
+                    })?;
+                    Ok((g.perft(depth, unit)?, g.divide(depth.max(1), unit)?))
+                });
+            match (counted, case.get("error")) {
+                (Ok((count, divide)), None) => {
+                    let divide: serde_json::Map<String, Value> =
+                        divide.into_iter().map(|(k, n)| (k, json!(n))).collect();
+                    if json!(count) != case["count"]
+                        || Value::Object(divide.clone()) != case["divide"]
+                    {
+                        return Err(format!("count {count}, divide {}", Value::Object(divide)));
+                    }
+                    Ok(())
+                }
+                (Err(e), Some(code)) if code == e.code.as_str() => Ok(()),
+                (Ok(_), Some(code)) => Err(format!("counted, wanted {code}")),
+                (Err(e), _) => Err(format!("{}: {}", e.code, e.message)),
+            }
+        }
         "record" => match (Game::from_record(&case["record"]), case.get("error")) {
             (Ok(mut g), None) => run_steps(&mut g, &case["steps"]),
             (Err(e), Some(code)) if code == e.code.as_str() => Ok(()),
@@ -399,7 +435,7 @@ fn conformance_suite() {
         return;
     }
     let mut files = Vec::new();
-    for sub in ["cases", "generated", "seeding", "bench"] {
+    for sub in ["cases", "generated", "seeding", "bench", "perft"] {
         if let Ok(rd) = std::fs::read_dir(root.join(sub)) {
             for e in rd.flatten() {
                 let p = e.path();

@@ -192,6 +192,68 @@ fn unsigned_arg(value: &Bound<'_, PyAny>, code: ErrorCode, what: &str) -> PyResu
     )
 }
 
+/// The depth and unit of `perft` and `divide` (PERFT-5): an integer depth (never a `bool`), a
+/// unit named `decisions` (the default) or `tricks`; anything else is `invalid-setup`.
+fn perft_args(
+    depth: &Bound<'_, PyAny>,
+    unit: Option<&Bound<'_, PyAny>>,
+) -> PyResult<(u64, core::PerftUnit)> {
+    let unit = match unit {
+        None => core::PerftUnit::Decisions,
+        Some(unit) if unit.is_none() => core::PerftUnit::Decisions,
+        Some(unit) => match unit.cast::<PyString>().map(|text| text.to_cow()) {
+            Ok(Ok(name)) => core_result(core::PerftUnit::from_name(&name))?,
+            _ => {
+                return fail(
+                    ErrorCode::InvalidSetup,
+                    format!(
+                        "a perft unit is 'decisions' or 'tricks', not {}",
+                        describe(unit)
+                    ),
+                )
+            }
+        },
+    };
+    let checked = integer(depth)
+        .and_then(|int| int.extract::<u64>().ok())
+        .filter(|&d| d <= core::MAX_PERFT_DEPTH);
+    match checked {
+        Some(checked) => Ok((checked, unit)),
+        None => fail(
+            ErrorCode::InvalidSetup,
+            format!(
+                "the depth must be an integer from 0 to {}, not {}",
+                core::MAX_PERFT_DEPTH,
+                describe(depth)
+            ),
+        ),
+    }
+}
+
+/// Runs a long count without the GIL, checking for signals now and then: Ctrl-C raises
+/// `KeyboardInterrupt` within milliseconds instead of waiting for the count.
+fn interruptible<T: Send>(
+    py: Python<'_>,
+    run: impl FnOnce(&mut dyn FnMut() -> bool) -> Result<Option<T>, core::Error> + Send,
+) -> PyResult<T> {
+    let mut raised: Option<PyErr> = None;
+    let result = py.detach(|| {
+        let mut stop = || match Python::attach(|py| py.check_signals()) {
+            Ok(()) => false,
+            Err(error) => {
+                raised = Some(error);
+                true
+            }
+        };
+        run(&mut stop)
+    });
+    match core_result(result)? {
+        Some(value) => Ok(value),
+        None => Err(raised
+            .unwrap_or_else(|| PyRuntimeError::new_err("the count was stopped without a signal"))),
+    }
+}
+
 fn card_arg(value: &Bound<'_, PyAny>) -> PyResult<core::Card> {
     match value.cast::<PyString>() {
         Ok(text) => match text.to_cow() {
@@ -996,6 +1058,39 @@ impl PyGame {
     fn undo(&self, py: Python<'_>) -> PyResult<()> {
         let result = self.get_mut(py)?.undo();
         core_result(result)
+    }
+
+    /// The number of legal sequences of `depth` decisions, or of decisions until `depth` more
+    /// tricks are complete, from this position (PERFT-2, PERFT-3). Ctrl-C interrupts it.
+    #[pyo3(signature = (depth, unit=None), text_signature = "($self, depth, unit='decisions')")]
+    fn perft(
+        &self,
+        py: Python<'_>,
+        depth: &Bound<'_, PyAny>,
+        unit: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<u64> {
+        let (depth, unit) = perft_args(depth, unit)?;
+        let game = self.get(py).clone();
+        interruptible(py, |stop| game.perft_until(depth, unit, stop))
+    }
+
+    /// For each decision of the acting seat, by its key (PERFT-4), the number of the sequences
+    /// `perft` counts that begin with it, in the order of the decisions.
+    #[pyo3(signature = (depth, unit=None), text_signature = "($self, depth, unit='decisions')")]
+    fn divide<'py>(
+        &self,
+        py: Python<'py>,
+        depth: &Bound<'py, PyAny>,
+        unit: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let (depth, unit) = perft_args(depth, unit)?;
+        let game = self.get(py).clone();
+        let counts = interruptible(py, |stop| game.divide_until(depth, unit, stop))?;
+        let out = PyDict::new(py);
+        for (key, count) in counts {
+            out.set_item(key, count)?;
+        }
+        Ok(out)
     }
 
     /// What `seat` may know, and nothing else (OBS-1).

@@ -267,6 +267,30 @@ fn count_arg(value: &JsValue, what: &str, low: u64, high: u64) -> Result<usize, 
     }
 }
 
+/// The depth and unit of `perft` and `divide` (PERFT-5): an integer depth from 0 to the
+/// core's bound, and `"decisions"` (also for `null` and `undefined`) or `"tricks"`; anything
+/// else is `invalid-setup`.
+fn perft_args(depth: &JsValue, unit: &JsValue) -> Result<(u64, core::PerftUnit), JsValue> {
+    let unit = if unit.is_null() || unit.is_undefined() {
+        core::PerftUnit::Decisions
+    } else {
+        match unit.as_string() {
+            Some(name) => core_result(core::PerftUnit::from_name(&name))?,
+            None => {
+                return fail(
+                    ErrorCode::InvalidSetup,
+                    format!(
+                        "a perft unit is 'decisions' or 'tricks', not {}",
+                        shown(unit)
+                    ),
+                )
+            }
+        }
+    };
+    let depth = count_arg(depth, "the depth", 0, core::MAX_PERFT_DEPTH)?;
+    Ok((depth as u64, unit))
+}
+
 /// A seat argument: `null`/`undefined` (the default seat) or an integer in `0..=u64::MAX`
 /// (ERR-6), else `invalid-action`. Whether it is a seat of the table is the core's check.
 fn seat_opt(seat: &JsValue) -> Result<Option<usize>, JsValue> {
@@ -778,6 +802,28 @@ impl WasmGame {
     /// Takes back the last accepted action with everything it set off (API-8).
     pub fn undo(&mut self) -> Result<(), JsValue> {
         core_result(self.inner.undo())
+    }
+
+    /// Perft (PERFT-2, PERFT-3): the legal sequences of `depth` decisions from the position,
+    /// or, with `unit` `"tricks"`, of decisions until `depth` more tricks are complete; a
+    /// `BigInt` beyond the safe integers.
+    pub fn perft(&self, depth: &JsValue, unit: &JsValue) -> Result<JsValue, JsValue> {
+        let (depth, unit) = perft_args(depth, unit)?;
+        let count = core_result(self.inner.perft(depth, unit))?;
+        Ok(to_js(&Value::from(count)))
+    }
+
+    /// Divide (PERFT-4): an object from each decision's key to the sequences `perft` counts that
+    /// begin with it, its keys in the order of the decisions.
+    pub fn divide(&self, depth: &JsValue, unit: &JsValue) -> Result<JsValue, JsValue> {
+        let (depth, unit) = perft_args(depth, unit)?;
+        let counts = core_result(self.inner.divide(depth, unit))?;
+        let out = Object::new();
+        for (key, count) in counts {
+            // Setting a property of a fresh plain object cannot fail.
+            let _ = Reflect::set(&out, &key.into(), &to_js(&Value::from(count)));
+        }
+        Ok(out.into())
     }
 
     /// What `seat` may know, and nothing else (OBS-1).
