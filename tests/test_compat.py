@@ -27,6 +27,7 @@ RELEASES: dict[str, tuple[str, int]] = {
     "1.0.0": ("a0bec111ba39c62a527c501428a0053edb371fac4e483bec6fd3f0c5665e54a2", 8),
     "1.1.0": ("2a7d9a1ac303b0dbacb3b314e83e0d5837642aba1e5e2817c3fa4af799efcc04", 11),
     "1.2.0": ("eb079fa557ef25d5684db75e9c394dd1bea3dfc584e9ffdb9f44995bdc22825b", 14),
+    "1.3.0": ("b4e8743749ae6e687ad6273cc8848504d74446383d86b48cdb7d97ce43e2c739", 14),
 }
 EXPECTED: dict[str, dict[str, dict[str, Any]]] = {
     release: json.loads((COMPAT / release / "expected.json").read_text(encoding="utf-8"))["records"]
@@ -105,7 +106,7 @@ def test_the_engines_implement_the_version_the_spec_states(engine: ModuleType) -
     """spec/README.md §Version, DRV-3: hello gives the version the README states."""
     readme = (ROOT / "spec" / "README.md").read_text(encoding="utf-8")
     stated = re.search(r"This is version \*\*(\d+\.\d+\.\d+)\*\* of the specification\.", readme)
-    assert stated is not None and stated.group(1) == SPEC_VERSION == "1.2.1"
+    assert stated is not None and stated.group(1) == SPEC_VERSION == "1.3.0"
     assert ModuleEngine(engine, engine.ENGINE).call("hello")["spec_version"] == SPEC_VERSION
 
 
@@ -154,6 +155,7 @@ def test_a_release_records_a_match_that_counts_down() -> None:
     assert [p.values for p in COUNT_DOWN_PARAMS] == [
         ("1.1.0", "hartenjagen-count-down"),
         ("1.2.0", "hartenjagen-count-down"),
+        ("1.3.0", "hartenjagen-count-down"),
     ]
 
 

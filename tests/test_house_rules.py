@@ -23,13 +23,10 @@ import reversis
 from reversis._core import RULESET_FIELDS
 from reversis.conformance import Case, ModuleEngine, load_cases, run_cases
 from reversis.conformance.runner import CASE_FOLDERS
-from reversis.conformance.variants import TAGGED_FIELDS
+from reversis.conformance.variants import TAGGED_FIELDS, alternatives
 
 ROOT = Path(__file__).resolve().parents[1]
 CASES = load_cases(CASE_FOLDERS, ROOT / "conformance")
-SCORINGS = ("taker-choice", "add-to-others", "subtract-from-taker")
-BREAKINGS = ("none", "heart", "heart-or-QS")
-RANKS = "23456789TJQKA"
 
 
 def ruleset_of(case: Case) -> dict[str, Any] | None:
@@ -44,60 +41,6 @@ def ruleset_of(case: Case) -> dict[str, Any] | None:
     if kind == "ruleset" and isinstance(ruleset, str) and ruleset in reversis.preset_names():
         return dict(reversis.preset(ruleset).to_json())
     return None
-
-
-def _other_strip(ruleset: dict[str, Any]) -> dict[str, Any]:
-    """The same deck stripped of as many other cards: the lowest spades of no value.
-
-    The opening card's removals stay (with two packs one copy of it is removed so that one seat
-    holds it, RS-13), so the result is a valid deck of the same size.
-    """
-    deck = ruleset["deck"]
-    opening = ruleset["opening_card"]
-    kept = [card for card in deck["removed"] if card == opening]
-    spares = [
-        rank + "S"
-        for rank in RANKS[RANKS.index(deck["lowest_rank"]) :]
-        if rank + "S" not in deck["removed"] and rank + "S" not in ruleset["card_points"] and rank + "S" != opening
-    ]
-    count = len(deck["removed"]) - len(kept)
-    return {**deck, "removed": sorted(kept + spares[:count])}
-
-
-def _other_passing(ruleset: dict[str, Any]) -> list[Any]:
-    """No passing; every direction alone; a cycle that holds first; the cycle with another size.
-
-    Between them these change, for some hand number, whether a hand passes, where its cards go
-    and how many: a case whose answers survive all of them does not depend on the passing.
-    """
-    passing = ruleset["passing"]
-    hand_size = reversis.Ruleset.from_json(ruleset).hand_size
-    size = passing["size"] if passing else min(3, hand_size)
-    directions = ["left", "right"] + (["across"] if ruleset["players"] == 4 else [])
-    values: list[Any] = [None]
-    values += [{"cycle": [direction], "size": size} for direction in directions]
-    values.append({"cycle": ["hold", "left"], "size": size})
-    if passing:
-        values += [{**passing, "size": other} for other in (size - 1, size + 1) if 1 <= other <= hand_size]
-    return [value for value in values if value != passing]
-
-
-def alternatives(field: str, ruleset: dict[str, Any]) -> list[Any]:
-    """Every other value of ``field`` a probe plays, where the suite tags ``field`` on ``ruleset``."""
-    if not TAGGED_FIELDS[field](ruleset):
-        return []
-    if field == "moon":
-        moon = ruleset["moon"]
-        return [None] + [{"scoring": s, "bonus": moon["bonus"]} for s in SCORINGS if s != moon["scoring"]]
-    if field == "first_trick_ban":
-        return [not ruleset["first_trick_ban"]]
-    if field == "deck":
-        return [_other_strip(ruleset)]
-    if field == "passing":
-        return _other_passing(ruleset)
-    if field == "hearts_breaking":
-        return [value for value in BREAKINGS if value != ruleset["hearts_breaking"]]
-    raise AssertionError(f"no probe for {field}")
 
 
 @cache

@@ -101,12 +101,18 @@ def test_a_claimed_house_rule_skips_the_cases_of_the_other_answer_and_runs_its_o
     cases = _on(preset)
     # Unclaimed, the house rule fails the cases written for the preset's own value.
     unclaimed = run_cases(HouseRules({preset: house}), cases)
-    assert unclaimed.failed and all(set(house) & set(o.case.rules) for o in unclaimed.failed)
+    assert unclaimed.failed
+    assert all(set(house) & set(o.case.rules) for o in unclaimed.failed if o.case.data["kind"] != "perft")
     engine = HouseRules({preset: house}, variants={preset: house})
     report = run_cases(engine, cases)
     assert report.ok, [(o.case.id, o.reason) for o in report.failed]
     house_skips = {o.case.id: o.reason for o in report.outcomes if o.reason.startswith("house rule")}
-    on_preset = {case.id: case for case in cases if case.data["ruleset"] == preset}
+    # A perft count depends on every rule: each perft case on the varied preset is skipped.
+    perft = {o.case.id: o.reason for o in report.outcomes if o.case.data["kind"] == "perft" and o.case.id in house_skips}
+    assert perft and all(reason.endswith("a perft count depends on every rule") for reason in perft.values())
+    assert {case.id for case in cases if case.data["kind"] == "perft" and case.data["ruleset"] == preset} == set(perft)
+    house_skips = {case_id: reason for case_id, reason in house_skips.items() if case_id not in perft}
+    on_preset = {case.id: case for case in cases if case.data["ruleset"] == preset and case.data["kind"] != "perft"}
     assert set(house_skips) == {i for i, case in on_preset.items() if set(house) & set(case.rules)}
     for case_id, reason in house_skips.items():
         # The reason names the first varied field the case depends on, and the value it was written for.

@@ -27,7 +27,7 @@ from typing import IO, Any
 
 PROTOCOL_VERSION = 1
 #: The version of spec/ the harnesses answer to (RS-17); spec/driver.md lists the commands.
-SPEC_VERSION = "1.2.1"
+SPEC_VERSION = "1.3.0"
 
 RANKS = "23456789TJQKA"
 SUITS = "CDHS"

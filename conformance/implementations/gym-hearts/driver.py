@@ -253,7 +253,7 @@ class GymHeartsDriver(Driver):
                 "presets": sorted(VARIANTS),
                 "variants": VARIANTS,
                 "custom_rulesets": False,
-                "kinds": ["game"],
+                "kinds": ["game", "perft"],
                 "observations": False,
                 "error_codes": False,
                 "action_ids": False,

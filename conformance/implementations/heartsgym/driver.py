@@ -239,7 +239,7 @@ class HeartsGymDriver(Driver):
                 "presets": sorted(VARIANTS),
                 "variants": VARIANTS,
                 "custom_rulesets": False,
-                "kinds": ["game"],
+                "kinds": ["game", "perft"],
                 "observations": False,
                 "error_codes": False,
                 "action_ids": False,

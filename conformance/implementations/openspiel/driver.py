@@ -40,7 +40,7 @@ import pyspiel
 
 PROTOCOL = 1
 #: The version of spec/ whose driver protocol (DRV-1 … DRV-7) this harness speaks.
-SPEC_VERSION = "1.2.1"
+SPEC_VERSION = "1.3.0"
 RULESETS = Path(__file__).resolve().parents[3] / "spec" / "rulesets"
 
 PLAYERS = 4
@@ -481,7 +481,7 @@ class Harness:
                 "players": [PLAYERS],
                 "presets": sorted(PRESETS),
                 "custom_rulesets": False,
-                "kinds": ["game"],
+                "kinds": ["game", "perft"],
                 "observations": False,
                 "error_codes": False,
                 "action_ids": False,

@@ -29,6 +29,10 @@ TAGGED_FIELDS: dict[str, Callable[[dict[str, Any]], bool]] = {
     "hearts_breaking": lambda ruleset: True,
 }
 
+SCORINGS = ("taker-choice", "add-to-others", "subtract-from-taker")
+BREAKINGS = ("none", "heart", "heart-or-QS")
+RANKS = "23456789TJQKA"
+
 #: What a ruleset is compared without (RS-2: informative only; RS-1: a name is not a rule).
 _NOT_RULES = ("name", "title", "sources")
 
@@ -98,13 +102,19 @@ class Variants:
         A case on a varied preset (a game or seed case, or a ruleset case that reads the preset)
         that names a varied field in ``rules`` is skipped, and so is every case on it where the
         variant changes a field the suite does not sort by; a game or seed case on a ruleset
-        object equal to a variant is sent with the preset's name instead.
+        object equal to a variant is sent with the preset's name instead. A perft case counts
+        every sequence the position allows, which any rule may change, so every perft case on a
+        varied preset is skipped (PERFT-1).
         """
         kind = data.get("kind")
-        if not self or kind not in ("game", "seed", "ruleset"):
+        if not self or kind not in ("game", "seed", "ruleset", "perft"):
             return data, None
         ruleset = data.get("ruleset")
         if isinstance(ruleset, str) and ruleset in self.fields:
+            if kind == "perft":
+                varied = ", ".join(f"{field} {_value(value)}" for field, value in self.fields[ruleset].items())
+                why = f"house rule: the implementation's {ruleset} plays {varied}; a perft count depends on every rule"
+                return data, why
             return data, self._skip_reason(ruleset, data.get("rules", []))
         if isinstance(ruleset, dict) and kind != "ruleset":
             try:
@@ -131,3 +141,66 @@ def _ruleset_fields() -> frozenset[str]:
     from ..reference.ruleset import OPTIONAL_FIELDS, REQUIRED_FIELDS
 
     return frozenset(REQUIRED_FIELDS) | frozenset(OPTIONAL_FIELDS)
+
+
+# --------------------------------------------------------------------------- probing a tag
+
+
+def _other_strip(ruleset: dict[str, Any]) -> dict[str, Any]:
+    """The same deck stripped of as many other cards: the lowest spades of no value.
+
+    The opening card's removals stay (with two packs one copy of it is removed so that one seat
+    holds it, RS-13), so the result is a valid deck of the same size.
+    """
+    deck = ruleset["deck"]
+    opening = ruleset["opening_card"]
+    kept = [card for card in deck["removed"] if card == opening]
+    spares = [
+        rank + "S"
+        for rank in RANKS[RANKS.index(deck["lowest_rank"]) :]
+        if rank + "S" not in deck["removed"] and rank + "S" not in ruleset["card_points"] and rank + "S" != opening
+    ]
+    count = len(deck["removed"]) - len(kept)
+    return {**deck, "removed": sorted(kept + spares[:count])}
+
+
+def _other_passing(ruleset: dict[str, Any]) -> list[Any]:
+    """No passing; every direction alone; a cycle that holds first; the cycle with another size.
+
+    Between them these change, for some hand number, whether a hand passes, where its cards go
+    and how many: a case whose answers survive all of them does not depend on the passing.
+    """
+    passing = ruleset["passing"]
+    hand_size = _hand_size(ruleset)
+    size = passing["size"] if passing else min(3, hand_size)
+    directions = ["left", "right"] + (["across"] if ruleset["players"] == 4 else [])
+    values: list[Any] = [None]
+    values += [{"cycle": [direction], "size": size} for direction in directions]
+    values.append({"cycle": ["hold", "left"], "size": size})
+    if passing:
+        values += [{**passing, "size": other} for other in (size - 1, size + 1) if 1 <= other <= hand_size]
+    return [value for value in values if value != passing]
+
+
+def alternatives(field: str, ruleset: dict[str, Any]) -> list[Any]:
+    """Every other value of ``field`` a probe plays, where the suite tags ``field`` on ``ruleset``."""
+    if not TAGGED_FIELDS[field](ruleset):
+        return []
+    if field == "moon":
+        moon = ruleset["moon"]
+        return [None] + [{"scoring": s, "bonus": moon["bonus"]} for s in SCORINGS if s != moon["scoring"]]
+    if field == "first_trick_ban":
+        return [not ruleset["first_trick_ban"]]
+    if field == "deck":
+        return [_other_strip(ruleset)]
+    if field == "passing":
+        return _other_passing(ruleset)
+    if field == "hearts_breaking":
+        return [value for value in BREAKINGS if value != ruleset["hearts_breaking"]]
+    raise AssertionError(f"no probe for {field}")
+
+
+def _hand_size(ruleset: dict[str, Any]) -> int:
+    from .. import Ruleset
+
+    return int(Ruleset.from_json(ruleset).hand_size)

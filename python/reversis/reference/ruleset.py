@@ -62,7 +62,7 @@ OPTIONAL_FIELDS = (
     *(field.name for field in LEGALITY_FIELDS if field.optional),
 )
 #: The version of the specification this engine implements (spec/README.md §Version).
-SPEC_VERSION = "1.2.1"
+SPEC_VERSION = "1.3.0"
 #: RS-18: the one major version this engine reads.
 SPEC_MAJOR = "1"
 _VERSION_FORM = re.compile(r"(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)")

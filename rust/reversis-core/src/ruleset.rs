@@ -281,7 +281,7 @@ pub struct Ruleset {
 /// The version of the specification this crate implements (spec `README.md` §Version). Rulesets
 /// and records of any 1.x version are read as RS-18 and REC-5 say; those of another major
 /// version are refused.
-pub const SPEC_VERSION: &str = "1.2.1";
+pub const SPEC_VERSION: &str = "1.3.0";
 
 /// The major version of [`SPEC_VERSION`]: the one major version this crate reads (RS-18).
 const SPEC_MAJOR: &str = "1";
