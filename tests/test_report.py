@@ -44,6 +44,8 @@ for line in sys.stdin:
         body = {"ok": True, **engine.call(cmd, **request)}
     except EngineError as error:
         body = {"ok": False, "error": error.code, "message": error.message}
+    if cmd == "hello":
+        body["capabilities"]["perft"] = False  # so that the runner walks its perft cases through view
     if cmd == "view" and body["ok"] and len(body["view"]["legal"]) > 1:
         body["view"]["legal"] = body["view"]["legal"][:-1]
     print(json.dumps({"id": request_id, **body}), flush=True)
@@ -158,6 +160,40 @@ def test_the_report_measures_each_implementation_and_names_each_failure(fake_roo
     page = (out / "implementations" / "broken.html").read_text()
     for failure in broken["failures"]:
         assert f'id="{failure["case"]}"' in page
+
+
+def test_divide_names_where_a_failed_perft_case_parts_from_ours(fake_root: Path) -> None:
+    out = fake_root / "out"
+    argv = [
+        sys.executable,
+        "-m",
+        "reversis",
+        "report",
+        "--list",
+        str(fake_root / "conformance" / "implementations.json"),
+    ]
+    argv += ["--cache", str(fake_root / "cache"), "--only", "broken", "--area", "perft", "--out", str(out)]
+    done = subprocess.run(argv, check=False, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    (broken,) = json.loads((out / "results.json").read_text())["implementations"]
+    walked = [failure for failure in broken["failures"] if "divergence" in failure]
+    assert walked, broken["failures"][:3]
+    for failure in walked:
+        # The broken driver hides the last of several legal cards: divide finds a position where
+        # ours allows one decision more, and nothing it does not.
+        text = failure["divergence"]
+        short = re.fullmatch(r".*, ours allows \[(?P<ours>.*)\] theirs allows \[(?P<theirs>.*)\]", text)
+        long = re.fullmatch(
+            r".*, ours allows (\d+) decisions, theirs (\d+): only ours \[(\w+)\], only theirs \[\]", text
+        )
+        assert short is not None or long is not None, text
+        if short is not None:
+            ours, theirs = short["ours"].split(", "), short["theirs"].split(", ")
+            assert len(ours) == len(theirs) + 1 and set(theirs) < set(ours), text
+        else:
+            assert long is not None and int(long.group(1)) == int(long.group(2)) + 1, text
+    page = (out / "implementations" / "broken.html").read_text()
+    assert "where the engines part" in page
 
 
 def test_a_harness_is_installed_once_and_again_when_it_changes(fake_root: Path) -> None:
