@@ -19,8 +19,8 @@ from typing import Any, Callable, Union
 from ..commands.common import Terminated
 from ..errors import ReversisError
 from .engines import PROTOCOL_VERSION, DriverEngine, EngineError, EngineFault, EngineTimeout, ModuleEngine
-from .variants import VariantError, Variants
 from .perft import Position, Walker
+from .variants import VariantError, Variants
 
 Engine = Union[ModuleEngine, DriverEngine]
 
