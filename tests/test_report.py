@@ -24,7 +24,7 @@ from reversis.commands.report import README_BEGIN, README_END, RESULT_BEGIN, RES
 ROOT = Path(__file__).resolve().parent.parent
 LIST = ROOT / "conformance" / "implementations.json"
 HARNESSES = ROOT / "conformance" / "implementations"
-EXPECTED = HARNESSES / "expected.json"
+EXPECTED = ROOT / "conformance" / "implementations.expected.json"
 SCHEMAS = ROOT / "spec" / "schemas"
 AREAS = ["follow-suit", "cards"]
 

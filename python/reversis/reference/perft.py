@@ -10,13 +10,30 @@ back with :meth:`~reversis.reference.Game.undo`.
 from __future__ import annotations
 
 from itertools import combinations
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from ..errors import IllegalActionError, InvalidInputError, shown
 from .cards import card_id
 
-if TYPE_CHECKING:
-    from .game import Game
+
+class _Game(Protocol):
+    """What perft asks of a game: :class:`reversis.reference.Game` (named here, not imported, as it imports this)."""
+
+    @property
+    def ruleset(self) -> Any: ...
+    @property
+    def phase(self) -> str: ...
+    @property
+    def to_act(self) -> int | None: ...
+    @property
+    def trick(self) -> Any: ...
+
+    def legal_plays(self) -> Any: ...
+    def hand(self, seat: int) -> Any: ...
+    def apply(self, action: dict[str, Any]) -> Any: ...
+    def undo(self) -> Any: ...
+    def copy(self) -> Any: ...
+
 
 #: The largest depth perft and divide take (PERFT-5, ERR-6).
 MAX_DEPTH = 32
@@ -25,7 +42,7 @@ UNITS = ("decisions", "tricks")
 MOON_CHOICES = ("add-to-others", "subtract-from-taker")
 
 
-def decisions(game: Game) -> list[tuple[str, dict[str, Any]]]:
+def decisions(game: _Game) -> list[tuple[str, dict[str, Any]]]:
     """The acting seat's decisions (PERFT-1), each as its divide key and ACT-1 action, in PERFT-4's order."""
     seat = game.to_act
     if game.phase == "play":
@@ -43,12 +60,12 @@ def decisions(game: Game) -> list[tuple[str, dict[str, Any]]]:
     return []  # phases deal and over: nobody decides
 
 
-def _completes_trick(game: Game, action: dict[str, Any]) -> bool:
+def _completes_trick(game: _Game, action: dict[str, Any]) -> bool:
     """Whether ``action`` is the last card of the trick in progress (one card from each seat, PLAY-3)."""
     return action["type"] == "play" and len(game.trick) == game.ruleset.players - 1
 
 
-def _count(game: Game, left: int, unit: str) -> int:
+def _count(game: _Game, left: int, unit: str) -> int:
     """The sequences below ``game`` with ``left`` decisions (or tricks) to go."""
     if left == 0:
         return 1
@@ -66,7 +83,7 @@ def _count(game: Game, left: int, unit: str) -> int:
     return total
 
 
-def _check(game: Game, depth: Any, unit: Any, least: int) -> str:
+def _check(game: _Game, depth: Any, unit: Any, least: int) -> str:
     """PERFT-5's checks: the unit, the depth, then a position where a seat decides; returns the unit."""
     unit = "decisions" if unit is None else unit
     if not isinstance(unit, str) or unit not in UNITS:
@@ -82,7 +99,7 @@ def _check(game: Game, depth: Any, unit: Any, least: int) -> str:
     return unit
 
 
-def perft(game: Game, depth: int, unit: str | None = "decisions") -> int:
+def perft(game: _Game, depth: int, unit: str | None = "decisions") -> int:
     """The number of legal sequences of ``depth`` decisions, or of decisions until ``depth`` more tricks are complete.
 
     :raises InvalidInputError: ``invalid-setup`` for a unit or depth outside PERFT-5's.
@@ -92,7 +109,7 @@ def perft(game: Game, depth: int, unit: str | None = "decisions") -> int:
     return _count(game.copy(), depth, unit)
 
 
-def divide(game: Game, depth: int, unit: str | None = "decisions") -> dict[str, int]:
+def divide(game: _Game, depth: int, unit: str | None = "decisions") -> dict[str, int]:
     """For each decision, by its key, the number of the sequences :func:`perft` counts that begin with it (PERFT-4).
 
     :raises InvalidInputError: as :func:`perft`, and ``invalid-setup`` for a depth of 0.

@@ -245,6 +245,6 @@ def harness_result(row: dict[str, Any]) -> str:
     totals = row["totals"]
     summary = f"{totals['passed']} passed, {totals['failed']} failed, {totals['skipped']} skipped"
     return (
-        f"`reversis report --only {row['name']}` (its row of `conformance/implementations/expected.json`):\n\n"
+        f"`reversis report --only {row['name']}` (its row of `conformance/implementations.expected.json`):\n\n"
         f"```\ncapabilities: {row['capability_line']}\n{summary}\n```\n"
     )
