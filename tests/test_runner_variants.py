@@ -100,9 +100,9 @@ def test_a_claimed_house_rule_skips_the_cases_of_the_other_answer_and_runs_its_o
 ) -> None:
     cases = _on(preset)
     # Unclaimed, the house rule fails the cases written for the preset's own value.
-    unclaimed = run_cases(HouseRules({preset: house}), cases)
-    assert unclaimed.failed
-    assert all(set(house) & set(o.case.rules) for o in unclaimed.failed if o.case.data["kind"] != "perft")
+    # (Perft cases aside: a changed rule may make their counts astronomical, and no tag sorts them.)
+    unclaimed = run_cases(HouseRules({preset: house}), [case for case in cases if case.data["kind"] != "perft"])
+    assert unclaimed.failed and all(set(house) & set(o.case.rules) for o in unclaimed.failed)
     engine = HouseRules({preset: house}, variants={preset: house})
     report = run_cases(engine, cases)
     assert report.ok, [(o.case.id, o.reason) for o in report.failed]
@@ -147,7 +147,9 @@ def test_a_house_rule_the_suite_does_not_sort_by_skips_every_case_on_the_preset(
     report = run_cases(HouseRules({"hearts-4": house}, variants={"hearts-4": house}), _on("hearts-4"))
     on_preset = [o for o in report.outcomes if o.case.data["ruleset"] == "hearts-4"]
     assert on_preset and all(o.status == "skipped" for o in on_preset)
-    assert {o.reason for o in on_preset} == {
+    perft = {o.reason for o in on_preset if o.case.data["kind"] == "perft"}
+    assert perft == {"house rule: the implementation's hearts-4 plays target 50; a perft count depends on every rule"}
+    assert {o.reason for o in on_preset if o.case.data["kind"] != "perft"} == {
         "house rule: the implementation's hearts-4 plays target 50, "
         "and the suite does not mark which cases on hearts-4 depend on target"
     }
