@@ -251,6 +251,11 @@ class Unsupported(Skip):
 
     def __init__(self, message: str) -> None:
         super().__init__(f"{UNSUPPORTED}: {message}")
+        self.message = message
+
+    def __reduce__(self) -> tuple[object, ...]:
+        # Rebuilt from the implementation's message, not from ``args`` (which carry the prefix).
+        return type(self), (self.message,), self.__dict__
 
 
 def run_cases(
