@@ -20,7 +20,7 @@ th, td { padding: .3rem .5rem; border-bottom: 1px solid var(--line); text-align:
 th:first-child, td:first-child { text-align: left; position: sticky; left: 0; background: Canvas; }
 tbody th { white-space: normal; min-width: 8rem; max-width: 40vw; }
 caption { text-align: left; padding: .3rem .5rem; position: sticky; left: 0; max-width: 85vw; }
-td.text { text-align: left; }
+td.text, thead th:nth-child(-n+3) { text-align: left; }
 thead th { vertical-align: bottom; }
 thead button { font: inherit; font-weight: bold; background: none; border: 0; padding: 0;
   cursor: pointer; color: inherit; }
