@@ -12,11 +12,9 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "python"))
-
+# Run by the interpreter of the tests, so it is the reversis installed there (the wheel in CI).
 from reversis import reference
 from reversis.conformance.driver import serve
 from reversis.conformance.engines import EngineError, ModuleEngine, game_view
