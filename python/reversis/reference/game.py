@@ -189,7 +189,7 @@ class Game:
     _voids: list[int]  # OBS-1: each seat's revealed missing suits, bit per suit
     _points: list[int]  # SCORE-1: each seat's points captured this hand
     _captured: list[Cards]  # the cards each seat has won this hand, held-over tricks included
-    _moon_taker: int | None  # SCORE-2: the seat that took every point card
+    _moon_taker: int | None  # SCORE-2, SCORE-5: the seat that shot the moon or the sun
 
     def __init__(
         self,
@@ -1096,26 +1096,50 @@ class Game:
         return held
 
     def _finish_hand(self) -> None:
-        """SCORE-2, SCORE-3: a moon, and under ``taker-choice`` the taker's choice first."""
+        """SCORE-2, SCORE-3, SCORE-5, SCORE-6: a sun or a moon, and under ``taker-choice`` the taker's choice first."""
         ruleset = self._ruleset
         self._to_move = None
-        if ruleset._moon_scoring is not None and not self._count_down:  # MATCH-6: no moon then
-            # SCORE-2: every copy of every point card of the hand (D-18).
-            for seat, captured in enumerate(self._captured):
-                if cards_of(card for card in captured if ruleset._point_mask >> card & 1) == ruleset._point_copies:
-                    self._moon_taker = seat
-        if self._moon_taker is not None and ruleset._moon_scoring == "taker-choice":
+        if not self._count_down:  # MATCH-6: neither a moon nor a sun in a count-down hand
+            dealt = len(ruleset._deck)
+            # SCORE-5: a seat that captured every trick, so every card, shoots the sun, which
+            # takes precedence over the moon it has shot as well.
+            sun_taker = next((seat for seat, captured in enumerate(self._captured) if len(captured) == dealt), None)
+            if ruleset._sun_scoring is not None and sun_taker is not None:
+                self._moon_taker = sun_taker
+            elif ruleset._moon_scoring is not None:
+                # SCORE-2, SCORE-6: every copy of every card the moon needs (D-18, D-21).
+                for seat, captured in enumerate(self._captured):
+                    if cards_of(card for card in captured if ruleset._need_mask >> card & 1) == ruleset._need_copies:
+                        self._moon_taker = seat
+        shot = self._shot()
+        if shot is not None and shot[0] == "taker-choice":
             self._phase = "moon"
             return
-        self._score_hand(None if self._moon_taker is None else ruleset._moon_scoring)
+        self._score_hand(None if shot is None else shot[0])
+
+    def _shot(self) -> tuple[str, int] | None:
+        """The ``scoring`` and ``bonus`` of the hand's sun (SCORE-5) or moon (SCORE-2), or ``None``.
+
+        Derived from the captured cards rather than kept, so that undo and replay restore it
+        with them: the taker shot the sun where the ruleset has one and it took every card.
+        """
+        if self._moon_taker is None:
+            return None
+        ruleset = self._ruleset
+        if ruleset._sun_scoring is not None and len(self._captured[self._moon_taker]) == len(ruleset._deck):
+            return ruleset._sun_scoring, ruleset._sun_bonus
+        assert ruleset._moon_scoring is not None
+        return ruleset._moon_scoring, ruleset._moon_bonus
 
     def _score_hand(self, moon_choice: str | None) -> None:
-        """Turn the hand's points into scores (SCORE-1 … SCORE-4) and move on (MATCH-2)."""
+        """Turn the hand's points into scores (SCORE-1 … SCORE-6) and move on (MATCH-2, MATCH-7, MATCH-9)."""
         ruleset = self._ruleset
         taker = self._moon_taker
         if self._count_down:
-            # MATCH-6: the points come off the totals, stopping at zero; the scores are the change.
-            hand = [max(total - points, min(total, 0)) - total for total, points in zip(self._scores, self._points)]
+            # MATCH-6, MATCH-8: the points come off the totals as count_down_end says; the
+            # scores are the change.
+            end = ruleset.count_down_end
+            hand = [_count_down_total(end, total, points) - total for total, points in zip(self._scores, self._points)]
         elif moon_choice is None:
             hand = list(self._points)
         else:
@@ -1125,7 +1149,10 @@ class Game:
                 - ruleset._points_of(card for card in captured if ruleset._point_mask >> card & 1)
                 for captured in self._captured
             ]
-            bonus = ruleset._moon_bonus
+            # SCORE-5: the sun's bonus where the sun was shot, else the moon's.
+            shot = self._shot()
+            assert shot is not None
+            bonus = shot[1]
             if moon_choice == "add-to-others":
                 hand = [neg + (0 if seat == taker else bonus) for seat, neg in enumerate(negative)]
             else:
@@ -1142,12 +1169,15 @@ class Game:
         self._hand_scores.append(tuple(hand))
         self._scores = [min(max(total + gained, MIN_I64), MAX_I64) for total, gained in zip(self._scores, hand)]
         if self._count_down:
-            over = min(self._scores) <= 0  # MATCH-7
-        elif max(self._scores) >= ruleset.target:
+            over = min(self._scores) <= 0  # MATCH-7, under every count_down_end (MATCH-8)
+        elif ruleset.target is not None and max(self._scores) >= ruleset.target:
             over = not ruleset.count_down  # MATCH-2, or MATCH-5's count-down from the next hand
             self._count_down = ruleset.count_down
         else:
             over = False
+        # MATCH-9: the number of hands ends the match too, whichever end comes first.
+        if ruleset.deals is not None and self._hand_number >= ruleset.deals - 1:
+            over = True
         if over:
             self._phase = "over"
             lowest = min(self._scores)
@@ -1159,6 +1189,16 @@ class Game:
         self._phase = "deal"
         if self._rng is not None:
             self._deal_from_seed()
+
+
+def _count_down_total(end: str, total: int, points: int) -> int:
+    """MATCH-6, MATCH-8: a total after a count-down hand in which the seat took ``points``."""
+    if end == "below-zero":
+        return total - points
+    if end == "exact-zero" and total >= 0:
+        return abs(total - points)  # passing zero bounces back up by the excess
+    # stop-at-zero, and exact-zero below zero: not lowered past zero, raised by points below zero.
+    return max(total - points, min(total, 0))
 
 
 def _unpickle_game(cls: type[Game], record: dict[str, Any], pending: list[tuple[int, int]]) -> Game:

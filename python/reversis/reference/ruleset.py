@@ -33,6 +33,10 @@ from .legality import LEGALITY_FIELDS, LegalityField
 
 PASS_DIRECTIONS = ("left", "right", "across", "hold")
 MOON_SCORINGS = ("add-to-others", "subtract-from-taker", "taker-choice")
+#: RS-24: what a moon needs besides the point cards.
+MOON_NEEDS = ("point-cards", "every-scoring-card")
+#: RS-25: how a count-down hand changes a total (MATCH-8).
+COUNT_DOWN_ENDS = ("stop-at-zero", "exact-zero", "below-zero")
 #: RS-22: who wins a last trick in which every card of the suit led is cancelled (PLAY-9).
 LAST_TRICK_WINNERS = ("leader", "later-highest")
 #: RS-3: the number of seats a ruleset may have.
@@ -58,11 +62,14 @@ OPTIONAL_FIELDS = (
     "sources",
     "spec_version",
     "count_down",
+    "count_down_end",
+    "deals",
+    "sun",
     "cancellation",
     *(field.name for field in LEGALITY_FIELDS if field.optional),
 )
 #: The version of the specification this engine implements (spec/README.md §Version).
-SPEC_VERSION = "1.3.0"
+SPEC_VERSION = "1.4.0"
 #: RS-18: the one major version this engine reads.
 SPEC_MAJOR = "1"
 _VERSION_FORM = re.compile(r"(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)")
@@ -151,18 +158,24 @@ class Ruleset:
         "_lowest_rank",
         "_magnitude",
         "_moon_bonus",
+        "_moon_needs",
         "_moon_scoring",
+        "_need_mask",
+        "_need_copies",
         "_opening_id",
         "_packs",
         "_pass_cycle",
         "_pass_size",
-        "_point_copies",
         "_point_mask",
         "_removed",
         "_sealed",
         "_sources",
+        "_sun_bonus",
+        "_sun_scoring",
         "_values",
         "count_down",
+        "count_down_end",
+        "deals",
         "name",
         "players",
         "target",
@@ -216,12 +229,37 @@ class Ruleset:
         self._legality = {field.name: _legality_value(field, data) for field in LEGALITY_FIELDS}
         self._read_points(_expect(data["card_points"], dict, "card_points"))
         self._read_moon(data["moon"])
-        target = _expect(data["target"], int, "target")
-        if not 1 <= target <= MAX_TARGET:
-            raise _fail(f"field 'target' must be a positive integer up to 2**64-1, not {target}")
-        self.target = target
+        # RS-23 (1.4.0): optional, and null (no sun) where absent.
+        self._read_sun(data.get("sun"))
+        # RS-26 (1.4.0): optional, and null (no number of hands ends the match) where absent.
+        deals = data.get("deals")
+        if deals is not None:
+            deals = _expect(deals, int, "deals")
+            if not 1 <= deals <= MAX_TARGET:
+                raise _fail(f"field 'deals' must be a positive integer up to 2**64-1, not {deals}")
+        self.deals: int | None = deals
+        target = data["target"]
+        if target is None:
+            if deals is None:  # RS-13 item 9: a match needs an end
+                raise _fail("field 'target' may be null only where 'deals' is set: the match would never end")
+        else:
+            target = _expect(target, int, "target")
+            if not 1 <= target <= MAX_TARGET:
+                raise _fail(f"field 'target' must be a positive integer up to 2**64-1, not {target}")
+        self.target: int | None = target
         # RS-20 (1.1.0): optional, and false where absent, so that a 1.0 ruleset plays as it did.
         self.count_down = "count_down" in data and _expect(data["count_down"], bool, "count_down")
+        if self.count_down and target is None:  # RS-13 item 10: the count-down starts at the target
+            raise _fail("field 'count_down' is true but 'target' is null: the count-down starts at the target")
+        # RS-25 (1.4.0): optional, stop-at-zero where absent, and present only with count_down (RS-13 item 8).
+        self.count_down_end = "stop-at-zero"
+        if "count_down_end" in data:
+            end = _expect(data["count_down_end"], str, "count_down_end")
+            if end not in COUNT_DOWN_ENDS:
+                raise _fail(f"field 'count_down_end' must be one of {', '.join(COUNT_DOWN_ENDS)}, not {shown(end)}")
+            if not self.count_down:
+                raise _fail("field 'count_down_end' is set but 'count_down' is not true: there is no count-down to end")
+            self.count_down_end = end
         # RS-22 (1.2.0): optional, and null (identical cards do not cancel) where absent.
         self._read_cancellation(data.get("cancellation"))
         self._json = self._canonical_json()
@@ -363,30 +401,63 @@ class Ruleset:
         self._values = tuple(values)
         self._card_points = {card_name(card): values[card] for card in range(DECK_SIZE) if values[card]}
         self._point_mask = mask_of(card for card in range(DECK_SIZE) if values[card] > 0)
-        #: SCORE-2: every copy of every point card in the deck, which a moon needs (D-18).
-        self._point_copies: Cards = tuple(card for card in self._deck if values[card] > 0)
+
+    def _read_bonus_scoring(self, value: dict[str, Any], field: str) -> tuple[str, int]:
+        """The ``scoring`` and ``bonus`` of a moon (RS-10) or a sun (RS-23), checked."""
+        scoring = _expect(value["scoring"], str, f"{field}.scoring")
+        if scoring not in MOON_SCORINGS:
+            raise _fail(f"field '{field}.scoring' must be one of {', '.join(MOON_SCORINGS)}, not {shown(scoring)}")
+        bonus = _expect(value["bonus"], int, f"{field}.bonus")
+        if bonus < 1:
+            raise _fail(f"field '{field}.bonus' must be at least 1, not {bonus}")
+        # ERR-6: one hand scores one bonus, the moon's or the sun's, so each is bounded apart.
+        if bonus + self._magnitude > MAX_POINTS:
+            raise _fail(f"field '{field}.bonus' is too large (with the card values it must stay below 2**31)")
+        return scoring, bonus
 
     def _read_moon(self, moon: Any) -> None:
         if moon is None:
             self._moon_scoring: str | None = None
             self._moon_bonus = 0
+            self._moon_needs = MOON_NEEDS[0]
+            self._set_needs()
             return
         moon = _expect(moon, dict, "moon")
-        if set(moon) != {"scoring", "bonus"}:
-            extra = sorted(set(moon) - {"scoring", "bonus"})
+        if not {"scoring", "bonus"} <= set(moon) <= {"scoring", "bonus", "needs"}:
+            extra = sorted(set(moon) - {"scoring", "bonus", "needs"})
             raise _fail(f"unknown field 'moon.{extra[0]}'" if extra else "field 'moon' needs 'scoring' and 'bonus'")
-        scoring = _expect(moon["scoring"], str, "moon.scoring")
-        if scoring not in MOON_SCORINGS:
-            raise _fail(f"field 'moon.scoring' must be one of {', '.join(MOON_SCORINGS)}, not {shown(scoring)}")
-        bonus = _expect(moon["bonus"], int, "moon.bonus")
-        if bonus < 1:
-            raise _fail(f"field 'moon.bonus' must be at least 1, not {bonus}")
-        if bonus + self._magnitude > MAX_POINTS:
-            raise _fail("field 'moon.bonus' is too large (with the card values it must stay below 2**31)")
+        scoring, bonus = self._read_bonus_scoring(moon, "moon")
+        # RS-24 (1.4.0): optional, point-cards where absent.
+        needs = _expect(moon["needs"], str, "moon.needs") if "needs" in moon else MOON_NEEDS[0]
+        if needs not in MOON_NEEDS:
+            raise _fail(f"field 'moon.needs' must be one of {', '.join(MOON_NEEDS)}, not {shown(needs)}")
         if not self._point_mask:
             raise _fail("field 'moon' is set but no card of the deck is worth points")
         self._moon_scoring = scoring
         self._moon_bonus = bonus
+        self._moon_needs = needs
+        self._set_needs()
+
+    def _set_needs(self) -> None:
+        """SCORE-2, SCORE-6: the cards a moon needs, every copy: the point cards, and under
+        ``every-scoring-card`` the cards worth less than zero too."""
+        every = self._moon_needs == "every-scoring-card"
+        self._need_mask = mask_of(
+            card for card in range(DECK_SIZE) if self._values[card] > 0 or (every and self._values[card] < 0)
+        )
+        self._need_copies: Cards = tuple(card for card in self._deck if self._need_mask >> card & 1)
+
+    def _read_sun(self, sun: Any) -> None:
+        """RS-23: ``null`` or ``{"scoring": ..., "bonus": n}`` (SCORE-5)."""
+        if sun is None:  # RS-19: null means what absence means
+            self._sun_scoring: str | None = None
+            self._sun_bonus = 0
+            return
+        sun = _expect(sun, dict, "sun")
+        if set(sun) != {"scoring", "bonus"}:
+            extra = sorted(set(sun) - {"scoring", "bonus"})
+            raise _fail(f"unknown field 'sun.{extra[0]}'" if extra else "field 'sun' needs 'scoring' and 'bonus'")
+        self._sun_scoring, self._sun_bonus = self._read_bonus_scoring(sun, "sun")
 
     def _read_cancellation(self, cancellation: Any) -> None:
         """RS-22 and RS-13 item 7: ``null`` or ``{"last_trick": ...}``, and only with two packs."""
@@ -433,10 +504,22 @@ class Ruleset:
                 if not field.optional or self._legality[field.name] != field.default
             },
             "card_points": dict(self._card_points),
-            "moon": None if self._moon_scoring is None else {"scoring": self._moon_scoring, "bonus": self._moon_bonus},
+            "moon": None
+            if self._moon_scoring is None
+            else {
+                "scoring": self._moon_scoring,
+                "bonus": self._moon_bonus,
+                # RS-24: written only where not the default.
+                **({"needs": self._moon_needs} if self._moon_needs != MOON_NEEDS[0] else {}),
+            },
+            # RS-23: written only where set.
+            **({"sun": {"scoring": self._sun_scoring, "bonus": self._sun_bonus}} if self._sun_scoring else {}),
             "target": self.target,
             # RS-20: written only where set, so that a ruleset of 1.0 keeps its canonical object.
             **({"count_down": True} if self.count_down else {}),
+            # RS-25, RS-26: written only where not the default.
+            **({"count_down_end": self.count_down_end} if self.count_down_end != COUNT_DOWN_ENDS[0] else {}),
+            **({"deals": self.deals} if self.deals is not None else {}),
             # RS-22: written only where set.
             **({"cancellation": {"last_trick": self._cancellation}} if self._cancellation is not None else {}),
         }
@@ -482,6 +565,11 @@ class Ruleset:
     def moon(self) -> dict[str, Any] | None:
         """``{"scoring": ..., "bonus": n}``, or ``None`` without a moon (RS-10)."""
         return self.to_json()["moon"]
+
+    @property
+    def sun(self) -> dict[str, Any] | None:
+        """``{"scoring": ..., "bonus": n}`` where taking every trick shoots the sun (RS-23), else ``None``."""
+        return None if self._sun_scoring is None else {"scoring": self._sun_scoring, "bonus": self._sun_bonus}
 
     @property
     def cancellation(self) -> dict[str, str] | None:

@@ -142,12 +142,18 @@ def _uint8_refusal(ruleset: Ruleset, episode: str) -> str | None:
         return f"the points block: the cards are worth {positive} together, and a seat can take them all"
     if episode == "hand":
         return None
-    moon = ruleset.moon
-    if moon is not None and moon["scoring"] != "add-to-others":
-        return f"the scores block: the moon is scored {moon['scoring']}, so a match's totals can go below 0"
+    moon, sun = ruleset.moon, ruleset.sun
+    for name, rule in (("moon", moon), ("sun", sun)):
+        if rule is not None and rule["scoring"] != "add-to-others":
+            return f"the scores block: the {name} is scored {rule['scoring']}, so a match's totals can go below 0"
+    # API-11 (1.4.0): with no target, or a count-down past zero, a match's totals have no bound.
+    if ruleset.target is None:
+        return "the scores block: the ruleset has no target, so a match's totals have no bound"
+    if ruleset.count_down_end == "below-zero":
+        return "the scores block: the count-down goes below zero, so a match's totals can go below 0"
     highest = ruleset.target - 1
     if ruleset.count_down:
-        highest += max(positive, 0 if moon is None else moon["bonus"])
+        highest += max(positive, *(0 if rule is None else rule["bonus"] for rule in (moon, sun)))
     if highest > _UINT8_MAX:
         return f"the scores block: a match's totals reach {highest}, above {_UINT8_MAX}"
     return None
