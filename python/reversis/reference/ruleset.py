@@ -160,8 +160,8 @@ class Ruleset:
         "_moon_bonus",
         "_moon_needs",
         "_moon_scoring",
-        "_need_mask",
         "_need_copies",
+        "_need_mask",
         "_opening_id",
         "_packs",
         "_pass_cycle",
@@ -439,8 +439,10 @@ class Ruleset:
         self._set_needs()
 
     def _set_needs(self) -> None:
-        """SCORE-2, SCORE-6: the cards a moon needs, every copy: the point cards, and under
-        ``every-scoring-card`` the cards worth less than zero too."""
+        """SCORE-2, SCORE-6: the cards a moon needs, every copy.
+
+        The point cards, and under ``every-scoring-card`` the cards worth less than zero too.
+        """
         every = self._moon_needs == "every-scoring-card"
         self._need_mask = mask_of(
             card for card in range(DECK_SIZE) if self._values[card] > 0 or (every and self._values[card] < 0)
