@@ -106,7 +106,7 @@ def test_the_engines_implement_the_version_the_spec_states(engine: ModuleType) -
     """spec/README.md §Version, DRV-3: hello gives the version the README states."""
     readme = (ROOT / "spec" / "README.md").read_text(encoding="utf-8")
     stated = re.search(r"This is version \*\*(\d+\.\d+\.\d+)\*\* of the specification\.", readme)
-    assert stated is not None and stated.group(1) == SPEC_VERSION == "1.3.0"
+    assert stated is not None and stated.group(1) == SPEC_VERSION == "1.4.0"
     assert ModuleEngine(engine, engine.ENGINE).call("hello")["spec_version"] == SPEC_VERSION
 
 

@@ -157,7 +157,7 @@ def test_seeding_vector_files_are_all_run() -> None:
 
 
 def ruleset_violations(rs: Any) -> list[str]:
-    """Every independent reason a ruleset object is invalid (RS-1 … RS-13, RS-21, RS-22), written from ruleset.md."""
+    """Every independent reason a ruleset object is invalid (RS-1 … RS-13, RS-21 … RS-26), written from ruleset.md."""
     out: list[str] = []
     if not isinstance(rs, dict):
         return ["not an object"]
@@ -287,9 +287,10 @@ def ruleset_violations(rs: Any) -> list[str]:
                 out.append("pass size below 1")
             elif hand_size is not None and size > hand_size:
                 out.append("pass size above the hand")
-    moon, bonus = rs.get("moon"), 0
+    moon, bonuses = rs.get("moon"), [0]
     if moon is not None and "moon" in rs:
-        if not isinstance(moon, dict) or set(moon) != {"scoring", "bonus"}:
+        # RS-24 (1.4.0): needs, optional, point-cards or every-scoring-card.
+        if not isinstance(moon, dict) or not {"scoring", "bonus"} <= set(moon) <= {"scoring", "bonus", "needs"}:
             out.append("moon keys")
         else:
             if moon["scoring"] not in ("add-to-others", "subtract-from-taker", "taker-choice"):
@@ -297,14 +298,39 @@ def ruleset_violations(rs: Any) -> list[str]:
             if not is_int(moon["bonus"]) or moon["bonus"] < 1:
                 out.append("moon bonus")
             else:
-                bonus = moon["bonus"]
+                bonuses.append(moon["bonus"])
+            if "needs" in moon and moon["needs"] not in ("point-cards", "every-scoring-card"):
+                out.append("moon needs")
             if isinstance(values, dict) and not any(v > 0 for v in points.values()):
                 out.append("moon without a point card")
+    sun = rs.get("sun")
+    if sun is not None:  # RS-23 (1.4.0): null or {scoring, bonus}
+        if not isinstance(sun, dict) or set(sun) != {"scoring", "bonus"}:
+            out.append("sun keys")
+        else:
+            if sun["scoring"] not in ("add-to-others", "subtract-from-taker", "taker-choice"):
+                out.append("sun scoring")
+            if not is_int(sun["bonus"]) or sun["bonus"] < 1:
+                out.append("sun bonus")
+            else:
+                bonuses.append(sun["bonus"])
+    deals = rs.get("deals")
+    if deals is not None and not (is_int(deals) and 1 <= deals <= 2**64 - 1):  # RS-26, RS-13 item 11
+        out.append("deals")
     target = rs.get("target")
-    if "target" in rs and not (is_int(target) and 1 <= target <= 2**64 - 1):
-        out.append("target")
-    # ERR-6: each value counts once per copy of its card in the deck (two packs: twice).
-    if sum(abs(v) * (packs - removed[card]) for card, v in points.items()) + bonus >= 2**31:
+    if "target" in rs:
+        if target is None:
+            if deals is None:  # RS-13 item 9: null only where deals is set
+                out.append("target null without deals")
+        elif not (is_int(target) and 1 <= target <= 2**64 - 1):
+            out.append("target")
+    if rs.get("count_down") is True and "target" in rs and target is None:  # RS-13 item 10
+        out.append("count_down without a target")
+    if "count_down_end" in rs and rs.get("count_down") is not True:  # RS-13 item 8
+        out.append("count_down_end without count_down")
+    # ERR-6: each value counts once per copy of its card in the deck (two packs: twice); the
+    # moon's and the sun's bonus each with them, apart, since a hand scores one of them.
+    if sum(abs(v) * (packs - removed[card]) for card, v in points.items()) + max(bonuses) >= 2**31:
         out.append("card values too large")
     return out
 
