@@ -190,10 +190,20 @@ def test_optional_fields_agree_across_the_schema_and_the_engines(engine: ModuleT
     """RS-19: the core fields are required by the schema and both engines; the others take defaults."""
     schema = json.loads((ROOT / "spec" / "schemas" / "ruleset.schema.json").read_text(encoding="utf-8"))
     required = set(schema["required"])
-    assert set(schema["properties"]) - required == {"title", "sources", "spec_version", "count_down", "cancellation"}
+    assert set(schema["properties"]) - required == {
+        "title",
+        "sources",
+        "spec_version",
+        "count_down",
+        "cancellation",
+        # RS-23, RS-25, RS-26 (1.4.0)
+        "sun",
+        "count_down_end",
+        "deals",
+    }
     full = {**engine.preset("hartenjagen-count-down").to_json(), "spec_version": "1.0.0"}
     # RS-19's table; the informative fields are absent, None, and so is cancellation (RS-22).
-    defaults = {"count_down": False}
+    defaults = {"count_down": False, "count_down_end": "stop-at-zero"}
     for field in schema["properties"]:
         data = {key: value for key, value in full.items() if key != field}
         if field in required:
