@@ -239,7 +239,8 @@ class Game:
         self._hand_number = hand_number
         self._scores = list(scores)
         # MATCH-5: a game that starts at or past the target under count_down starts counting down.
-        self._count_down = checked.count_down and max(scores) >= checked.target
+        # (RS-13 item 10: a ruleset with count_down always has a target.)
+        self._count_down = checked.count_down and checked.target is not None and max(scores) >= checked.target
         self._winners: list[int] = []
         self._reset_hand()
         # The history.
