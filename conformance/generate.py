@@ -655,6 +655,27 @@ def _points_cell(data: dict[str, Any]) -> str:
     return ", ".join(parts) or "none"
 
 
+def _moon_cell(moon: dict[str, Any] | None, sun: dict[str, Any] | None) -> str:
+    """RS-10, RS-24, RS-23: ``taker-choice 26``, ``, needs every scoring card``, ``; sun … 52``."""
+    cell = "none" if moon is None else f"{moon['scoring']} {moon['bonus']}"
+    if moon is not None and moon.get("needs", "point-cards") != "point-cards":
+        cell += ", needs every scoring card"
+    if sun is not None:
+        cell += f"; sun {sun['scoring']} {sun['bonus']}"
+    return cell
+
+
+def _target_cell(data: dict[str, Any]) -> str:
+    """RS-11, RS-20, RS-25, RS-26: ``100``, ``50, then count-down``, ``none, 6 deals``."""
+    cell = "none" if data["target"] is None else str(data["target"])
+    if data.get("count_down", False):
+        end = data.get("count_down_end", "stop-at-zero")
+        cell += ", then count-down" + ("" if end == "stop-at-zero" else f" ({end})")
+    if data.get("deals") is not None:
+        cell += f", {data['deals']} deals"
+    return cell
+
+
 def preset_row(data: dict[str, Any]) -> str:
     """One row of the presets table, every cell from the preset's JSON."""
     passing = data["passing"]
@@ -668,8 +689,8 @@ def preset_row(data: dict[str, Any]) -> str:
         "yes" if data["first_trick_ban"] else "no",
         data["hearts_breaking"],
         _points_cell(data),
-        "none" if moon is None else f"{moon['scoring']} {moon['bonus']}",
-        str(data["target"]) + (", then count-down" if data.get("count_down", False) else ""),
+        _moon_cell(moon, data.get("sun")),
+        _target_cell(data),
     ]
     return "| " + " | ".join(cells) + " |\n"
 
