@@ -4,7 +4,7 @@ Nothing the person owns is destroyed (see :mod:`reversis.table`): the save is wr
 and only to a regular file (through a symlink, to its target); a file that is not a saved match,
 or a settings file that is not ours, is moved aside under a name that says so; a match in
 progress is dropped only when the person confirms it; and a save that fails is reported at once,
-and again when it works.
+as is its recovery.
 """
 
 from __future__ import annotations
