@@ -35,7 +35,7 @@ from typing import Any, Union
 from .. import _core
 from ..encoding import ENCODING_LENGTH, ENCODING_VERSION, encode_observation
 from ..errors import InvalidInputError, shown
-from . import Observation, Player
+from .base import Observation, Player
 
 __all__ = [
     "ACTIVATIONS",

@@ -17,7 +17,7 @@ import random
 from typing import Any
 
 from .. import _core
-from . import Observation, Player
+from .base import Observation, Player
 from .rulebased import RuleBasedPlayer
 
 __all__ = ["MonteCarloPlayer"]

@@ -40,7 +40,7 @@ from .._jsonlines import (
     shut_down,
     split_command,
 )
-from . import Observation, Player
+from .base import Observation, Player
 
 __all__ = [
     "DEFAULT_TIME_LIMIT_MS",

@@ -19,7 +19,7 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
-from . import Observation, Player
+from .base import Observation, Player
 
 __all__ = ["RuleBasedPlayer"]
 

@@ -30,7 +30,7 @@ import random
 from typing import Any
 
 from .. import _core
-from . import Observation, Player
+from .base import Observation, Player
 
 __all__ = ["SearchPlayer"]
 

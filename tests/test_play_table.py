@@ -1,0 +1,57 @@
+"""The two rules ``reversis play`` restates (commands/play/game.py), checked against the engines."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import reversis
+import reversis.reference
+from reversis.commands.play.game import next_seat, pass_partners
+from reversis.players import RandomPlayer, act_for, observe
+
+PASSING_PRESETS = ["hearts-3", "hearts-computer", "hearts-5", "hearts-7", "cancellation-6"]
+
+
+@pytest.mark.parametrize("engine", [reversis, reversis.reference], ids=["rust", "reference"])
+@pytest.mark.parametrize("preset", PASSING_PRESETS)
+def test_pass_partners_name_the_seats_the_engine_exchanges_with(engine: Any, preset: str) -> None:
+    ruleset = engine.preset(preset)
+    seats = ruleset.players
+    for hand in range(len(ruleset.passing["cycle"])):
+        game = engine.Game(ruleset, 11, hand_number=hand)
+        direction = game.pass_direction
+        if game.phase != "pass":  # a hold hand
+            continue
+        passed = {}
+        for seat in range(seats):
+            cards = game.hand(seat)[: ruleset.passing["size"]]
+            passed[seat] = sorted(cards)
+            game.apply({"type": "pass", "seat": seat, "cards": cards})
+        for seat in range(seats):
+            to, giver = pass_partners(seats, direction, seat)
+            assert sorted(game.observation(to)["received"]) == passed[seat], (direction, seat)
+            assert sorted(game.observation(seat)["received"]) == passed[giver], (direction, seat)
+
+
+def test_pass_partners_are_the_seat_itself_where_nothing_passes() -> None:
+    assert pass_partners(4, "hold") == (0, 0)
+    assert pass_partners(4, None, 2) == (2, 2)
+
+
+def test_next_seat_asks_the_person_last_in_the_pass_phase_and_else_is_to_act() -> None:
+    game = reversis.Game(reversis.preset("hearts-computer"), 3)
+    players = [RandomPlayer(seat) for seat in range(game.ruleset.players)]
+    asked = []
+    while game.phase == "pass":
+        seat = next_seat(game)
+        assert seat is not None
+        asked.append(seat)
+        game.apply(players[seat].act(observe(game, seat)))
+    assert asked == [1, 2, 3, 0]
+    while game.phase != "over":
+        if game.phase != "pass":
+            assert next_seat(game) == game.to_act
+        act_for(game, players)
+    assert next_seat(game) is None
