@@ -389,6 +389,9 @@ def test_a_two_pack_hand_against_every_kind_of_computer_player(tmp_path: Path, p
         screen = play.send(" ".join(screen.cards("hand")[: ruleset.passing["size"]]))
     plays = 0
     while not screen.values("hand-over"):
+        if screen.kind == "moon":  # the computer players draw their own randomness: seat 0 may take every point
+            screen = play.send("add")
+            continue
         assert screen.kind == "play", screen.lines
         screen = play.send(screen.cards("legal")[0])
         plays += 1
