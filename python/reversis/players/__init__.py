@@ -115,15 +115,13 @@ class RandomPlayer(Player):
 def act_for(game: Any, players: Sequence[Player]) -> dict[str, Any]:
     """Ask the player of the seat that must act next and apply its action to ``game``.
 
-    In phase ``pass`` the lowest seat still to pass acts. Returns the action applied.
+    The seat is the game's acting seat ``to_act`` (ACT-3: in phase ``pass`` the lowest seat still
+    to pass). Returns the action applied.
 
     :raises ValueError: if the game is not waiting for a seat (phase ``deal`` or ``over``).
     """
-    if game.phase == "pass":
-        seat = game.awaiting_pass[0]
-    elif game.phase in ("play", "moon"):
-        seat = game.to_move
-    else:
+    seat = game.to_act
+    if seat is None:
         raise ValueError(f"no seat acts in phase {game.phase!r}")
     action = players[seat].act(observe(game, seat))
     game.apply(action)
@@ -162,7 +160,7 @@ def probe_ruleset(player: Any, ruleset: Any) -> str | None:
     try:
         while game.phase in ("pass", "play"):
             if game.phase == "pass":
-                seat = int(game.awaiting_pass[0])
+                seat = int(game.to_act)
                 if not asked_pass:
                     asked_pass = True
                     player.act(observe(game, seat))
