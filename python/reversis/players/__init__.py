@@ -160,7 +160,9 @@ def probe_ruleset(player: Any, ruleset: Any) -> str | None:
     try:
         while game.phase in ("pass", "play"):
             if game.phase == "pass":
-                seat = int(game.to_act)
+                acting = game.to_act
+                assert acting is not None  # phase pass always has an acting seat (ACT-3)
+                seat = int(acting)
                 if not asked_pass:
                     asked_pass = True
                     player.act(observe(game, seat))

@@ -397,14 +397,14 @@ class Game:
         ``{"direction", "size", "to", "from"}``: seat ``s`` passes ``size`` cards to ``to[s]``
         and receives those of ``from[s]``.
         """
-        direction = self.pass_direction
-        if direction is None or direction == "hold":
+        direction, passing = self.pass_direction, self._ruleset.passing
+        if direction is None or direction == "hold" or passing is None:
             return None
         players = self._ruleset.players
         offset = _DIRECTION_OFFSET[direction]
         return {
             "direction": direction,
-            "size": self._ruleset.passing["size"],
+            "size": passing["size"],
             "to": [(seat + offset) % players for seat in range(players)],
             "from": [(seat - offset) % players for seat in range(players)],
         }
@@ -468,7 +468,9 @@ class Game:
         card_number = parse_card_id(card)
         if self._phase != "play":
             return None
-        refused = self._play_error(self._to_move, card_number)
+        seat = self._to_move
+        assert seat is not None  # phase play always has a seat to move
+        refused = self._play_error(seat, card_number)
         if refused is None:
             return None
         code, message = refused
