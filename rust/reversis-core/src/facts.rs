@@ -546,6 +546,26 @@ mod tests {
     }
 
     #[test]
+    fn a_breach_names_its_clause_and_says_its_code_first() {
+        let card = Card::parse("KH").unwrap();
+        let opening = Card::parse("2C").ok();
+        for (code, rule) in [
+            (ErrorCode::CardNotHeld, "PLAY-3"),
+            (ErrorCode::MustLeadOpeningCard, "PLAY-1"),
+            (ErrorCode::MustFollowSuit, "PLAY-4"),
+            (ErrorCode::PointsOnFirstTrick, "PLAY-5"),
+            (ErrorCode::HeartsNotBroken, "PLAY-6"),
+        ] {
+            let b = Breach::new(code, 2, card, opening, Some(Suit::Spades));
+            assert_eq!((b.code, b.rule), (code, rule));
+            // ERR-1: a message begins with its code's words.
+            let words = code.as_str().replace('-', " ");
+            assert!(b.message.starts_with(&format!("{words}: ")), "{}", b.message);
+            assert!(b.message.contains("'KH'"), "{}", b.message);
+        }
+    }
+
+    #[test]
     fn each_seat_passes_to_its_target_and_receives_from_its_source() {
         let rules = preset("hearts-4").unwrap();
         // PASS-1: left, right, across, hold.
