@@ -560,7 +560,11 @@ mod tests {
             assert_eq!((b.code, b.rule), (code, rule));
             // ERR-1: a message begins with its code's words.
             let words = code.as_str().replace('-', " ");
-            assert!(b.message.starts_with(&format!("{words}: ")), "{}", b.message);
+            assert!(
+                b.message.starts_with(&format!("{words}: ")),
+                "{}",
+                b.message
+            );
             assert!(b.message.contains("'KH'"), "{}", b.message);
         }
     }
