@@ -221,11 +221,6 @@ class _Config:
         passing = self.ruleset.passing
         return int(passing["size"]) if passing else 0
 
-    def direction(self, hand_number: int) -> str | None:
-        """The pass direction of a hand (PASS-1), ``None`` without passing."""
-        passing = self.ruleset.passing
-        return None if not passing else str(passing["cycle"][hand_number % len(passing["cycle"])])
-
     @property
     def packs(self) -> int:
         """The copies of each card shuffled together (RS-21): 1 or 2."""
@@ -246,7 +241,9 @@ class _Config:
 
     def hand_length(self, hand_number: int) -> int:
         """The most decisions in one hand: the selections of the passes, the plays and a moon choice."""
-        passes = self.players * self.pass_size if self.direction(hand_number) not in (None, "hold") else 0
+        # Who passes in that hand is the core's pass plan (PASS-1): none on a hold hand.
+        plan = reversis.Game(self.ruleset, hand_number=hand_number).pass_plan
+        passes = self.players * int(plan["size"]) if plan is not None else 0
         moon = self.ruleset.moon
         return passes + len(self.deck) + (1 if moon and moon["scoring"] == "taker-choice" else 0)
 
