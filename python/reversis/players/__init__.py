@@ -115,13 +115,15 @@ class RandomPlayer(Player):
 def act_for(game: Any, players: Sequence[Player]) -> dict[str, Any]:
     """Ask the player of the seat that must act next and apply its action to ``game``.
 
-    The seat is the game's acting seat ``to_act`` (ACT-3: in phase ``pass`` the lowest seat still
-    to pass). Returns the action applied.
+    In phase ``pass`` the lowest seat still to pass acts. Returns the action applied.
 
     :raises ValueError: if the game is not waiting for a seat (phase ``deal`` or ``over``).
     """
-    seat = game.to_act
-    if seat is None:
+    if game.phase == "pass":
+        seat = game.awaiting_pass[0]
+    elif game.phase in ("play", "moon"):
+        seat = game.to_move
+    else:
         raise ValueError(f"no seat acts in phase {game.phase!r}")
     action = players[seat].act(observe(game, seat))
     game.apply(action)
@@ -160,9 +162,7 @@ def probe_ruleset(player: Any, ruleset: Any) -> str | None:
     try:
         while game.phase in ("pass", "play"):
             if game.phase == "pass":
-                acting = game.to_act
-                assert acting is not None  # phase pass always has an acting seat (ACT-3)
-                seat = int(acting)
+                seat = int(game.awaiting_pass[0])
                 if not asked_pass:
                     asked_pass = True
                     player.act(observe(game, seat))
