@@ -764,3 +764,66 @@ def test_the_readme_screenshot_command_takes_a_picture(site: Path, tmp_path: Pat
     width, height = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
     assert width >= 800 and height >= 600, (width, height)
     assert list(tmp_path.iterdir()) == [destination], "a temporary file was left behind"
+
+
+def _count_down_match(seed: int) -> Any:
+    """A hartenjagen-count-down match played by random players through its first count-down
+    hand, at the start of the next; ``None`` where that hand ended the match (MATCH-7)."""
+    from reversis.players import RandomPlayer, act_for
+
+    game = reversis.Game(reversis.preset("hartenjagen-count-down"), seed=seed)
+    players = [RandomPlayer(seed=seed * 10 + seat) for seat in range(4)]
+    started = None  # the hands scored when the count-down started
+    while game.phase != "over":
+        if started is None and game.count_down:
+            started = len(game.hand_scores)
+        if started is not None and len(game.hand_scores) > started:
+            return game
+        act_for(game, players)
+    return None
+
+
+def _status_and_caption(table: Table) -> tuple[str, str]:
+    driver = table.driver
+    return driver.find_element("id", "status").text, driver.find_element("css selector", "#scores caption").text
+
+
+def test_before_the_target_the_count_down_is_announced(table: Table) -> None:
+    game = reversis.Game(reversis.preset("hartenjagen-count-down"), seed=3)
+    table.driver.execute_script("localStorage.setItem(arguments[0], arguments[1])", SAVE_KEY, _web_save(game))
+    table.open(fresh=False)
+    status, caption = _status_and_caption(table)
+    # MATCH-5: reaching 50 does not end the match; it starts the count-down.
+    assert "the count-down starts at 50 points" in status
+    assert "ends at 50" not in status
+    assert caption.startswith("When a total reaches 50, the count-down starts: from the next hand each total goes down")
+
+
+def test_after_the_target_the_count_down_is_explained(table: Table) -> None:
+    game = next(g for g in map(_count_down_match, range(100)) if g is not None)
+    # Worked from the hand rows, not from the engine's standing: the hand after which a total
+    # first reached 50 (MATCH-5), and the seats at or past 50 then.
+    cumulative, totals = [], [0, 0, 0, 0]
+    for row in game.hand_scores:
+        totals = [t + s for t, s in zip(totals, row)]
+        cumulative.append(totals)
+    number = next(n for n, after in enumerate(cumulative) if max(after) >= 50)
+    named = [["You", "West", "North", "East"][seat] for seat in range(4) if cumulative[number][seat] >= 50]
+    who = named[0] if len(named) == 1 else f"{', '.join(named[:-1])} and {named[-1]}"
+    table.driver.execute_script("localStorage.setItem(arguments[0], arguments[1])", SAVE_KEY, _web_save(game))
+    table.open(fresh=False)
+    status, caption = _status_and_caption(table)
+    assert "ends at 50" not in status
+    assert "counting down to zero since" in status
+    assert caption.startswith("Count-down: ")
+    assert f"reached 50 after hand {number + 1}; from hand {number + 2} on each total goes down" in caption
+    assert "the match ends when a total reaches zero" in caption
+    assert f"since {who} reached 50" in status and f"Count-down: {who} reached 50" in caption
+    # The count-down hand's row shows each total going down (MATCH-6), which the caption explains.
+    rows = [
+        [c.text for c in tr.find_elements("css selector", "td")]
+        for tr in table.driver.find_elements("css selector", "#scores tbody tr")
+    ]
+    assert len(rows) == len(game.hand_scores) == number + 2
+    assert all(int(v) <= 0 for v in rows[-1]) and any(int(v) < 0 for v in rows[-1])
+    assert "rows show how much each total went down" in caption

@@ -26,7 +26,6 @@ const SUIT_SYMBOLS = { C: "♣", D: "♦", H: "♥", S: "♠" };
 const SUIT_NAMES = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
 const RANK_NAMES = { T: "10", J: "jack", Q: "queen", K: "king", A: "ace" };
 const RANKS = "23456789TJQKA";
-const STEP = { left: 1, right: -1, across: 2 };
 
 // Milliseconds between computer cards, so that a person can follow them (`?pace=0` for none).
 const PACE_MS = (() => {
@@ -103,19 +102,8 @@ function names() {
 
 const seatName = (seat) => names()[seat];
 
-/** The seats seat 0 passes to and receives from in `direction`. */
-function passPartners(direction) {
-  const n = table.rules.players;
-  const step = STEP[direction] ?? 0;
-  return [(((step % n) + n) % n), (((-step % n) + n) % n)];
-}
-
-function handSize(rules) {
-  // Two packs (RS-21) hold every card twice; `removed` takes away one copy an entry.
-  const ranks = RANKS.length - RANKS.indexOf(rules.deck.lowest_rank);
-  const deck = 4 * ranks * (rules.deck.packs ?? 1) - rules.deck.removed.length;
-  return deck / rules.players;
-}
+/** Who passes to whom this hand, as the core says (PASS-1, PASS-3), or null: no pass. */
+const passPlan = () => table.game.passPlan;
 
 // Seeds ---------------------------------------------------------------------------------------
 
@@ -387,9 +375,9 @@ function apply(action) {
     const verb = seat === 0 ? (leading ? "lead" : "play") : leading ? "leads" : "plays";
     announce(`${who} ${verb} the ${cardName(action.card)}.`);
   } else if (action.type === "pass") {
-    const [to] = passPartners(game.passDirection);
+    const plan = passPlan();
     const cards = cardNames(sortCards(action.cards));
-    if (seat === 0) announce(`You pass the ${cards} ${game.passDirection} to ${seatName(to)}.`);
+    if (seat === 0) announce(`You pass the ${cards} ${plan.direction} to ${seatName(plan.to[0])}.`);
     else announce(`${who} has chosen ${action.cards.length} cards to pass.`);
   } else if (action.type === "moon") {
     const bonus = table.rules.moon.bonus;
@@ -414,7 +402,7 @@ function announceEvent(event) {
     announce(`${event.winner === 0 ? "You take" : `${seatName(event.winner)} takes`} the trick${points}.`);
   } else if (event.type === "exchange") {
     const received = table.game.observation(0).received ?? [];
-    const [, from] = passPartners(event.direction);
+    const from = passPlan().from[0];
     announce(`Cards exchanged: you receive the ${cardNames(sortCards(received))} from ${seatName(from)}.`);
   } else if (event.type === "hand") {
     const scores = Array.from(event.scores);
@@ -447,17 +435,45 @@ function joinNames(seats) {
 
 function dealText() {
   const game = table.game;
-  return `Hand ${Number(game.handNumber) + 1} is dealt: ${passText(game.passDirection, true)}.`;
+  return `Hand ${Number(game.handNumber) + 1} is dealt: ${passText(true)}.`;
 }
 
-function passText(direction, coming) {
-  if (direction === null || direction === undefined) return "no passing in this game";
-  if (direction === "hold") return "no passing this hand";
-  const [to, from] = passPartners(direction);
-  const size = table.rules.passing.size;
+/** This hand's pass for seat 0: to come (`coming`), or done. */
+function passText(coming) {
+  const plan = passPlan();
+  if (plan === null) return table.game.passDirection === null ? "no passing in this game" : "no passing this hand";
+  const [to, from] = [seatName(plan.to[0]), seatName(plan.from[0])];
   return coming
-    ? `pass ${size} cards ${direction} to ${seatName(to)}`
-    : `passed ${direction}: to ${seatName(to)}, from ${seatName(from)}`;
+    ? `pass ${plan.size} cards ${plan.direction} to ${to}`
+    : `passed ${plan.direction}: to ${to}, from ${from}`;
+}
+
+/** How the match ends, in a few words for the status line (the core's `standing`). */
+function endsShort(standing) {
+  return standing.ends.map((end) => {
+    if (end.kind === "target") return `the match ends at ${end.target} points`;
+    if (end.kind === "count-down" && end.counting) {
+      return `counting down to zero since ${joinNames(end.reached)} reached ${end.target}`;
+    }
+    if (end.kind === "count-down") return `the count-down starts at ${end.target} points`;
+    return `the match ends by its ${end.kind} rule`;
+  }).join(" or ");
+}
+
+/** How the match ends and where it stands, in full for the score table's caption. */
+function endsLong(standing) {
+  const first = Number(table.start.hand_number ?? 0);
+  const rules = standing.ends.map((end) => {
+    if (end.kind === "target") return `The match ends when a total reaches ${end.target}.`;
+    if (end.kind !== "count-down") return `The match ends by its ${end.kind} rule.`;
+    const down = "each total goes down by its points for the hand, stopping at zero, and the match ends when a total reaches zero";
+    if (!end.counting) return `When a total reaches ${end.target}, the count-down starts: from the next hand ${down}.`;
+    const since = Number(end.first_hand);
+    const when = since > first ? ` after hand ${since}` : "";
+    return `Count-down: ${joinNames(end.reached)} reached ${end.target}${when}; from hand ${since + 1} on ${down}, ` +
+      "so those hands' rows show how much each total went down.";
+  });
+  return `${rules.join(" Or: ")} The lowest total wins, and tied players share the win.`;
 }
 
 function humanAct(action) {
@@ -644,21 +660,21 @@ function render() {
 
   $("status").textContent =
     `${rules.title} · ${seedText()} · hand ${Number(obs.hand_number) + 1} · ` +
-    `${passText(obs.pass_direction, obs.phase === "pass")} · the match ends at ${rules.target} points · ` +
+    `${passText(obs.phase === "pass")} · ${endsShort(game.standing)} · ` +
     `${OPPONENTS[table.settings.opponents]} computer players`;
   $("status").classList.remove("error");
   $("table").hidden = false;
 
-  renderSeats(obs, list, rules);
+  renderSeats(obs, list);
   renderTrick(obs, list);
   renderPrompt(obs, rules);
   renderHand(obs, rules);
-  renderScores(obs, list, rules);
+  renderScores(obs, list);
   renderControls();
 }
 
-function renderSeats(obs, list, rules) {
-  const size = handSize(rules);
+function renderSeats(obs, list) {
+  const size = table.game.ruleset.handSize;
   const lastWinner = lastTrick(obs)?.winner;
   const seats = $("seats");
   seats.replaceChildren();
@@ -760,11 +776,10 @@ function renderPrompt(obs, rules) {
     return;
   }
   if (obs.phase === "pass" && obs.awaiting_pass.includes(0)) {
-    const size = rules.passing.size;
-    const [to] = passPartners(obs.pass_direction);
+    const { size, direction, to: [to] } = passPlan();
     const chosen = table.selection.length;
-    text.textContent = `Choose ${size} cards to pass ${obs.pass_direction} to ${seatName(to)}: ${chosen} of ${size} chosen.`;
-    const confirm = button(`Pass ${size} cards ${obs.pass_direction} to ${seatName(to)}`, () =>
+    text.textContent = `Choose ${size} cards to pass ${direction} to ${seatName(to)}: ${chosen} of ${size} chosen.`;
+    const confirm = button(`Pass ${size} cards ${direction} to ${seatName(to)}`, () =>
       humanAct({ type: "pass", seat: 0, cards: [...table.selection] }),
     );
     confirm.id = "pass-confirm";
@@ -817,7 +832,7 @@ function renderHand(obs, rules) {
   const playing = obs.phase === "play" && obs.to_move === 0 && !table.readOnly && table.thinking === null;
   const legal = new Set(obs.legal);
   const received = new Set(obs.received ?? []);
-  const size = rules.passing?.size ?? 0;
+  const size = passPlan()?.size ?? 0;
   const full = table.selection.length >= size;
   for (const suit of SUIT_ORDER) {
     const cards = sortCards(obs.hand.filter((card) => card[1] === suit));
@@ -865,16 +880,15 @@ function renderHand(obs, rules) {
 function toggleSelection(card) {
   const at = table.selection.indexOf(card);
   if (at >= 0) table.selection.splice(at, 1);
-  else if (table.selection.length < table.rules.passing.size) table.selection.push(card);
+  else if (table.selection.length < passPlan().size) table.selection.push(card);
   render();
 }
 
-function renderScores(obs, list, rules) {
+function renderScores(obs, list) {
   const scores = $("scores");
   scores.replaceChildren();
   const caption = document.createElement("caption");
-  caption.textContent =
-    `The match ends when a total reaches ${rules.target}; the lowest total wins, and tied players share the win.`;
+  caption.textContent = endsLong(table.game.standing);
   const head = document.createElement("thead");
   const headRow = document.createElement("tr");
   headRow.append(cell("th", "Hand", "col"), ...list.map((name) => cell("th", name, "col")));

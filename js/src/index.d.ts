@@ -254,6 +254,12 @@ export class Game {
   readonly actionCount: number;
   readonly events: GameEvent[];
   readonly lastHand: HandSummary | null;
+  /** Who passes to whom this hand (PASS-1, PASS-3); null where the hand has no pass. */
+  readonly passPlan: PassPlan | null;
+  /** How the match ends and where it stands. */
+  readonly standing: MatchStanding;
+  /** Why the seat to move may not play `card` now, or null where it may. */
+  breach(card: Card): Breach | null;
   hand(seat: Seat): Card[];
   selected(seat: Seat): Card[];
   legalPlays(): Card[];
@@ -285,6 +291,49 @@ export function dumpRecord(record: GameRecord | Record<string, unknown>, format?
 export function loadRecord(bytes: Uint8Array | ArrayBuffer): GameRecord;
 export function dealFromSeed(ruleset: Ruleset, seed: Int64, deals?: number, handNumber?: Int64): Card[][][];
 export function seedDraws(seed: Int64, count: number): bigint[];
+/** SEED-1's generator (the core's SplitMix64) from `seed`: each call gives the next draw. */
+export function seededGenerator(seed: Int64): () => bigint;
+/** OBS-3 (version 3) of a seat's observation at a table of `players`, by the core's encoder. */
+export function encodeObservation(observation: Observation, players: number): Int32Array;
+/** The blocks of the OBS-3 encoding, in order: name, offset, length. */
+export const ENCODING_LAYOUT: readonly (readonly [string, number, number])[];
+
+/** Who passes to whom in one hand: seat `s` passes `size` cards to `to[s]` and receives from `from[s]`. */
+export interface PassPlan {
+  direction: "left" | "right" | "across";
+  size: number;
+  to: number[];
+  from: number[];
+}
+/** One way a match ends, named by `kind`. */
+export type MatchEnd =
+  | { kind: "target"; target: number }
+  | {
+      kind: "count-down";
+      target: number;
+      count_down_end: "stop-at-zero";
+      /** Whether the coming or current hand is a count-down hand (MATCH-5). */
+      counting: boolean;
+      /** The seats at or past the target when the count-down started. */
+      reached: number[];
+      /** The first count-down hand's number, or null before it started. */
+      first_hand: number | null;
+    };
+/** How a match ends (it ends when any of `ends` does) and where it stands. */
+export interface MatchStanding {
+  ends: MatchEnd[];
+  totals: number[];
+  over: boolean;
+  /** The seats on the lowest total: the winners once the match is over (MATCH-3). */
+  lowest: number[];
+  winners: number[];
+}
+/** A card refused to the seat to move: the error code, the clause of game.md, the message. */
+export interface Breach {
+  code: string;
+  rule: string;
+  message: string;
+}
 /** `hands × players` scores, row-major. */
 export function simulate(ruleset: Ruleset, hands: number, seed: Int64): Int32Array;
 export function sampleHidden(ruleset: Ruleset, observation: Observation, samples: number, seed: Int64): Card[][][];

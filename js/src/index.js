@@ -626,6 +626,33 @@ export class Game {
   get lastHand() {
     return gameOf(this).lastHand;
   }
+  /**
+   * Who passes to whom this hand (PASS-1, PASS-3): `{direction, size, to, from}`, seat `s`
+   * passing to `to[s]` and receiving from `from[s]`; null where the hand has no pass.
+   * @type {{direction: string, size: number, to: number[], from: number[]}|null}
+   */
+  get passPlan() {
+    return gameOf(this).passPlan;
+  }
+  /**
+   * How the match ends and where it stands: `{ends, totals, over, lowest, winners}`, `ends`
+   * the ways the match ends, each named by its `kind` (`target`, `count-down`).
+   * @type {object}
+   */
+  get standing() {
+    return gameOf(this).standing;
+  }
+
+  /**
+   * Why the seat to move may not play `card` now: `{code, rule, message}` (the error code, the
+   * clause of game.md that refuses it, the error's message), or null where it may.
+   * @param {string} card
+   * @returns {{code: string, rule: string, message: string}|null}
+   * @throws {InvalidInputError} `invalid-card` for a string that is not a card
+   */
+  breach(card) {
+    return call(() => gameOf(this).breach(card));
+  }
 
   /**
    * The seat's cards, sorted.
@@ -960,17 +987,39 @@ function freshSeed() {
   return words[0];
 }
 
-/** SplitMix64 (SEED-1's generator) from `seed`: a function giving the next 64-bit BigInt. */
-function splitmix64(seed) {
-  let state = BigInt.asUintN(64, seed);
+/**
+ * SEED-1's generator (SplitMix64), the core's, from `seed`: a function giving the next 64-bit
+ * draw as a BigInt, the draws `seedDraws(seed, n)` lists.
+ * @param {number|bigint} seed an integer from 0 to 2**64-1
+ * @returns {() => bigint}
+ * @throws {InvalidInputError} `invalid-setup` for a seed that is not one
+ */
+export function seededGenerator(seed) {
+  // The core checks the seed (the step it takes for that is dropped): the draws start at it.
+  call(() => wasm.splitMix64Step(seed));
+  let state = BigInt(seed);
   return () => {
-    state = (state + 0x9e3779b97f4a7c15n) & MASK64;
-    let z = state;
-    z = ((z ^ (z >> 30n)) * 0xbf58476d1ce4e5b9n) & MASK64;
-    z = ((z ^ (z >> 27n)) * 0x94d049bb133111ebn) & MASK64;
-    return z ^ (z >> 31n);
+    const [next, draw] = wasm.splitMix64Step(state);
+    state = next;
+    return draw;
   };
 }
+
+/**
+ * The OBS-3 encoding of `observation`, the OBS-1 observation (as `game.observation(seat)` gives
+ * it) of a seat at a table of `players`, by the core's encoder: 1435 integers. It reads the
+ * observation only, so it reveals nothing the observation hides (OBS-2).
+ * @param {object} observation
+ * @param {number} players
+ * @returns {Int32Array}
+ * @throws {InvalidInputError} `invalid-action` naming the key of a malformed observation
+ */
+export function encodeObservation(observation, players) {
+  return call(() => wasm.encodeObservation(observation, players));
+}
+
+/** The blocks of the OBS-3 encoding, in order: `[name, offset, length]`. */
+export const ENCODING_LAYOUT = Object.freeze(Array.from(wasm.encodingLayout(), (block) => Object.freeze(block)));
 
 /** A player's seed: a 64-bit integer (number or BigInt), or `invalid-setup`. */
 function playerSeed(seed, name) {
@@ -1032,7 +1081,7 @@ export function createPlayer(name, options = {}) {
   }
   checkOptions(options, allowed[name], `the ${name} player`);
   const seeded = options.seed !== undefined && options.seed !== null;
-  const nextSeed = splitmix64(seeded ? playerSeed(options.seed, name) : freshSeed());
+  const nextSeed = seededGenerator(seeded ? playerSeed(options.seed, name) : freshSeed());
   switch (name) {
     case "random":
       return new Player(name, (observation, ruleset) => randomAction(observation, ruleset, nextSeed));
@@ -1127,19 +1176,17 @@ export class Player {
 }
 
 /**
- * Asks the player of the seat that must act next and applies its action to `game`: in phase
- * pass the lowest seat still to pass, in phases play and moon the seat to move. The player sees
- * that seat's observation and the ruleset only.
+ * Asks the player of the acting seat (`game.toAct`, ACT-3: in phase pass the lowest seat still
+ * to pass, in phases play and moon the seat to move) and applies its action to `game`. The
+ * player sees that seat's observation and the ruleset only.
  * @param {Game} game
  * @param {Player[]} players one per seat
  * @returns {object} the action applied
  * @throws {IllegalActionError} `wrong-phase` in phases deal and over, where no seat acts
  */
 export function actFor(game, players) {
-  let seat;
-  if (game.phase === "pass") seat = game.awaitingPass[0];
-  else if (game.phase === "play" || game.phase === "moon") seat = game.toMove;
-  else throw new IllegalActionError("wrong-phase", `no seat acts in phase ${JSON.stringify(game.phase)}`);
+  const seat = game.toAct;
+  if (seat === null) throw new IllegalActionError("wrong-phase", `no seat acts in phase ${JSON.stringify(game.phase)}`);
   const action = players[seat].act(game.observation(seat), game.ruleset);
   game.apply(action);
   return action;

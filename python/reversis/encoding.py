@@ -37,111 +37,30 @@ from __future__ import annotations
 from array import array
 from typing import Any
 
+from . import _core
+
 __all__ = ["ENCODING_LENGTH", "ENCODING_VERSION", "LAYOUT", "encode_observation"]
 
 #: Changes whenever the layout changes (2 added the ``selected`` block; 3 has 10 seats, card
 #: blocks that count copies, and the ``count_down`` and ``held_over`` blocks).
-ENCODING_VERSION = 3
-
-_CARDS = 52
-#: RS-3: the most seats a table has; blocks for relative seats past the table's stay 0.
-_SEATS = 10
-_PHASES = ("deal", "pass", "play", "moon", "over")
-_DIRECTIONS = ("left", "right", "across", "hold")
-_SUITS = "CDHS"
-_RANKS = "23456789TJQKA"
-
+ENCODING_VERSION: int = _core.ENCODING_VERSION
 #: Each field of the encoding: (name, offset, length), in order.
-LAYOUT: tuple[tuple[str, int, int], ...] = ()
-_sizes = (
-    ("hand", _CARDS),
-    ("played", _SEATS * _CARDS),
-    ("trick", _SEATS * _CARDS),
-    ("passed", _CARDS),
-    ("received", _CARDS),
-    ("voids", _SEATS * 4),
-    ("points", _SEATS),
-    ("scores", _SEATS),
-    ("phase", len(_PHASES)),
-    ("hearts_broken", 1),
-    ("to_move", _SEATS + 1),
-    ("pass_direction", len(_DIRECTIONS) + 1),
-    ("legal", _CARDS),
-    ("selected", _CARDS),
-    ("count_down", 1),
-    ("held_over", _CARDS),
+LAYOUT: tuple[tuple[str, int, int], ...] = tuple(
+    (str(name), int(offset), int(length)) for name, offset, length in _core.ENCODING_LAYOUT
 )
-_offset = 0
-for _name, _size in _sizes:
-    LAYOUT += ((_name, _offset, _size),)
-    _offset += _size
 #: The number of integers in every encoding, whatever the ruleset.
-ENCODING_LENGTH = _offset
-_AT = {name: offset for name, offset, _ in LAYOUT}
-
-
-def _id(card: str) -> int:
-    """The id of a canonical card (CARD-2)."""
-    return _SUITS.index(card[1]) * 13 + _RANKS.index(card[0])
+ENCODING_LENGTH: int = _core.ENCODING_LENGTH
 
 
 def encode_observation(observation: Any) -> array:
     """The OBS-3 encoding of an observation: ``array('i')`` of :data:`ENCODING_LENGTH` integers.
 
     ``observation`` is an :class:`~reversis.players.Observation` (its ``data`` is OBS-1 and its
-    ``ruleset`` gives the number of players).
+    ``ruleset`` gives the number of players). The Rust core encodes it, with the encoder
+    ``VectorEnv`` writes its observations with.
+
+    :raises ReversisError: ``invalid-action`` naming the key of a malformed observation.
     """
-    data: dict[str, Any] = observation.data
-    players = int(observation.ruleset.players)
-    seat = int(data["seat"])
-    out = array("i", bytes(4 * ENCODING_LENGTH))
-
-    def rel(other: int) -> int:
-        return (other - seat) % players
-
-    # Card blocks count copies: a card listed twice (two packs, CARD-2) adds 2.
-    for card in data["hand"]:
-        out[_AT["hand"] + _id(card)] += 1
-    for trick in data["tricks"]:
-        for play in trick["cards"]:
-            out[_AT["played"] + rel(int(play["seat"])) * _CARDS + _id(play["card"])] += 1
-    for play in data["trick"]:
-        k = rel(int(play["seat"])) * _CARDS + _id(play["card"])
-        out[_AT["played"] + k] += 1
-        out[_AT["trick"] + k] = 1
-    for card in data["passed"] or []:
-        out[_AT["passed"] + _id(card)] += 1
-    for card in data["received"] or []:
-        out[_AT["received"] + _id(card)] += 1
-    for other, suits in enumerate(data["voids"]):
-        for suit in suits:
-            out[_AT["voids"] + rel(other) * 4 + _SUITS.index(suit)] = 1
-    for other, value in enumerate(data["points"]):
-        out[_AT["points"] + rel(other)] = int(value)
-    for other, value in enumerate(data["scores"]):
-        out[_AT["scores"] + rel(other)] = int(value)
-    out[_AT["phase"] + _PHASES.index(data["phase"])] = 1
-    out[_AT["hearts_broken"]] = 1 if data["hearts_broken"] else 0
-    to_move = data["to_move"]
-    out[_AT["to_move"] + (_SEATS if to_move is None else rel(int(to_move)))] = 1
-    direction = data["pass_direction"]
-    out[_AT["pass_direction"] + (len(_DIRECTIONS) if direction is None else _DIRECTIONS.index(direction))] = 1
-    for card in data["legal"]:
-        out[_AT["legal"] + _id(card)] = 1
-    for card in data["selected"]:
-        out[_AT["selected"] + _id(card)] += 1
-    out[_AT["count_down"]] = 1 if data["count_down"] else 0
-    # PLAY-9: the held-over tricks not yet captured are those after the last trick that has a
-    # winner (TRICK-1: a held-over trick has the winner null; a won trick captures all before it).
-    for trick in _uncaptured(data["tricks"]):
-        for play in trick["cards"]:
-            out[_AT["held_over"] + _id(play["card"])] += 1
+    out = array("i")
+    out.frombytes(_core.encode_observation_json(observation.data, int(observation.ruleset.players)))
     return out
-
-
-def _uncaptured(tricks: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The completed tricks held over (``winner`` null) since the last trick that was won."""
-    held: list[dict[str, Any]] = []
-    for trick in tricks:
-        held = [*held, trick] if trick["winner"] is None else []
-    return held

@@ -153,7 +153,6 @@ _RANKS = "23456789TJQKA"
 _SUITS = "CDHS"
 _PASS_SELECT = 52  # ids 52 … 103 select a card toward a pass (ACT-2)
 _MOON = 104
-_OFFSETS = {"left": 1, "right": -1, "across": 2}
 _RESAMPLE_ATTEMPTS = 50
 _CHANCE = int(pyspiel.PlayerId.CHANCE)
 _TERMINAL = int(pyspiel.PlayerId.TERMINAL)
@@ -222,11 +221,6 @@ class _Config:
         passing = self.ruleset.passing
         return int(passing["size"]) if passing else 0
 
-    def direction(self, hand_number: int) -> str | None:
-        """The pass direction of a hand (PASS-1), ``None`` without passing."""
-        passing = self.ruleset.passing
-        return None if not passing else str(passing["cycle"][hand_number % len(passing["cycle"])])
-
     @property
     def packs(self) -> int:
         """The copies of each card shuffled together (RS-21): 1 or 2."""
@@ -247,7 +241,9 @@ class _Config:
 
     def hand_length(self, hand_number: int) -> int:
         """The most decisions in one hand: the selections of the passes, the plays and a moon choice."""
-        passes = self.players * self.pass_size if self.direction(hand_number) not in (None, "hold") else 0
+        # Who passes in that hand is the core's pass plan (PASS-1): none on a hold hand.
+        plan = reversis.Game(self.ruleset, hand_number=hand_number).pass_plan
+        passes = self.players * int(plan["size"]) if plan is not None else 0
         moon = self.ruleset.moon
         return passes + len(self.deck) + (1 if moon and moon["scoring"] == "taker-choice" else 0)
 
@@ -413,10 +409,11 @@ class ReversisState(pyspiel.State):
         n = config.players
         self._rewards = [0.0] * n
         self._returns = [0.0] * n
-        # The hand in progress (or the last one): its first move in the history, its pass
-        # direction and its moves as (player, action); resampling rewrites them.
+        # The hand in progress (or the last one): its first move in the history, who passes to
+        # whom (the core's pass plan, None without a pass) and its moves as (player, action);
+        # resampling rewrites them.
         self._hand_start = 0
-        self._hand_direction: str | None = None
+        self._hand_plan: dict[str, Any] | None = None
         self._log: list[tuple[int, int]] = []
 
     # -- the OpenSpiel state API
@@ -446,7 +443,7 @@ class ReversisState(pyspiel.State):
         if self._game.phase == "deal":
             if not self._dealt:
                 self._hand_start = len(self.history())
-                self._hand_direction = self._game.pass_direction
+                self._hand_plan = self._game.pass_plan
                 self._log = []
             self._log.append((_CHANCE, action))
             self._dealt.append(action)
@@ -589,8 +586,8 @@ class ReversisState(pyspiel.State):
                 played[p][_card_name(a)] += 1
             elif a < _MOON:
                 selections[p].append(_card_name(a - _PASS_SELECT))
-        direction = self._hand_direction
-        passing = direction is not None and direction != "hold"
+        plan = self._hand_plan
+        passing = plan is not None
         exchanged = passing and all(len(s) == config.pass_size for s in selections)
         new_passes: list[list[str]] = [[] for _ in range(n)]
         if passing and not exchanged:
@@ -606,20 +603,18 @@ class ReversisState(pyspiel.State):
                 now = [collections.Counter() for _ in range(n)]
             after = [now[s] + played[s] for s in range(n)]  # each seat's cards just after the exchange
             dealt = after
-            if passing:
-                assert direction is not None
-                offset = _OFFSETS[direction]
-                giver = (player - offset) % n
+            if plan is not None:
+                giver = plan["from"][player]
                 for s in range(n):
                     if s == giver:
                         new_passes[s] = rng.sample(selections[s], len(selections[s]))
                     elif s != player:
-                        new_passes[s] = rng.sample(_copies(after[(s + offset) % n]), config.pass_size)
+                        new_passes[s] = rng.sample(_copies(after[plan["to"][s]]), config.pass_size)
                 new_passes[player] = selections[player]
                 # What a seat was dealt: its cards after the exchange, less the copies it received,
                 # plus those it passed (a seat may pass one copy of a card and receive the other).
                 dealt = [
-                    after[s] - collections.Counter(new_passes[(s - offset) % n]) + collections.Counter(new_passes[s])
+                    after[s] - collections.Counter(new_passes[plan["from"][s]]) + collections.Counter(new_passes[s])
                     for s in range(n)
                 ]
         cards: dict[int, Iterator[int]] = {}

@@ -86,7 +86,7 @@ def compare_hand(preset_name: str, seed: int) -> int:
                     outcomes.append(error.code)
             assert outcomes[0] == outcomes[1], f"{preset_name} seed {seed}: {action} gives {outcomes}"
         if rust.phase == "pass":
-            seat = rust.awaiting_pass[0]
+            seat = rust.to_act
             size = rust.ruleset.passing["size"]
             action = {"type": "pass", "seat": seat, "cards": rng.sample(rust.hand(seat), size)}
         elif rust.phase == "play":

@@ -60,6 +60,14 @@ from .seeding import SplitMix64, deal_hands
 
 PHASES = ("deal", "pass", "play", "moon", "over")
 _DIRECTION_OFFSET = {"left": 1, "right": -1, "across": 2}
+#: The clause of game.md that refuses a play, by the error code it raises (errors.md).
+_BREACH_RULES = {
+    "card-not-held": "PLAY-3",
+    "must-lead-opening-card": "PLAY-1",
+    "must-follow-suit": "PLAY-4",
+    "points-on-first-trick": "PLAY-5",
+    "hearts-not-broken": "PLAY-6",
+}
 _MAX_U64 = (1 << 64) - 1
 
 #: Where an undo snapshot (:meth:`Game._position`) keeps the selections.
@@ -382,6 +390,92 @@ class Game:
     def last_hand(self) -> dict[str, Any] | None:
         """The most recently scored hand (EVT-2), kept after the next deal; ``None`` before."""
         return None if self._last_hand is None else _fresh(self._last_hand)
+
+    @property
+    def pass_plan(self) -> dict[str, Any] | None:
+        """Who passes to whom this hand (PASS-1, PASS-3), or ``None`` where the hand has no pass.
+
+        ``{"direction", "size", "to", "from"}``: seat ``s`` passes ``size`` cards to ``to[s]``
+        and receives those of ``from[s]``.
+        """
+        direction, passing = self.pass_direction, self._ruleset.passing
+        if direction is None or direction == "hold" or passing is None:
+            return None
+        players = self._ruleset.players
+        offset = _DIRECTION_OFFSET[direction]
+        return {
+            "direction": direction,
+            "size": passing["size"],
+            "to": [(seat + offset) % players for seat in range(players)],
+            "from": [(seat - offset) % players for seat in range(players)],
+        }
+
+    @property
+    def standing(self) -> dict[str, Any]:
+        """How the match ends and where it stands (MATCH-2, MATCH-3, MATCH-5 to MATCH-7).
+
+        ``{"ends", "totals", "over", "lowest", "winners"}``: ``ends`` lists the ways the match
+        ends, each an object named by its ``kind``: ``{"kind": "target", "target"}``, or under
+        ``count_down`` ``{"kind": "count-down", "target", "count_down_end": "stop-at-zero",
+        "counting", "reached", "first_hand"}``, where ``reached`` names the seats at or past the
+        target when the count-down started and ``first_hand`` its first hand. ``lowest`` are the
+        seats on the lowest total, the winners once the match is over.
+        """
+        target = self._ruleset.target
+        end: dict[str, Any] = {"kind": "target", "target": target}
+        if self._ruleset.count_down:
+            reached: list[int] = []
+            first_hand = None
+            if self._count_down:
+                # The totals at the start, then after each scored hand: the first at which a
+                # total was at or past the target started the count-down (MATCH-5).
+                totals = list(self._start_scores)
+                rows = [None, *self._hand_scores]
+                for index, row in enumerate(rows):
+                    if row is not None:
+                        totals = [t + s for t, s in zip(totals, row)]
+                    reached = [seat for seat, t in enumerate(totals) if t >= target]
+                    if reached:
+                        first_hand = self._start_hand + index
+                        break
+            end = {
+                "kind": "count-down",
+                "target": target,
+                "count_down_end": "stop-at-zero",
+                "counting": self._count_down,
+                "reached": reached,
+                "first_hand": first_hand,
+            }
+        lowest = min(self._scores)
+        leaders = [seat for seat, total in enumerate(self._scores) if total == lowest]
+        over = self._phase == "over"
+        return {
+            "ends": [end],
+            "totals": list(self._scores),
+            "over": over,
+            "lowest": leaders,
+            "winners": leaders if over else [],
+        }
+
+    def breach(self, card: str) -> dict[str, str] | None:
+        """Why the seat to move may not play ``card`` now, or ``None`` where it may (or outside phase ``play``).
+
+        ``{"code", "rule", "message"}``: the error code the play would raise, the clause of
+        game.md that refuses it (PLAY-3 for a card not held, else the rule of PLAY-8's
+        cascade it breaks) and the error's message.
+
+        :raises InvalidInputError: ``invalid-card`` if ``card`` is not a card.
+        """
+        card_number = parse_card_id(card)
+        if self._phase != "play":
+            return None
+        seat = self._to_move
+        assert seat is not None  # phase play always has a seat to move
+        refused = self._play_error(seat, card_number)
+        if refused is None:
+            return None
+        code, message = refused
+        return {"code": code, "rule": _BREACH_RULES[code], "message": str(_illegal(code, message))}
 
     def hand(self, seat: int) -> list[str]:
         """The cards ``seat`` holds, sorted (selected cards included, ACT-2).

@@ -34,8 +34,8 @@
 //! assert_eq!(shown & held, bit("3D"));
 //! ```
 
-use crate::card::{Suit, FULL_DECK, SUIT_MASKS};
-use crate::error::ErrorCode;
+use crate::card::{Card, Suit, FULL_DECK, SUIT_MASKS};
+use crate::error::{Error, ErrorCode};
 use crate::ruleset::{LastTrick, MoonChoice, MoonScoring, Ruleset};
 
 const HEARTS: u64 = SUIT_MASKS[Suit::Hearts as usize];
@@ -397,6 +397,101 @@ impl Legality {
     pub fn follow_reveals(&self, card: u64, led: u64, first: bool) -> u64 {
         let banned = if first { self.banned } else { 0 };
         follow_reveals(card, led, banned)
+    }
+}
+
+// ------------------------------------------------------------------ the breaches
+
+/// A card refused to the seat to move: the rule that refused it (the stage of
+/// [`Legality::lead`] or [`Legality::follow`] that narrowed the cards, or PLAY-3 for a card not
+/// held), as the error code of `errors.md`, the clause id of `game.md` (a stable id: a clause
+/// keeps its id across spec versions) and the name of the kernel function that states the
+/// rule, with the sentence the refused action's error carries.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Breach {
+    /// The error code of the refusal (ERR-4).
+    pub code: ErrorCode,
+    /// The clause of `game.md` that refused the card: `PLAY-1`, `PLAY-3`, `PLAY-4`, `PLAY-5`
+    /// or `PLAY-6`.
+    pub rule: &'static str,
+    /// The kernel function that states the rule: `held` for PLAY-3, else `opening_lead`,
+    /// `follow_suit`, `first_trick_discard` or `hearts_lead`.
+    pub stage: &'static str,
+    /// What the error says, beginning with the code's words (ERR-1).
+    pub message: String,
+}
+
+/// The words of a suit in a breach's message.
+fn suit_words(suit: Suit) -> &'static str {
+    match suit {
+        Suit::Clubs => "clubs",
+        Suit::Diamonds => "diamonds",
+        Suit::Hearts => "hearts",
+        Suit::Spades => "spades",
+    }
+}
+
+impl Breach {
+    /// The breach of `code`, the code [`Legality::lead`] or [`Legality::follow`] gave (or
+    /// `card-not-held`), when `seat` plays `card`: `opening` is the ruleset's opening card and
+    /// `led` the suit led to the trick in progress (`None` for a lead).
+    pub fn new(
+        code: ErrorCode,
+        seat: usize,
+        card: Card,
+        opening: Option<Card>,
+        led: Option<Suit>,
+    ) -> Breach {
+        let (rule, stage, message) = match code {
+            ErrorCode::CardNotHeld => (
+                "PLAY-3",
+                "held",
+                format!("card not held: seat {seat} does not hold '{card}'"),
+            ),
+            ErrorCode::MustLeadOpeningCard => (
+                "PLAY-1",
+                "opening_lead",
+                format!(
+                    "must lead opening card: the first trick opens with '{}', not '{card}'",
+                    opening.map_or_else(String::new, |c| c.to_string())
+                ),
+            ),
+            ErrorCode::MustFollowSuit => (
+                "PLAY-4",
+                "follow_suit",
+                format!(
+                    "must follow suit: seat {seat} holds {} and cannot play '{card}'",
+                    led.map_or("the suit led", suit_words)
+                ),
+            ),
+            ErrorCode::PointsOnFirstTrick => (
+                "PLAY-5",
+                "first_trick_discard",
+                format!(
+                    "points on first trick: seat {seat} cannot discard the point card '{card}' \
+                     while it holds a card worth no points"
+                ),
+            ),
+            _ => (
+                "PLAY-6",
+                "hearts_lead",
+                format!(
+                    "hearts not broken: seat {seat} cannot lead '{card}' while it holds a card \
+                     that is not a heart"
+                ),
+            ),
+        };
+        Breach {
+            code,
+            rule,
+            stage,
+            message,
+        }
+    }
+
+    /// The error the refused play raises.
+    pub fn to_error(&self) -> Error {
+        Error::new(self.code, self.message.clone())
     }
 }
 

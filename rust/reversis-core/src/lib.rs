@@ -29,6 +29,7 @@ mod action;
 mod card;
 mod error;
 mod event;
+mod facts;
 mod game;
 mod hand;
 pub mod kernel;
@@ -53,8 +54,10 @@ pub use card::{
 };
 pub use error::{Error, ErrorCode};
 pub use event::{Event, Events, HandSummary};
+pub use facts::{encode_observation_json, MatchEnd, MatchStanding, PassPlan, ENCODING_LAYOUT};
 pub use game::{ActionLog, Game};
 pub use hand::{CompletedTrick, HandState};
+pub use kernel::Breach;
 pub use limits::{
     LIMITS, MAX_DEALS, MAX_DRAWS, MAX_PLAYOUTS, MAX_ROLLOUTS, MAX_SAMPLES, MAX_SEARCH_MS,
     MAX_SIMULATE_HANDS, MAX_THREADS,

@@ -7,7 +7,7 @@
 use std::fmt;
 
 use crate::action::{Action, Decision, MOON_ADD_ID, MOON_SUBTRACT_ID, PASS_BASE};
-use crate::card::{Card, CardMultiset, CardSet, Suit};
+use crate::card::{Card, CardMultiset, CardSet};
 use crate::error::{Error, ErrorCode};
 use crate::event::HandSummary;
 use crate::hand::{CompletedTrick, HandState};
@@ -18,15 +18,6 @@ use crate::seat::{PerSeat, MAX_PLAYERS};
 
 fn err(code: ErrorCode, msg: impl Into<String>) -> Error {
     Error::new(code, msg)
-}
-
-fn suit_name(s: Suit) -> &'static str {
-    match s {
-        Suit::Clubs => "clubs",
-        Suit::Diamonds => "diamonds",
-        Suit::Hearts => "hearts",
-        Suit::Spades => "spades",
-    }
 }
 
 // The seats fit in four bits with one value, 15, left for "no seat".
@@ -440,32 +431,20 @@ impl Position {
                 format!("wrong seat: seat {seat} played '{card}' but seat {to_move} is to move"),
             ));
         }
-        self.hand.check_play(rules, card).map_err(|code| {
-            let msg = match code {
-                ErrorCode::CardNotHeld => {
-                    format!("card not held: seat {seat} does not hold '{card}'")
-                }
-                ErrorCode::MustLeadOpeningCard => format!(
-                    "must lead opening card: the first trick opens with '{}', not '{card}'",
-                    rules
-                        .opening_card()
-                        .map_or_else(String::new, |c| c.to_string())
-                ),
-                ErrorCode::MustFollowSuit => format!(
-                    "must follow suit: seat {seat} holds {} and cannot play '{card}'",
-                    self.hand.led_suit().map_or("the suit led", suit_name)
-                ),
-                ErrorCode::PointsOnFirstTrick => format!(
-                    "points on first trick: seat {seat} cannot discard the point card \
-                     '{card}' while it holds a card worth no points"
-                ),
-                _ => format!(
-                    "hearts not broken: seat {seat} cannot lead '{card}' while it holds a \
-                     card that is not a heart"
-                ),
-            };
-            err(code, msg)
-        })
+        self.hand
+            .check_play(rules, card)
+            .map_err(|code| self.breach(rules, code, seat, card).to_error())
+    }
+
+    /// The breach of `code` when `seat` plays `card` here ([`kernel::Breach::new`]).
+    pub(crate) fn breach(
+        &self,
+        rules: &Ruleset,
+        code: ErrorCode,
+        seat: usize,
+        card: Card,
+    ) -> kernel::Breach {
+        kernel::Breach::new(code, seat, card, rules.opening_card(), self.hand.led_suit())
     }
 
     pub(crate) fn check_moon(&self, rules: &Ruleset, seat: usize) -> Result<(), Error> {

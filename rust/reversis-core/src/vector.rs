@@ -61,22 +61,22 @@ const SEATS: usize = MAX_PLAYERS;
 const CARDS: usize = 52;
 
 // OBS-3 offsets (version 3).
-const AT_HAND: usize = 0;
-const AT_PLAYED: usize = AT_HAND + CARDS;
-const AT_TRICK: usize = AT_PLAYED + SEATS * CARDS;
-const AT_PASSED: usize = AT_TRICK + SEATS * CARDS;
-const AT_RECEIVED: usize = AT_PASSED + CARDS;
-const AT_VOIDS: usize = AT_RECEIVED + CARDS;
-const AT_POINTS: usize = AT_VOIDS + SEATS * 4;
-const AT_SCORES: usize = AT_POINTS + SEATS;
-const AT_PHASE: usize = AT_SCORES + SEATS;
-const AT_HEARTS: usize = AT_PHASE + 5;
-const AT_TO_MOVE: usize = AT_HEARTS + 1;
-const AT_DIRECTION: usize = AT_TO_MOVE + SEATS + 1;
-const AT_LEGAL: usize = AT_DIRECTION + 5;
-const AT_SELECTED: usize = AT_LEGAL + CARDS;
-const AT_COUNT_DOWN: usize = AT_SELECTED + CARDS;
-const AT_HELD_OVER: usize = AT_COUNT_DOWN + 1;
+pub(crate) const AT_HAND: usize = 0;
+pub(crate) const AT_PLAYED: usize = AT_HAND + CARDS;
+pub(crate) const AT_TRICK: usize = AT_PLAYED + SEATS * CARDS;
+pub(crate) const AT_PASSED: usize = AT_TRICK + SEATS * CARDS;
+pub(crate) const AT_RECEIVED: usize = AT_PASSED + CARDS;
+pub(crate) const AT_VOIDS: usize = AT_RECEIVED + CARDS;
+pub(crate) const AT_POINTS: usize = AT_VOIDS + SEATS * 4;
+pub(crate) const AT_SCORES: usize = AT_POINTS + SEATS;
+pub(crate) const AT_PHASE: usize = AT_SCORES + SEATS;
+pub(crate) const AT_HEARTS: usize = AT_PHASE + 5;
+pub(crate) const AT_TO_MOVE: usize = AT_HEARTS + 1;
+pub(crate) const AT_DIRECTION: usize = AT_TO_MOVE + SEATS + 1;
+pub(crate) const AT_LEGAL: usize = AT_DIRECTION + 5;
+pub(crate) const AT_SELECTED: usize = AT_LEGAL + CARDS;
+pub(crate) const AT_COUNT_DOWN: usize = AT_SELECTED + CARDS;
+pub(crate) const AT_HELD_OVER: usize = AT_COUNT_DOWN + 1;
 
 // The table of spec/records.md's OBS-3, offset by offset.
 const _: () = assert!(SEATS == 10);

@@ -25,6 +25,7 @@ use reversis_players as players;
 use serde_json::Value;
 
 mod dlpack;
+mod facts;
 mod learned;
 mod pool;
 mod vector;
@@ -1093,6 +1094,34 @@ impl PyGame {
         Ok(out)
     }
 
+    /// Who passes to whom this hand (PASS-1, PASS-3): `{"direction", "size", "to", "from"}`,
+    /// `to[s]` the seat that seat `s` passes to and `from[s]` the seat it receives from; `None`
+    /// where the hand has no pass.
+    #[getter]
+    fn pass_plan(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        match self.get(py).pass_plan() {
+            Some(plan) => to_python(py, &plan.to_value()),
+            None => Ok(py.None()),
+        }
+    }
+
+    /// How the match ends and where it stands: `{"ends", "totals", "over", "lowest",
+    /// "winners"}`, `ends` a list of endings each named by its `kind` (`target`, `count-down`).
+    #[getter]
+    fn standing(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        to_python(py, &self.get(py).standing().to_value())
+    }
+
+    /// Why the seat to move may not play `card` now: `{"code", "rule", "message"}`,
+    /// or `None` where it may (or the phase is not `play`).
+    fn breach(&self, py: Python<'_>, card: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        let card = card_arg(card)?;
+        match self.get(py).breach(card) {
+            Some(b) => to_python(py, &facts::breach_value(&b)),
+            None => Ok(py.None()),
+        }
+    }
+
     /// What `seat` may know, and nothing else (OBS-1).
     fn observation(&self, py: Python<'_>, seat: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         let seat = seat_index(seat, self.get(py).ruleset().players())?;
@@ -1805,6 +1834,7 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(action_label, module)?)?;
     module.add_function(wrap_pyfunction!(_unpickle_game, module)?)?;
     module.add_function(wrap_pyfunction!(_encode_observation, module)?)?;
+    facts::register(module)?;
     module.add_function(wrap_pyfunction!(parse_card, module)?)?;
     module.add_function(wrap_pyfunction!(card_id, module)?)?;
     module.add_function(wrap_pyfunction!(preset, module)?)?;

@@ -20,6 +20,8 @@ use serde_json::{Map, Number, Value};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
+mod facts;
+
 /// The largest integer a JavaScript number holds exactly (`Number.MAX_SAFE_INTEGER`).
 const MAX_SAFE: f64 = 9_007_199_254_740_991.0;
 /// How deeply JSON data handed in from JavaScript may nest (as in the PyO3 binding).

@@ -177,8 +177,8 @@ def _play(batch: PlayerBatch, players: Sequence[str], seed: int, index: int) -> 
         ]
         while game.hand_number == index and game.phase not in ("over", "deal"):
             phase = game.phase
-            mover = game.awaiting_pass[0] if phase == "pass" else game.to_move
-            assert mover is not None
+            mover = game.to_act
+            assert mover is not None  # phases pass, play and moon always have an acting seat (ACT-3)
             seat = int(mover)
             observation = observe(game, seat)
             start = time.perf_counter()
