@@ -111,11 +111,8 @@ def act_for(game: Any, players: Sequence[Player]) -> dict[str, Any]:
 
     :raises ValueError: if the game is not waiting for a seat (phase ``deal`` or ``over``).
     """
-    if game.phase == "pass":
-        seat = game.awaiting_pass[0]
-    elif game.phase in ("play", "moon"):
-        seat = game.to_move
-    else:
+    seat = game.to_act
+    if seat is None:
         raise ValueError(f"no seat acts in phase {game.phase!r}")
     action = players[seat].act(observe(game, seat))
     game.apply(action)
@@ -153,16 +150,14 @@ def probe_ruleset(player: Any, ruleset: Any) -> str | None:
     try:
         while game.phase in ("pass", "play"):
             if game.phase == "pass":
-                seat = int(game.awaiting_pass[0])
+                seat = int(game.to_act)
                 if not asked_pass:
                     asked_pass = True
                     player.act(observe(game, seat))
-                lowest = sorted(game.hand(seat), key=card_id)[: ruleset.passing["size"]]
+                lowest = sorted(game.hand(seat), key=card_id)[: game.pass_plan["size"]]
                 game.apply({"type": "pass", "seat": seat, "cards": lowest})
                 continue
-            mover = game.to_move
-            assert mover is not None  # the play phase always has a seat to move
-            seat = int(mover)
+            seat = int(game.to_act)
             observation = observe(game, seat)
             if len(observation.legal) > 1:  # a forced card asks nothing of the player
                 player.act(observation)

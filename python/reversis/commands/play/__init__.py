@@ -301,9 +301,9 @@ class PlaySession:
     # The person's turn --------------------------------------------------------------------------
 
     def _human_pass(self) -> None:
-        size = self.game.ruleset.passing["size"]
+        size = self.game.pass_plan["size"]
         direction = self.game.pass_direction
-        to = self._name(pass_partners(self.game.ruleset.players, direction)[0])
+        to = self._name(pass_partners(self.game)[0])
         self.screen.show_board(self.game, self.last_trick)
         words = self._ask("pass", f"Choose {size} cards to pass {direction} to {to} (e.g. 2C QS 10h), or 'help':")
         if not words:

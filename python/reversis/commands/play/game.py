@@ -82,28 +82,27 @@ def last_trick(game: Any) -> LastTrick | None:
     return winner, [(int(e["seat"]), str(e["card"])) for e in trick["cards"]], int(trick["points"])
 
 
-def pass_partners(seats: int, direction: str | None, seat: int = 0) -> tuple[int, int]:
-    """The seats ``seat`` passes to and receives from in ``direction`` (itself where nothing passes).
+def pass_partners(game: Any) -> tuple[int, int]:
+    """The seats the person (seat 0) passes to and receives from this hand (the core's pass plan, PASS-3).
 
-    This restates SEAT-1 and PASS-3 (seat ``s`` passes left to ``s+1``, right to ``s-1``, across
-    to ``s+2``) only to name the partners on screen: the engines make the exchange themselves,
-    and where the core says who passes to whom, this is the one place to read it instead.
+    :raises ValueError: if this hand has no pass.
     """
-    step = {"left": 1, "right": -1, "across": 2}.get(direction or "hold", 0)
-    return (seat + step) % seats, (seat - step) % seats
+    plan = game.pass_plan
+    if plan is None:
+        raise ValueError(f"hand {game.hand_number} has no pass")
+    return int(plan["to"][0]), int(plan["from"][0])
 
 
 def next_seat(game: Any) -> int | None:
     """The seat the table asks next: ``None`` where no seat acts (the match is over, or awaits a deal).
 
-    This re-derives the acting seat from ``awaiting_pass`` and ``to_move`` instead of reading
-    the state's ``to_act`` (ACT-3), because the order differs in the pass phase: ``to_act`` is
-    the lowest seat still to pass, so the person (seat 0) first, while the table lets every
-    computer player pass before it asks the person. Passes are exchanged together, so the order
+    Outside the pass phase this is the state's ``to_act`` (ACT-3). In the pass phase ``to_act``
+    is the lowest seat still to pass, so the person (seat 0) first, while the table lets every
+    computer player pass before it asks the person: passes are exchanged together, so the order
     changes only when the prompt is shown, not the game.
     """
     if game.phase == "pass":
         return next((seat for seat in game.awaiting_pass if seat != 0), 0)
     if game.phase in ("play", "moon"):
-        return int(game.to_move)
+        return int(game.to_act)
     return None

@@ -210,6 +210,21 @@ def prepare_streams() -> None:
             sys.stdout.reconfigure(errors="replace")
 
 
+def ends_text(standing: dict[str, Any]) -> str:
+    """How the match ends, from the core's ``standing`` (MATCH-2, MATCH-5): the scores line's note."""
+    parts = []
+    for end in standing["ends"]:
+        if end["kind"] == "target":
+            parts.append(f"to {end['target']}")
+        elif end["kind"] == "count-down" and end["counting"]:
+            parts.append("counting down to 0")
+        elif end["kind"] == "count-down":
+            parts.append(f"to {end['target']}, then down to 0")
+        else:
+            parts.append(str(end["kind"]))
+    return f"({' or '.join(parts)})"
+
+
 def seat_names(seats: int) -> list[str]:
     """The display names of ``seats`` seats, the person's first."""
     names = NAMES_4 if seats == 4 else NAMES
@@ -309,7 +324,7 @@ class Screen:
         if direction in (None, "hold"):
             passing = "no passing" if direction is None else "hold (no passing)"
         else:
-            to = names[pass_partners(len(names), direction)[0]]
+            to = names[pass_partners(game)[0]]
             passing = f"passed {direction} to {to}" if game.phase != "pass" else f"pass {direction} to {to}"
         title = f" Hand {game.hand_number + 1} · {passing} · seed {game.seed} "
         self.say()
@@ -319,7 +334,7 @@ class Screen:
         def numbers(values: list[int]) -> list[tuple[str, str]]:
             return [(str(v), str(v)) for v in values]
 
-        self.say(self._columns("Scores", numbers(obs["scores"]), width, f"(to {game.ruleset.target})"))
+        self.say(self._columns("Scores", numbers(obs["scores"]), width, ends_text(game.standing)))
         broken = "hearts broken" if obs["hearts_broken"] and game.ruleset.hearts_breaking != "none" else ""
         self.say(self._columns("This hand", numbers(obs["points"]), width, broken))
         if last_trick is not None:
@@ -397,7 +412,7 @@ class Screen:
         """The cards the person received in the exchange, and from whom."""
         obs = game.observation(0)
         received = obs.get("received") or []
-        giver = self.name(game, pass_partners(game.ruleset.players, direction)[1])
+        giver = self.name(game, pass_partners(game)[1])
         self.emit(
             "received",
             " ".join(received),
