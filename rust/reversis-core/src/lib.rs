@@ -29,6 +29,7 @@ mod action;
 mod card;
 mod error;
 mod event;
+mod fields;
 mod game;
 mod hand;
 pub mod kernel;
@@ -53,6 +54,9 @@ pub use card::{
 };
 pub use error::{Error, ErrorCode};
 pub use event::{Event, Events, HandSummary};
+pub use fields::{
+    Field, FieldKind, FieldSpec, FIELDS, FIELD_COUNT, RULESET_FIELDS, RULESET_OPTIONAL_FIELDS,
+};
 pub use game::{ActionLog, Game};
 pub use hand::{CompletedTrick, HandState};
 pub use limits::{
@@ -68,7 +72,7 @@ pub use record::{
 pub use rng::{deal_from_seed, seed_draws, SplitMix64};
 pub use ruleset::{
     preset, preset_names, HeartsBreaking, LastTrick, Moon, MoonChoice, MoonScoring, PassDirection,
-    Passing, Ruleset, RULESET_FIELDS, RULESET_OPTIONAL_FIELDS, SPEC_VERSION,
+    Passing, Ruleset, SPEC_VERSION,
 };
 pub use sample::{count_layouts, revealed, Knowledge, Layout, Sampler};
 pub use seat::{PerSeat, MAX_PLAYERS};
