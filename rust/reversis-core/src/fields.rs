@@ -139,3 +139,47 @@ impl FieldKind {
         }
     }
 }
+
+/// The table as JSON, what the bindings export: one object per field, in the table's order,
+/// with `name`, `clause`, `type` (the JSON type), `kind` (`boolean`, `enum`, `integer` or
+/// `other`), `values` (an enumeration's strings, else null), `minimum` and `maximum` (an
+/// integer's bounds, else null), `optional`, `nullable` and `default` (the value absence means,
+/// null where none is stated).
+///
+/// # Examples
+///
+/// ```
+/// let table = reversis_core::ruleset_field_table();
+/// assert_eq!(table[7]["name"], "opening_card");
+/// assert_eq!(table[9]["values"], serde_json::json!(["none", "heart", "heart-or-QS"]));
+/// ```
+pub fn ruleset_field_table() -> Value {
+    let bound = |b: Option<i128>| match b {
+        Some(b) if b >= 0 => Value::from(b as u64),
+        Some(b) => Value::from(b as i64),
+        None => Value::Null,
+    };
+    FIELDS
+        .iter()
+        .map(|f| {
+            let (kind, values, min, max) = match f.kind {
+                FieldKind::Boolean => ("boolean", Value::Null, None, None),
+                FieldKind::Enum(names) => ("enum", Value::from(names.to_vec()), None, None),
+                FieldKind::Integer { min, max } => ("integer", Value::Null, min, max),
+                FieldKind::Other => ("other", Value::Null, None, None),
+            };
+            serde_json::json!({
+                "name": f.name,
+                "clause": f.clause,
+                "type": f.json_type,
+                "kind": kind,
+                "values": values,
+                "minimum": bound(min),
+                "maximum": bound(max),
+                "optional": f.optional,
+                "nullable": f.nullable,
+                "default": f.default_value(),
+            })
+        })
+        .collect()
+}

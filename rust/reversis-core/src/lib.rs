@@ -55,7 +55,8 @@ pub use card::{
 pub use error::{Error, ErrorCode};
 pub use event::{Event, Events, HandSummary};
 pub use fields::{
-    Field, FieldKind, FieldSpec, FIELDS, FIELD_COUNT, RULESET_FIELDS, RULESET_OPTIONAL_FIELDS,
+    ruleset_field_table, Field, FieldKind, FieldSpec, FIELDS, FIELD_COUNT, RULESET_FIELDS,
+    RULESET_OPTIONAL_FIELDS,
 };
 pub use game::{ActionLog, Game};
 pub use hand::{CompletedTrick, HandState};

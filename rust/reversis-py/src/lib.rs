@@ -572,8 +572,9 @@ impl PyRuleset {
         card_strings(self.inner.point_cards())
     }
 
-    /// Any other field of `RULESET_FIELDS` (a field of the rules of legality declared in the
-    /// core's kernel) by its name: its value in `to_json()`, or its default where left out.
+    /// Any other field of `RULESET_FIELDS` (a field of a simple kind of the core's table, which
+    /// has no getter of its own) by its name: its value in `to_json()`, or its default where
+    /// left out.
     fn __getattr__(&self, py: Python<'_>, name: &str) -> PyResult<Py<PyAny>> {
         match self.inner.field(name) {
             Some(value) => to_python(py, &value),
@@ -1797,6 +1798,18 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add(
         "RULESET_OPTIONAL_FIELDS",
         PyTuple::new(module.py(), core::RULESET_OPTIONAL_FIELDS)?,
+    )?;
+    // The core's table of the ruleset fields (generated from the schema), one dict per field.
+    let table = to_python(module.py(), &core::ruleset_field_table())?;
+    module.add(
+        "RULESET_FIELD_TABLE",
+        PyTuple::new(
+            module.py(),
+            table
+                .bind(module.py())
+                .try_iter()?
+                .collect::<PyResult<Vec<_>>>()?,
+        )?,
     )?;
     let codes: Vec<&str> = ErrorCode::ALL.iter().map(|c| c.as_str()).collect();
     module.add("ERROR_CODES", PyTuple::new(module.py(), codes)?)?;

@@ -890,6 +890,13 @@ pub fn ruleset_optional_fields() -> Vec<String> {
         .collect()
 }
 
+/// The table of the ruleset fields (the core's, generated from the schema): one object per
+/// field with its name, clause, JSON type, kind, values, bounds, optional, nullable, default.
+#[wasm_bindgen(js_name = rulesetFieldTable)]
+pub fn ruleset_field_table() -> JsValue {
+    to_js(&core::ruleset_field_table())
+}
+
 /// The number of action ids (ACT-2).
 #[wasm_bindgen(js_name = numActions)]
 pub fn num_actions() -> u16 {

@@ -13,7 +13,8 @@ use std::sync::Arc;
 
 use libfuzzer_sys::fuzz_target;
 use reversis_core::{
-    dump_record, load_record, preset, preset_names, CardSet, Game, Phase, RecordFormat, Ruleset,
+    dump_record, load_record, preset, preset_names, CardSet, FieldKind, Game, Phase, RecordFormat,
+    Ruleset, FIELDS,
 };
 use serde_json::{json, Value};
 
@@ -90,7 +91,7 @@ fn built_ruleset(b: &mut Bytes) -> Option<Ruleset> {
         json!(deck[b.below(deck.len())])
     };
     let breaking = ["none", "heart", "heart-or-QS"][b.below(3)];
-    let value = json!({
+    let mut value = json!({
         "name": "fuzz",
         "players": players,
         "deck": {"lowest_rank": lowest, "removed": removed},
@@ -102,7 +103,29 @@ fn built_ruleset(b: &mut Bytes) -> Option<Ruleset> {
         "moon": moon,
         "target": 1 + b.below(60),
     });
+    // Every field of a simple kind of the table left out above, set or not by the bytes: a
+    // field the schema gains is fuzzed with no change here.
+    for f in FIELDS.iter().filter(|f| f.is_simple()) {
+        if value.get(f.name).is_none() && b.next() % 2 == 0 {
+            value[f.name] = simple_value(f.kind, b.next());
+        }
+    }
     Ruleset::from_value(&value).ok()
+}
+
+// A value of a field of a simple kind, picked by `byte`: a boolean, a string of the enumeration,
+// or an integer from its least value (or 0) up by 0 to 3, within its greatest.
+fn simple_value(kind: FieldKind, byte: u8) -> Value {
+    match kind {
+        FieldKind::Boolean => json!(byte % 2 == 0),
+        FieldKind::Enum(names) => json!(names[byte as usize % names.len()]),
+        FieldKind::Integer { min, max } => {
+            let x = min.unwrap_or(0) + i128::from(byte % 4);
+            let x = max.map_or(x, |m| x.min(m));
+            json!(x as i64)
+        }
+        FieldKind::Other => Value::Null,
+    }
 }
 
 fn check_cards(game: &Game) {
