@@ -32,6 +32,7 @@ mod event;
 mod fields;
 mod game;
 mod hand;
+pub mod input;
 pub mod kernel;
 mod limits;
 mod perft;
