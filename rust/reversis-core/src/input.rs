@@ -1,5 +1,6 @@
 //! The arguments of the bindings' functions read once for both (spec `errors.md`, ERR-2, ERR-6):
-//! a seat, a card, an action id, a moon choice, a count, a time budget, a list of scores, each
+//! a seat, a card, an action id, a moon choice, a count, a time budget, a list of scores, the
+//! depth and unit of perft, each
 //! from its JSON value, with the error code and the message a bad one gets.
 //!
 //! A binding hands over the value as JSON (`None` where it has none: a value of a type JSON does
@@ -24,6 +25,7 @@ use serde_json::Value;
 use crate::action::NUM_ACTIONS;
 use crate::card::Card;
 use crate::error::{Error, ErrorCode};
+use crate::perft::{PerftUnit, MAX_PERFT_DEPTH};
 use crate::ruleset::MoonChoice;
 
 /// An integer from 0 to 2⁶⁴−1 (never a boolean or a float), else `code`: "`what` must be an
@@ -161,6 +163,36 @@ pub fn moon_choice(
                 ),
             )
         })
+}
+
+/// The unit of `perft` and `divide` (PERFT-5): `decisions` (also for `null`) or `tricks`, else
+/// `invalid-setup`.
+///
+/// # Errors
+///
+/// `invalid-setup` for anything else.
+pub fn perft_unit(
+    value: Option<&Value>,
+    shown: impl FnOnce() -> String,
+) -> Result<PerftUnit, Error> {
+    match value {
+        Some(Value::Null) => Ok(PerftUnit::Decisions),
+        Some(Value::String(name)) => PerftUnit::from_name(name),
+        _ => Err(Error::new(
+            ErrorCode::InvalidSetup,
+            format!("a perft unit is 'decisions' or 'tricks', not {}", shown()),
+        )),
+    }
+}
+
+/// The depth of `perft` and `divide` (PERFT-5): an integer from 0 to [`MAX_PERFT_DEPTH`], else
+/// `invalid-setup`.
+///
+/// # Errors
+///
+/// `invalid-setup` for anything else.
+pub fn perft_depth(value: Option<&Value>, shown: impl FnOnce() -> String) -> Result<u64, Error> {
+    count(value, "the depth", 0, MAX_PERFT_DEPTH, shown).map(|d| d as u64)
 }
 
 /// A time budget in milliseconds: a number above 0 and at most `max` (never a boolean), else

@@ -214,34 +214,10 @@ fn perft_args(
 ) -> PyResult<(u64, core::PerftUnit)> {
     let unit = match unit {
         None => core::PerftUnit::Decisions,
-        Some(unit) if unit.is_none() => core::PerftUnit::Decisions,
-        Some(unit) => match unit.cast::<PyString>().map(|text| text.to_cow()) {
-            Ok(Ok(name)) => core_result(core::PerftUnit::from_name(&name))?,
-            _ => {
-                return fail(
-                    ErrorCode::InvalidSetup,
-                    format!(
-                        "a perft unit is 'decisions' or 'tricks', not {}",
-                        describe(unit)
-                    ),
-                )
-            }
-        },
+        Some(unit) => input_arg(unit, |v, shown| core::input::perft_unit(v, shown))?,
     };
-    let checked = integer(depth)
-        .and_then(|int| int.extract::<u64>().ok())
-        .filter(|&d| d <= core::MAX_PERFT_DEPTH);
-    match checked {
-        Some(checked) => Ok((checked, unit)),
-        None => fail(
-            ErrorCode::InvalidSetup,
-            format!(
-                "the depth must be an integer from 0 to {}, not {}",
-                core::MAX_PERFT_DEPTH,
-                describe(depth)
-            ),
-        ),
-    }
+    let depth = input_arg(depth, |v, shown| core::input::perft_depth(v, shown))?;
+    Ok((depth, unit))
 }
 
 /// Runs a long count without the GIL, checking for signals now and then: Ctrl-C raises

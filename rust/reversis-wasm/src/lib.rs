@@ -253,24 +253,17 @@ fn count_arg(value: &JsValue, what: &str, low: u64, high: u64) -> Result<usize, 
 /// core's bound, and `"decisions"` (also for `null` and `undefined`) or `"tricks"`; anything
 /// else is `invalid-setup`.
 fn perft_args(depth: &JsValue, unit: &JsValue) -> Result<(u64, core::PerftUnit), JsValue> {
-    let unit = if unit.is_null() || unit.is_undefined() {
-        core::PerftUnit::Decisions
+    let name = if unit.is_undefined() {
+        Some(Value::Null)
     } else {
-        match unit.as_string() {
-            Some(name) => core_result(core::PerftUnit::from_name(&name))?,
-            None => {
-                return fail(
-                    ErrorCode::InvalidSetup,
-                    format!(
-                        "a perft unit is 'decisions' or 'tricks', not {}",
-                        shown(unit)
-                    ),
-                )
-            }
-        }
+        unit.as_string()
+            .map(Value::String)
+            .or(unit.is_null().then_some(Value::Null))
     };
-    let depth = count_arg(depth, "the depth", 0, core::MAX_PERFT_DEPTH)?;
-    Ok((depth as u64, unit))
+    let unit = core_result(core::input::perft_unit(name.as_ref(), || shown(unit)))?;
+    let data = json_arg(depth, ErrorCode::InvalidSetup, "the depth")?;
+    let depth = core_result(core::input::perft_depth(Some(&data), || describe(&data)))?;
+    Ok((depth, unit))
 }
 
 /// A seat argument: `null`/`undefined` (the default seat) or an integer in `0..=u64::MAX`
