@@ -5,7 +5,8 @@
 //!
 //! Writes the table of the ruleset fields, `$OUT_DIR/fields.rs`, which `src/fields.rs` includes,
 //! from `ruleset.schema.json` (a link to `spec/schemas/ruleset.schema.json`): one entry per
-//! property, in the schema's order, with its clause (`x-clause`), JSON type, kind (a boolean, an
+//! property, in the schema's order, with its clause (`x-clause`, else the `RS-n` its description
+//! opens with), JSON type, kind (a boolean, an
 //! enumeration, an integer and its bounds, or a value `ruleset.rs` reads itself), whether it is
 //! optional (not in `required`) and its `default`. Nothing else lists the fields.
 
@@ -193,10 +194,19 @@ fn fields(path: PathBuf) {
     let mut optional = Vec::new();
     for name in &names {
         let p = &props[name.as_str()];
+        // `x-clause`, else the clause the description opens with ("RS-20 (1.1.0): …").
+        let opening = resolve(&schema, p)
+            .get("description")
+            .and_then(Value::as_str)
+            .and_then(|d| {
+                d.split(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+                    .next()
+            });
         let clause = p
             .get("x-clause")
             .and_then(Value::as_str)
-            .unwrap_or_else(|| panic!("ruleset schema: property {name} has no x-clause"));
+            .or(opening)
+            .unwrap_or_else(|| panic!("ruleset schema: property {name} names no clause"));
         if !clause.starts_with("RS-") {
             panic!("ruleset schema: property {name} has x-clause {clause}, not RS-n");
         }
