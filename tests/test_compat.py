@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from reversis._core import RULESET_FIELD_TABLE
 from reversis.conformance.engines import ModuleEngine
 from reversis.reference.ruleset import SPEC_VERSION
 
@@ -190,20 +191,15 @@ def test_optional_fields_agree_across_the_schema_and_the_engines(engine: ModuleT
     """RS-19: the core fields are required by the schema and both engines; the others take defaults."""
     schema = json.loads((ROOT / "spec" / "schemas" / "ruleset.schema.json").read_text(encoding="utf-8"))
     required = set(schema["required"])
-    assert set(schema["properties"]) - required == {
-        "title",
-        "sources",
-        "spec_version",
-        "count_down",
-        "cancellation",
-        # RS-23, RS-25, RS-26 (1.4.0)
-        "sun",
-        "count_down_end",
-        "deals",
-    }
+    table = {field["name"]: field for field in RULESET_FIELD_TABLE}
+    assert list(table) == list(schema["properties"])
+    assert {name for name, field in table.items() if field["optional"]} == set(schema["properties"]) - required
+    # The 1.0 fields are core, and stay so (RS-19).
+    assert required >= {"name", "players", "deck", "passing", "opening_card", "first_trick_ban", "card_points"}
     full = {**engine.preset("hartenjagen-count-down").to_json(), "spec_version": "1.0.0"}
-    # RS-19's table; the informative fields are absent, None, and so is cancellation (RS-22).
-    defaults = {"count_down": False, "count_down_end": "stop-at-zero"}
+    # RS-19's table, as the core's table of fields states it (the schema's defaults): an absent
+    # field means its default, or none (None) where it states none.
+    defaults = {name: field["default"] for name, field in table.items()}
     for field in schema["properties"]:
         data = {key: value for key, value in full.items() if key != field}
         if field in required:

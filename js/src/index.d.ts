@@ -174,6 +174,30 @@ export const LIMITS: Readonly<Record<string, number>>;
 export const RULESET_FIELDS: readonly string[];
 /** The fields a ruleset object may leave out (RS-19). */
 export const RULESET_OPTIONAL_FIELDS: readonly string[];
+/** One entry of RULESET_FIELD_TABLE: a ruleset field as the schema declares it. */
+export interface RulesetFieldSpec {
+  /** Its key in a ruleset object. */
+  readonly name: string;
+  /** The clause of spec/ruleset.md that states it, `RS-n`. */
+  readonly clause: string;
+  /** Its JSON type: `boolean`, `string`, `integer`, `array`, `object`, or `null|object`, …. */
+  readonly type: string;
+  /** `boolean`, `enum`, `integer` (read from the table alone), or `other`. */
+  readonly kind: "boolean" | "enum" | "integer" | "other";
+  /** An enumeration's values, else null. */
+  readonly values: readonly string[] | null;
+  /** An integer's bounds, else null. */
+  readonly minimum: number | bigint | null;
+  readonly maximum: number | bigint | null;
+  /** Whether a ruleset may leave it out (RS-19). */
+  readonly optional: boolean;
+  /** Whether it may be null. */
+  readonly nullable: boolean;
+  /** The value its absence means (null where none is stated). */
+  readonly default: unknown;
+}
+/** The table of the ruleset fields (the core's, generated from the schema), in field order. */
+export const RULESET_FIELD_TABLE: readonly RulesetFieldSpec[];
 
 export function parseCard(text: string): Card;
 export function cardId(card: Card): number;
@@ -211,7 +235,8 @@ export class Ruleset {
   readonly handSize: number;
   readonly pointCards: Card[];
   equals(other: unknown): boolean;
-  /** Any other field of RULESET_FIELDS, camelCase (a field of a rule of legality). */
+  /** Any other field of RULESET_FIELDS, camelCase (a field of RULESET_FIELD_TABLE of kind
+   * boolean, enum or integer, read from the table alone). */
   readonly [field: string]: unknown;
 }
 

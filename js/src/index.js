@@ -150,6 +150,15 @@ export const RULESET_FIELDS = Object.freeze(Array.from(wasm.rulesetFields()));
 export const RULESET_OPTIONAL_FIELDS = Object.freeze(Array.from(wasm.rulesetOptionalFields()));
 
 /**
+ * The table of the ruleset fields (the core's, generated from spec/schemas/ruleset.schema.json):
+ * one frozen entry per field, in the order of RULESET_FIELDS.
+ * @type {ReadonlyArray<Readonly<import("./index").RulesetFieldSpec>>}
+ */
+export const RULESET_FIELD_TABLE = Object.freeze(
+  Array.from(wasm.rulesetFieldTable(), (entry) => Object.freeze(entry)),
+);
+
+/**
  * The canonical string of a card written in any accepted form (CARD-4): `"10h"` → `"TH"`.
  * @param {string} text
  * @returns {string}

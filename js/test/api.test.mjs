@@ -195,6 +195,28 @@ test("presets are the files of spec/rulesets/, with every field as a getter (API
   assert.throws(() => { ruleset.name = "x"; }, TypeError);
 });
 
+test("RULESET_FIELD_TABLE is the schema's table of fields, and every field of a simple kind is a getter", () => {
+  const schema = JSON.parse(readFileSync(spec("schemas/ruleset.schema.json"), "utf8"));
+  const table = reversis.RULESET_FIELD_TABLE;
+  assert.deepStrictEqual(table.map((f) => f.name), Object.keys(schema.properties));
+  assert.deepStrictEqual([...reversis.RULESET_FIELDS], Object.keys(schema.properties));
+  assert.ok(Object.isFrozen(table) && table.every((f) => Object.isFrozen(f)));
+  const ruleset = preset("hartenjagen-count-down");
+  for (const field of table) {
+    const property = schema.properties[field.name];
+    // x-clause, else the clause the description opens with.
+    assert.equal(field.clause, property["x-clause"] ?? property.description.match(/^RS-\d+/)[0], field.name);
+    assert.equal(field.optional, !schema.required.includes(field.name), field.name);
+    assert.deepStrictEqual(field.default, property.default ?? null, field.name);
+    if (field.kind === "enum") assert.deepStrictEqual(field.values, property.enum, field.name);
+    if (field.kind === "boolean" || field.kind === "enum") {
+      const camel = field.name.replace(/_([a-z])/g, (_, c) => c.toUpperCase());
+      const written = ruleset.toJson()[field.name];
+      assert.deepStrictEqual(ruleset[camel], written === undefined ? field.default : written, field.name);
+    }
+  }
+});
+
 test("replace takes camelCase fields and names the result <name>-custom (API-2)", () => {
   const omnibus = preset("hearts-4").replace({ cardPoints: { JD: -10 } });
   assert.equal(omnibus.name, "hearts-4-custom");

@@ -15,6 +15,7 @@ __all__ = [
     "LIMITS",
     "NUM_ACTIONS",
     "RULESET_FIELDS",
+    "RULESET_FIELD_TABLE",
     "RULESET_OPTIONAL_FIELDS",
     "ActionsView",
     "Game",
@@ -89,9 +90,10 @@ class Ruleset:
     def hand_size(self) -> int: ...
     @property
     def point_cards(self) -> list[str]: ...
-    # Any other field of RULESET_FIELDS (a field of a rule of legality): its value in to_json().
+    # Any other field of RULESET_FIELDS (of kind boolean, enum or integer in RULESET_FIELD_TABLE):
+    # its value in to_json(), or its default.
     # The binding's __getattr__ is the type's attribute slot, which Python names __getattribute__.
-    def __getattribute__(self, name: str, /) -> bool | str | None: ...
+    def __getattribute__(self, name: str, /) -> bool | int | str | None: ...
     def __eq__(self, value: object, /) -> bool: ...
     def __hash__(self) -> int: ...
     def __reduce__(self) -> tuple[Any, ...]: ...
@@ -202,6 +204,14 @@ ERROR_CODES: tuple[str, ...]
 LIMITS: dict[str, int]
 RULESET_FIELDS: tuple[str, ...]
 RULESET_OPTIONAL_FIELDS: tuple[str, ...]
+
+# The core's table of the ruleset fields, generated from spec/schemas/ruleset.schema.json: one
+# dict per field, in the order of RULESET_FIELDS, with the keys name (str), clause (str, RS-n),
+# type (str: the JSON type, alternatives joined by "|"), kind ("boolean", "enum", "integer" or
+# "other"), values (list[str] | None), minimum and maximum (int | None), optional (bool),
+# nullable (bool) and default (the JSON value absence means, None where none is stated).
+# (stubtest reads a tuple of dicts, so a TypedDict here would not match the runtime type.)
+RULESET_FIELD_TABLE: tuple[dict[str, Any], ...]
 
 @disjoint_base
 class VectorEnv:

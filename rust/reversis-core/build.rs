@@ -2,14 +2,24 @@
 //! `(name, include_str!(file))` of `$OUT_DIR/presets.rs`, sorted by name, which `src/ruleset.rs`
 //! includes. In the repository `rulesets/` is a link to `spec/rulesets`; in the packaged crate it
 //! is a directory of the same files. Nothing else keeps the list.
+//!
+//! Writes the table of the ruleset fields, `$OUT_DIR/fields.rs`, which `src/fields.rs` includes,
+//! from `ruleset.schema.json` (a link to `spec/schemas/ruleset.schema.json`): one entry per
+//! property, in the schema's order, with its clause (`x-clause`, else the `RS-n` its description
+//! opens with), JSON type, kind (a boolean, an
+//! enumeration, an integer and its bounds, or a value `ruleset.rs` reads itself), whether it is
+//! optional (not in `required`) and its `default`. Nothing else lists the fields.
 
 use std::env;
 use std::fmt::Write as _;
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use serde_json::Value;
+
 fn main() {
     let manifest = env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
+    fields(Path::new(&manifest).join("ruleset.schema.json"));
     let dir = Path::new(&manifest).join("rulesets");
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed={}", dir.display());
@@ -66,4 +76,260 @@ fn main() {
     out.push_str("];\n");
     let target = Path::new(&env::var_os("OUT_DIR").expect("cargo sets OUT_DIR")).join("presets.rs");
     fs::write(&target, out).unwrap_or_else(|e| panic!("cannot write {}: {e}", target.display()));
+}
+
+// A property of the schema with its `$ref` followed into `$defs`.
+fn resolve<'a>(schema: &'a Value, p: &'a Value) -> &'a Value {
+    match p.get("$ref").and_then(Value::as_str) {
+        Some(r) => {
+            let name = r
+                .strip_prefix("#/$defs/")
+                .unwrap_or_else(|| panic!("ruleset schema: unsupported $ref {r}"));
+            &schema["$defs"][name]
+        }
+        None => p,
+    }
+}
+
+// The JSON type of a property: its `type`, `string` for an enumeration of strings, or the types
+// of its `oneOf` alternatives joined by `|`.
+fn json_type(schema: &Value, p: &Value) -> String {
+    let p = resolve(schema, p);
+    if let Some(t) = p.get("type").and_then(Value::as_str) {
+        return t.to_string();
+    }
+    if let Some(values) = p.get("enum").and_then(Value::as_array) {
+        if values.iter().all(Value::is_string) {
+            return "string".to_string();
+        }
+    }
+    if let Some(alts) = p.get("oneOf").and_then(Value::as_array) {
+        return alts
+            .iter()
+            .map(|a| json_type(schema, a))
+            .collect::<Vec<_>>()
+            .join("|");
+    }
+    panic!("ruleset schema: a property without a type: {p}")
+}
+
+// The `FieldKind` expression of a property that is a boolean, an enumeration of strings or an
+// integer with its bounds, `None` for any other (read by `ruleset.rs` itself).
+fn simple_kind(schema: &Value, p: &Value) -> Option<String> {
+    let p = resolve(schema, p);
+    let ty = p.get("type").and_then(Value::as_str);
+    if let Some(values) = p.get("enum").and_then(Value::as_array) {
+        let names: Option<Vec<&str>> = values.iter().map(Value::as_str).collect();
+        return names.map(|n| format!("FieldKind::Enum(&{n:?})"));
+    }
+    let bound = |k: &str| match p.get(k) {
+        None => "None".to_string(),
+        Some(b) => {
+            let n: i128 = b
+                .to_string()
+                .parse()
+                .unwrap_or_else(|_| panic!("ruleset schema: {k} {b} is not an integer"));
+            format!("Some({n})")
+        }
+    };
+    match ty {
+        Some("boolean") => Some("FieldKind::Boolean".to_string()),
+        Some("integer") if p.get("not").is_none() => Some(format!(
+            "FieldKind::Integer {{ min: {}, max: {} }}",
+            bound("minimum"),
+            bound("maximum")
+        )),
+        _ => None,
+    }
+}
+
+// `first_trick_ban` as `FirstTrickBan`.
+fn variant(name: &str) -> String {
+    name.split('_')
+        .map(|w| {
+            let mut cs = w.chars();
+            cs.next()
+                .map(|c| c.to_ascii_uppercase().to_string() + cs.as_str())
+                .unwrap_or_default()
+        })
+        .collect()
+}
+
+fn fields(path: PathBuf) {
+    println!("cargo:rerun-if-changed={}", path.display());
+    let text = fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read the ruleset schema {}: {e}", path.display()));
+    // serde_json keeps an object's keys sorted unless `preserve_order` is on, so the order of
+    // the properties is read from the text itself (`property_order`).
+    let schema: Value = serde_json::from_str(&text)
+        .unwrap_or_else(|e| panic!("the ruleset schema {} is not JSON: {e}", path.display()));
+    let props = schema["properties"]
+        .as_object()
+        .expect("the ruleset schema has properties");
+    let required: Vec<&str> = schema["required"]
+        .as_array()
+        .expect("the ruleset schema has required")
+        .iter()
+        .map(|v| v.as_str().expect("required names are strings"))
+        .collect();
+    let names = property_order(&text);
+    let mut sorted: Vec<&String> = props.keys().collect();
+    sorted.sort();
+    let mut listed: Vec<&String> = names.iter().collect();
+    listed.sort();
+    assert_eq!(
+        sorted, listed,
+        "ruleset schema: the properties read in order are not all"
+    );
+
+    let mut out = String::from(
+        "// Generated by build.rs from ruleset.schema.json: the table of the ruleset fields.\n\n",
+    );
+    out.push_str(
+        "/// A field of a ruleset object, in the order of `ruleset.md` (the schema's order).\n",
+    );
+    out.push_str("#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]\n");
+    out.push_str("pub enum Field {\n");
+    let mut entries = String::new();
+    let mut optional = Vec::new();
+    for name in &names {
+        let p = &props[name.as_str()];
+        // `x-clause`, else the clause the description opens with ("RS-20 (1.1.0): …").
+        let opening = resolve(&schema, p)
+            .get("description")
+            .and_then(Value::as_str)
+            .and_then(|d| {
+                d.split(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+                    .next()
+            });
+        let clause = p
+            .get("x-clause")
+            .and_then(Value::as_str)
+            .or(opening)
+            .unwrap_or_else(|| panic!("ruleset schema: property {name} names no clause"));
+        if !clause.starts_with("RS-") {
+            panic!("ruleset schema: property {name} has x-clause {clause}, not RS-n");
+        }
+        let is_optional = !required.contains(&name.as_str());
+        if is_optional {
+            optional.push(name.as_str());
+        }
+        if !is_optional && p.get("default").is_some() {
+            panic!("ruleset schema: the required property {name} has a default");
+        }
+        // A null alternative beside one simple type: the field may be null.
+        let alts = p.get("oneOf").and_then(Value::as_array);
+        let (kind, nullable) = match alts.map(Vec::as_slice) {
+            Some([a, b]) if a.get("type") == Some(&Value::from("null")) => {
+                (simple_kind(&schema, b), true)
+            }
+            _ => (simple_kind(&schema, p), false),
+        };
+        let (kind, nullable) = match kind {
+            Some(k) => (k, nullable),
+            None => ("FieldKind::Other".to_string(), false),
+        };
+        let default = match p.get("default") {
+            Some(d) => format!("Some({:?})", d.to_string()),
+            None => "None".to_string(),
+        };
+        let v = variant(name);
+        writeln!(out, "    /// {clause} `{name}`.\n    {v},").unwrap();
+        writeln!(
+            entries,
+            "    FieldSpec {{\n        field: Field::{v},\n        name: {name:?},\n        \
+             clause: {clause:?},\n        json_type: {:?},\n        kind: {kind},\n        \
+             optional: {is_optional},\n        nullable: {nullable},\n        default: {default},\n    }},",
+            json_type(&schema, p)
+        )
+        .unwrap();
+    }
+    out.push_str("}\n\n");
+    let n = names.len();
+    writeln!(
+        out,
+        "/// The number of ruleset fields.\npub const FIELD_COUNT: usize = {n};\n"
+    )
+    .unwrap();
+    writeln!(
+        out,
+        "/// Every ruleset field, in the order of [`Field`]: `FIELDS[f as usize]` is `f`'s.\n\
+         pub const FIELDS: [FieldSpec; {n}] = [\n{entries}];\n"
+    )
+    .unwrap();
+    let list: Vec<&str> = names.iter().map(String::as_str).collect();
+    writeln!(
+        out,
+        "/// The fields of `ruleset.md`: what a ruleset object may hold, and the keywords of\n\
+         /// [`Ruleset::replace`](crate::Ruleset::replace) besides its shorthands.\n\
+         pub const RULESET_FIELDS: [&str; {n}] = {list:?};\n"
+    )
+    .unwrap();
+    writeln!(
+        out,
+        "/// The fields that are not core (RS-19): a ruleset may leave them out.\n\
+         pub const RULESET_OPTIONAL_FIELDS: [&str; {}] = {optional:?};",
+        optional.len()
+    )
+    .unwrap();
+    let target = Path::new(&env::var_os("OUT_DIR").expect("cargo sets OUT_DIR")).join("fields.rs");
+    fs::write(&target, out).unwrap_or_else(|e| panic!("cannot write {}: {e}", target.display()));
+}
+
+// The keys of the top-level object's `properties`, in the order the text writes them (serde_json
+// sorts an object's keys): a scan of the text that follows strings and nesting.
+fn property_order(text: &str) -> Vec<String> {
+    let mut keys = Vec::new();
+    let mut depth = 0usize;
+    // The depth at which the keys of `properties` stand, once it is entered.
+    let mut inside: Option<usize> = None;
+    let mut last_string = String::new();
+    let mut chars = text.chars().peekable();
+    let mut expecting_key = false;
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => {
+                let mut s = String::new();
+                while let Some(c) = chars.next() {
+                    match c {
+                        '\\' => {
+                            s.push(c);
+                            s.extend(chars.next());
+                        }
+                        '"' => break,
+                        c => s.push(c),
+                    }
+                }
+                last_string = s;
+            }
+            ':' => {
+                if expecting_key {
+                    if depth == 1 && last_string == "properties" && inside.is_none() {
+                        inside = Some(2);
+                    } else if inside == Some(depth) {
+                        keys.push(last_string.clone());
+                    }
+                }
+                expecting_key = false;
+            }
+            '{' => {
+                depth += 1;
+                expecting_key = true;
+            }
+            ',' => expecting_key = true,
+            '}' => {
+                if inside == Some(depth) {
+                    return keys;
+                }
+                depth -= 1;
+            }
+            '[' => {
+                depth += 1;
+                expecting_key = false;
+            }
+            ']' => depth -= 1,
+            _ => {}
+        }
+    }
+    panic!("the ruleset schema has no top-level properties")
 }

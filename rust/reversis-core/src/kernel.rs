@@ -36,6 +36,7 @@
 
 use crate::card::{Card, Suit, FULL_DECK, SUIT_MASKS};
 use crate::error::{Error, ErrorCode};
+use crate::fields::Field;
 use crate::ruleset::{LastTrick, MoonChoice, MoonScoring, Ruleset};
 
 const HEARTS: u64 = SUIT_MASKS[Suit::Hearts as usize];
@@ -45,92 +46,6 @@ const HEARTS: u64 = SUIT_MASKS[Suit::Hearts as usize];
 pub fn suit_of(card: u64) -> u64 {
     SUIT_MASKS[(card.trailing_zeros() / 13) as usize & 3]
 }
-
-// ------------------------------------------------------------------ the legality fields
-
-/// The JSON type of a [`LegalityField`]; a value is held as a code, a `u8`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum FieldType {
-    /// `true` or `false`, coded 1 and 0.
-    Boolean,
-    /// One of these strings, coded by its index.
-    Enum(&'static [&'static str]),
-}
-
-impl FieldType {
-    /// The code of a JSON value of this type, `None` for a value of another type.
-    pub fn read(self, v: &serde_json::Value) -> Option<u8> {
-        match self {
-            FieldType::Boolean => v.as_bool().map(u8::from),
-            FieldType::Enum(names) => {
-                let s = v.as_str()?;
-                names.iter().position(|&n| n == s).map(|i| i as u8)
-            }
-        }
-    }
-
-    /// The JSON value of a code.
-    pub fn write(self, code: u8) -> serde_json::Value {
-        match self {
-            FieldType::Boolean => serde_json::Value::Bool(code != 0),
-            FieldType::Enum(names) => serde_json::Value::from(names[code as usize]),
-        }
-    }
-
-    /// What a value of this type must be, the end of the sentence of an `invalid-ruleset` error:
-    /// "a boolean", or the names as "a, b or c".
-    pub fn expected(self) -> String {
-        match self {
-            FieldType::Boolean => "a boolean".to_string(),
-            FieldType::Enum(names) => match names.split_last() {
-                Some((last, [])) => (*last).to_string(),
-                Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
-                None => String::new(),
-            },
-        }
-    }
-}
-
-/// A ruleset field that states a rule of legality, declared once here beside its rule:
-/// `ruleset.rs` reads, checks, defaults and writes every field of [`LEGALITY_FIELDS`] from its
-/// declaration alone, and they join `RULESET_FIELDS` (after `opening_card`) and, where
-/// optional, `RULESET_OPTIONAL_FIELDS`. A ruleset holds the fields' values as codes, in the
-/// order of the table ([`Ruleset::legality`](crate::Ruleset::legality)).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct LegalityField {
-    /// The field's key in a ruleset object.
-    pub name: &'static str,
-    /// Its JSON type.
-    pub ty: FieldType,
-    /// The code of its default: the value of an optional field left out.
-    pub default: u8,
-    /// Whether it is optional (RS-19): then a ruleset may leave it out, and the canonical
-    /// object holds it only where its value is not the default, so that the rulesets written
-    /// before it keep their canonical text.
-    pub optional: bool,
-}
-
-/// The index in [`LEGALITY_FIELDS`] of RS-7 `first_trick_ban` (PLAY-5, [`first_trick_discard`]).
-pub const FIRST_TRICK_BAN: usize = 0;
-/// The index in [`LEGALITY_FIELDS`] of RS-8 `hearts_breaking` (PLAY-6, [`hearts_lead`]).
-pub const HEARTS_BREAKING: usize = 1;
-
-/// The ruleset fields of the rules of legality, in the order of `ruleset.md`.
-pub const LEGALITY_FIELDS: [LegalityField; 2] = [
-    LegalityField {
-        name: "first_trick_ban",
-        ty: FieldType::Boolean,
-        default: 0,
-        optional: false,
-    },
-    LegalityField {
-        name: "hearts_breaking",
-        // The order of `HeartsBreaking`'s variants.
-        ty: FieldType::Enum(&["none", "heart", "heart-or-QS"]),
-        default: 1,
-        optional: false,
-    },
-];
 
 // ------------------------------------------------------------------ the first leader
 
@@ -307,7 +222,8 @@ pub fn follow_reveals(card: u64, led: u64, banned: u64) -> u64 {
 /// What the rules of legality read of a ruleset, as masks, built once by [`Legality::new`]
 /// (a caller that plays many hands builds it once), and the PLAY-8 cascades in the state of a
 /// trick: whether it is the hand's first, whether hearts are broken, the suit led. A new rule
-/// of legality adds its masks here, read from its field of [`LEGALITY_FIELDS`], and its stage
+/// of legality adds its masks here, read from its field ([`Ruleset::value`] of its
+/// [`Field`], which the table of `spec/schemas/ruleset.schema.json` declares), and its stage
 /// to [`Legality::lead`] or [`Legality::follow`] and to their inverses; `HandState`,
 /// `simulate` and the sampler call these and need no change.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -340,10 +256,9 @@ impl Cascade {
 impl Legality {
     /// The masks of `rules`' rules of legality.
     pub fn new(rules: &Ruleset) -> Legality {
-        let fields = rules.legality();
         Legality {
             opening: rules.opening_card().map_or(0, |c| c.bit()),
-            banned: if fields[FIRST_TRICK_BAN] != 0 {
+            banned: if rules.flag(Field::FirstTrickBan) {
                 rules.point_cards().0
             } else {
                 0

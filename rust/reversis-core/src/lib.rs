@@ -30,8 +30,10 @@ mod card;
 mod error;
 mod event;
 mod facts;
+mod fields;
 mod game;
 mod hand;
+pub mod input;
 pub mod kernel;
 mod limits;
 mod perft;
@@ -55,6 +57,10 @@ pub use card::{
 pub use error::{Error, ErrorCode};
 pub use event::{Event, Events, HandSummary};
 pub use facts::{encode_observation_json, MatchEnd, MatchStanding, PassPlan, ENCODING_LAYOUT};
+pub use fields::{
+    ruleset_field_table, Field, FieldKind, FieldSpec, FIELDS, FIELD_COUNT, RULESET_FIELDS,
+    RULESET_OPTIONAL_FIELDS,
+};
 pub use game::{ActionLog, Game};
 pub use hand::{CompletedTrick, HandState};
 pub use kernel::Breach;
@@ -71,7 +77,7 @@ pub use record::{
 pub use rng::{deal_from_seed, seed_draws, SplitMix64};
 pub use ruleset::{
     preset, preset_names, HeartsBreaking, LastTrick, Moon, MoonChoice, MoonScoring, PassDirection,
-    Passing, Ruleset, RULESET_FIELDS, RULESET_OPTIONAL_FIELDS, SPEC_VERSION,
+    Passing, Ruleset, SPEC_VERSION,
 };
 pub use sample::{count_layouts, revealed, Knowledge, Layout, Sampler};
 pub use seat::{PerSeat, MAX_PLAYERS};

@@ -10,7 +10,9 @@ use serde_json::{Map, Value};
 
 use crate::card::{quote, Card, CardMultiset, CardSet, Suit, RANK_CHARS, SUIT_MASKS};
 use crate::error::{Error, ErrorCode};
-use crate::kernel::{self, LEGALITY_FIELDS};
+use crate::fields::{
+    Field, FieldSpec, FIELDS, FIELD_COUNT, RULESET_FIELDS, RULESET_OPTIONAL_FIELDS,
+};
 
 /// A pass direction of RS-5 (SEAT-1: left is `s+1`, right is `s−1`, across is `s+2`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -248,17 +250,16 @@ pub struct Ruleset {
     passing: Option<Passing>,
     // RS-6: the card that opens the first trick, or a free lead left of the dealer.
     opening_card: Option<Card>,
-    // The fields of the rules of legality (RS-7 `first_trick_ban`, RS-8 `hearts_breaking`, …),
-    // as declared in `kernel::LEGALITY_FIELDS`: each value's code, in the table's order.
-    legality: [u8; LEGALITY_FIELDS.len()],
+    // The value of every simple field of the table (`crate::fields`: RS-7 `first_trick_ban`,
+    // RS-8 `hearts_breaking`, RS-20 `count_down`, …) as a code, at the field's index; `None`
+    // for a field this file reads itself, and for an optional field without a default left out.
+    values: [Option<i64>; FIELD_COUNT],
     // RS-9: the scoring cards and their values, sorted by card.
     card_points: Vec<(Card, i32)>,
     // RS-10: the moon rule, or none.
     moon: Option<Moon>,
     // RS-11: the match ends after the hand in which a total reaches this.
     target: u64,
-    // RS-20 (1.1.0): reaching the target starts the count-down instead of ending the match.
-    count_down: bool,
     // RS-22 (1.2.0): identical cards cancel (PLAY-9), and who wins a wholly cancelled last
     // trick; `None` where they do not cancel.
     cancellation: Option<LastTrick>,
@@ -286,102 +287,29 @@ pub const SPEC_VERSION: &str = "1.3.0";
 /// The major version of [`SPEC_VERSION`]: the one major version this crate reads (RS-18).
 const SPEC_MAJOR: &str = "1";
 
-// The fields of `ruleset.md` this file reads itself, in two parts: the fields of the rules of
-// legality (`kernel::LEGALITY_FIELDS`) go between them.
-const FIELDS_BEFORE_LEGALITY: [&str; 8] = [
-    "name",
-    "title",
-    "sources",
-    "spec_version",
-    "players",
-    "deck",
-    "passing",
-    "opening_card",
-];
-const FIELDS_AFTER_LEGALITY: [&str; 5] = [
-    "card_points",
-    "moon",
-    "target",
-    "count_down",
-    "cancellation",
-];
-// The optional ones of those (RS-19).
-const OPTIONAL_OWN_FIELDS: [&str; 5] = [
-    "title",
-    "sources",
-    "spec_version",
-    "count_down",
-    "cancellation",
+// The fields of the table (`crate::fields`) this file reads itself, in clause functions of
+// their own: their checks reach into nested objects or across fields. Every other field is of a
+// simple kind and read from its entry of the table alone (`simple_fields`).
+const OWN_FIELDS: [Field; 12] = [
+    Field::Name,
+    Field::Title,
+    Field::Sources,
+    Field::SpecVersion,
+    Field::Players,
+    Field::Deck,
+    Field::Passing,
+    Field::OpeningCard,
+    Field::CardPoints,
+    Field::Moon,
+    Field::Target,
+    Field::Cancellation,
 ];
 
-// The number of optional fields of `kernel::LEGALITY_FIELDS`.
-const fn optional_legality_fields() -> usize {
-    let mut n = 0;
-    let mut i = 0;
-    while i < LEGALITY_FIELDS.len() {
-        if LEGALITY_FIELDS[i].optional {
-            n += 1;
-        }
-        i += 1;
-    }
-    n
+// Whether `f` is read from the table alone. (A field of another kind not listed above has no
+// reading yet: serde refuses it as unknown.)
+fn generic(f: &FieldSpec) -> bool {
+    f.is_simple() && !OWN_FIELDS.contains(&f.field)
 }
-
-const FIELD_COUNT: usize =
-    FIELDS_BEFORE_LEGALITY.len() + LEGALITY_FIELDS.len() + FIELDS_AFTER_LEGALITY.len();
-const OPTIONAL_FIELD_COUNT: usize = OPTIONAL_OWN_FIELDS.len() + optional_legality_fields();
-
-const fn all_fields() -> [&'static str; FIELD_COUNT] {
-    let mut out = [""; FIELD_COUNT];
-    let mut n = 0;
-    let mut i = 0;
-    while i < FIELDS_BEFORE_LEGALITY.len() {
-        out[n] = FIELDS_BEFORE_LEGALITY[i];
-        n += 1;
-        i += 1;
-    }
-    i = 0;
-    while i < LEGALITY_FIELDS.len() {
-        out[n] = LEGALITY_FIELDS[i].name;
-        n += 1;
-        i += 1;
-    }
-    i = 0;
-    while i < FIELDS_AFTER_LEGALITY.len() {
-        out[n] = FIELDS_AFTER_LEGALITY[i];
-        n += 1;
-        i += 1;
-    }
-    out
-}
-
-const fn optional_fields() -> [&'static str; OPTIONAL_FIELD_COUNT] {
-    let mut out = [""; OPTIONAL_FIELD_COUNT];
-    let mut n = 0;
-    let mut i = 0;
-    while i < OPTIONAL_OWN_FIELDS.len() {
-        out[n] = OPTIONAL_OWN_FIELDS[i];
-        n += 1;
-        i += 1;
-    }
-    i = 0;
-    while i < LEGALITY_FIELDS.len() {
-        if LEGALITY_FIELDS[i].optional {
-            out[n] = LEGALITY_FIELDS[i].name;
-            n += 1;
-        }
-        i += 1;
-    }
-    out
-}
-
-/// The fields of `ruleset.md` (RS-1 … RS-11, RS-17, RS-20): what a ruleset object may hold, and
-/// the keywords of [`Ruleset::replace`] besides its shorthands. The one list: the bindings
-/// export it and the tests hold the schema and the reference engine to it. The fields of the
-/// rules of legality come from [`kernel::LEGALITY_FIELDS`](crate::kernel::LEGALITY_FIELDS).
-pub const RULESET_FIELDS: [&str; FIELD_COUNT] = all_fields();
-/// The fields that are not core (RS-19): a ruleset may leave them out.
-pub const RULESET_OPTIONAL_FIELDS: [&str; OPTIONAL_FIELD_COUNT] = optional_fields();
 
 fn bad(field: &str, msg: impl fmt::Display) -> Error {
     Error::new(
@@ -627,10 +555,10 @@ struct RawRuleset {
     passing: Typed<Option<RawPassing>>,
     // RS-6
     opening_card: Typed<Option<Value>>,
-    // RS-7, RS-8, …: the fields of `kernel::LEGALITY_FIELDS`, taken out of the object before
-    // serde reads it, as written (`None` for a field left out).
+    // The fields read from the table alone (RS-7, RS-8, RS-20, …), taken out of the object
+    // before serde reads it, as written, at the field's index (`None` for a field left out).
     #[serde(skip)]
-    legality: Vec<Option<Value>>,
+    simple: Vec<Option<Value>>,
     // RS-9
     card_points: Typed<BTreeMap<String, Typed<Int>>>,
     // RS-10
@@ -638,9 +566,6 @@ struct RawRuleset {
     moon: Typed<Option<RawMoon>>,
     // RS-11
     target: Typed<Int>,
-    // RS-20, optional (RS-19: absent is false)
-    #[serde(default, deserialize_with = "present")]
-    count_down: Option<Typed<bool>>,
     // RS-22, optional (RS-19: absent, or null, is none)
     #[serde(default, deserialize_with = "present_object_or_null")]
     cancellation: Option<Typed<Option<RawCancellation>>>,
@@ -722,61 +647,66 @@ impl RawRuleset {
             )
         })?;
         check_spec_version(obj.get("spec_version")).map_err(|m| bad("spec_version", m))?;
-        let mut rest = obj.clone();
-        let legality: Vec<Option<Value>> = LEGALITY_FIELDS
-            .iter()
-            .map(|f| rest.remove(f.name))
-            .collect();
-        // RS-19: the first core field left out, in the order of `RULESET_FIELDS`, as serde
-        // would name it: an unknown field is named first, then a missing one.
-        let missing = LEGALITY_FIELDS
-            .iter()
-            .zip(&legality)
-            .find(|(f, v)| !f.optional && v.is_none())
-            .map(|(f, _)| f.name);
-        let rest = Value::Object(rest);
-        match RawRuleset::deserialize(&rest) {
-            Ok(mut raw) => match missing {
-                Some(k) => Err(bad(k, "is missing")),
-                None => {
-                    raw.legality = legality;
-                    Ok(raw)
-                }
-            },
-            Err(e) => {
-                let e = e.to_string();
-                let serde_missing = e
-                    .strip_prefix("missing field `")
-                    .and_then(|r| r.strip_suffix('`'));
-                match (missing, serde_missing) {
-                    (Some(k), Some(m)) if !FIELDS_BEFORE_LEGALITY.contains(&m) => {
-                        Err(bad(k, "is missing"))
-                    }
-                    _ => Err(shape_error("", v, &e)),
-                }
-            }
+        // RS-18: a field this implementation does not know, the first in the object's order
+        // (sorted); then RS-19: the first core field left out, in the table's order.
+        if let Some(k) = obj.keys().find(|k| Field::from_name(k).is_none()) {
+            return Err(bad(k, "is not a known field"));
         }
+        if let Some(f) = FIELDS
+            .iter()
+            .find(|f| !f.optional && !obj.contains_key(f.name))
+        {
+            return Err(bad(f.name, "is missing"));
+        }
+        let mut rest = obj.clone();
+        let simple: Vec<Option<Value>> = FIELDS
+            .iter()
+            .map(|f| {
+                if generic(f) {
+                    rest.remove(f.name)
+                } else {
+                    None
+                }
+            })
+            .collect();
+        let mut raw = RawRuleset::deserialize(&Value::Object(rest))
+            .map_err(|e| shape_error("", v, &e.to_string()))?;
+        raw.simple = simple;
+        Ok(raw)
     }
 
     /// Step 2: the clauses of `ruleset.md` in order, each read by its own function.
     fn validate(self) -> Result<Ruleset, Error> {
+        // The simple fields are checked in the table's order among the others, so that of
+        // several faults the first field's is reported.
+        let mut values = [None; FIELD_COUNT];
+        let mut simple = SimpleFields {
+            written: &self.simple,
+            values: &mut values,
+            next: 0,
+        };
+        simple.upto(Field::Name)?;
         let name = rs_1_name(self.name)?;
+        simple.upto(Field::Title)?;
         let (title, sources) = rs_2_informative(self.title, self.sources)?;
+        simple.upto(Field::Players)?;
         let players = rs_3_players(self.players)?;
+        simple.upto(Field::Deck)?;
         let deck = rs_4_deck(self.deck.or_shape("deck")?, players)?;
+        simple.upto(Field::Passing)?;
         let passing = rs_5_passing(self.passing.or_shape("passing")?, players, deck.hand_size)?;
+        simple.upto(Field::OpeningCard)?;
         let opening_card = rs_6_opening_card(self.opening_card, &deck)?;
-        let legality = legality_fields(&self.legality)?;
+        simple.upto(Field::CardPoints)?;
         let points = rs_9_card_points(self.card_points, &deck)?;
+        simple.upto(Field::Moon)?;
         let moon = rs_10_moon(self.moon.or_shape("moon")?, &points)?;
+        simple.upto(Field::Target)?;
         let target = rs_11_target(self.target)?;
-        let count_down = self
-            .count_down
-            .map(|c| c.or_bad("count_down", "a boolean"))
-            .transpose()?
-            .unwrap_or(false);
+        simple.upto(Field::Cancellation)?;
         let cancellation = rs_22_cancellation(self.cancellation, deck.packs)?;
-        let breakers = rs_15_breakers(hearts_breaking(&legality));
+        simple.upto_end()?;
+        let breakers = rs_15_breakers(hearts_breaking(&values));
         Ok(Ruleset {
             name,
             title,
@@ -787,11 +717,10 @@ impl RawRuleset {
             packs: deck.packs,
             passing,
             opening_card,
-            legality,
+            values,
             card_points: points.card_points,
             moon,
             target,
-            count_down,
             cancellation,
             deck: deck.cards,
             deck_twice: deck.twice,
@@ -1044,29 +973,59 @@ fn rs_6_opening_card(opening: Typed<Option<Value>>, deck: &Deck) -> Result<Optio
     Ok(Some(c))
 }
 
-/// RS-7, RS-8, …: the fields of `kernel::LEGALITY_FIELDS` as written (`None` for one left
-/// out), each of its type, as codes; an optional field left out is its default.
-fn legality_fields(written: &[Option<Value>]) -> Result<[u8; LEGALITY_FIELDS.len()], Error> {
-    let mut codes = [0; LEGALITY_FIELDS.len()];
-    for ((f, v), code) in LEGALITY_FIELDS.iter().zip(written).zip(&mut codes) {
-        *code = match v {
-            None => f.default,
-            Some(v) => f.ty.read(v).ok_or_else(|| {
-                bad(
-                    f.name,
-                    format_args!("must be {}, got {}", f.ty.expected(), describe(v)),
-                )
-            })?,
-        };
-    }
-    Ok(codes)
+/// The fields read from the table alone, as written (`None` for one left out, at the field's
+/// index), checked one by one in the table's order up to a given field: each of its kind (or
+/// `null` where it may be), as its code; an optional field left out is its default.
+struct SimpleFields<'a> {
+    written: &'a [Option<Value>],
+    values: &'a mut [Option<i64>; FIELD_COUNT],
+    next: usize,
 }
 
-/// RS-8: the breaking rule of a ruleset's legality codes.
-fn hearts_breaking(legality: &[u8; LEGALITY_FIELDS.len()]) -> HeartsBreaking {
-    match legality[kernel::HEARTS_BREAKING] {
-        0 => HeartsBreaking::None,
-        1 => HeartsBreaking::Heart,
+impl SimpleFields<'_> {
+    /// Checks the fields before `field`.
+    fn upto(&mut self, field: Field) -> Result<(), Error> {
+        self.check(field as usize)
+    }
+
+    /// Checks the rest.
+    fn upto_end(&mut self) -> Result<(), Error> {
+        self.check(FIELD_COUNT)
+    }
+
+    fn check(&mut self, end: usize) -> Result<(), Error> {
+        while self.next < end {
+            let f = &FIELDS[self.next];
+            self.values[self.next] = match &self.written[self.next] {
+                _ if !generic(f) => None,
+                // Absent: the default, none where it is null or not stated.
+                None => match f.default_value() {
+                    Value::Null => None,
+                    d => Some(
+                        f.kind
+                            .read(&d)
+                            .expect("the schema's default is of its field's kind"),
+                    ),
+                },
+                Some(Value::Null) if f.nullable => None,
+                Some(v) => Some(f.kind.read(v).ok_or_else(|| {
+                    bad(
+                        f.name,
+                        format_args!("must be {}, got {}", f.kind.expected(), describe(v)),
+                    )
+                })?),
+            };
+            self.next += 1;
+        }
+        Ok(())
+    }
+}
+
+/// RS-8: the breaking rule of a ruleset's values.
+fn hearts_breaking(values: &[Option<i64>; FIELD_COUNT]) -> HeartsBreaking {
+    match values[Field::HeartsBreaking as usize] {
+        Some(0) => HeartsBreaking::None,
+        Some(1) => HeartsBreaking::Heart,
         _ => HeartsBreaking::HeartOrQs,
     }
 }
@@ -1350,9 +1309,14 @@ impl Ruleset {
             self.opening_card
                 .map_or(Value::Null, |c| Value::from(c.to_string())),
         );
-        for (f, &code) in LEGALITY_FIELDS.iter().zip(&self.legality) {
-            if !f.optional || code != f.default {
-                o.insert(f.name.into(), f.ty.write(code));
+        // RS-16, RS-19: an optional field at its default stays out, so that the rulesets
+        // written before it keep their canonical object.
+        for (f, code) in FIELDS.iter().zip(self.values) {
+            if let Some(code) = code {
+                let v = f.kind.write(code);
+                if !f.optional || f.default_value() != v {
+                    o.insert(f.name.into(), v);
+                }
             }
         }
         let mut cp = Map::new();
@@ -1373,10 +1337,6 @@ impl Ruleset {
             },
         );
         o.insert("target".into(), Value::from(self.target));
-        // RS-20: written only where set, so that a ruleset of 1.0 keeps its canonical object.
-        if self.count_down {
-            o.insert("count_down".into(), Value::from(true));
-        }
         // RS-22: written only where set.
         if let Some(rule) = self.cancellation {
             o.insert(
@@ -1522,9 +1482,8 @@ impl Ruleset {
     }
 
     /// The value of the field `name` of [`RULESET_FIELDS`], as the canonical object holds it,
-    /// or for an optional field it leaves out the default (RS-19): a legality field's default
-    /// ([`kernel::LEGALITY_FIELDS`](crate::kernel::LEGALITY_FIELDS)), `count_down`'s false, else
-    /// null. `None` for a name that is not a field. The bindings read the fields that have no
+    /// or for an optional field it leaves out the default (RS-19) its entry of
+    /// [`FIELDS`](crate::FIELDS) states, else null. `None` for a name that is not a field. The bindings read the fields that have no
     /// accessor of their own through this, so that a new field needs no code of theirs.
     ///
     /// # Examples
@@ -1536,23 +1495,48 @@ impl Ruleset {
     /// assert_eq!(r.field("deal"), None);
     /// ```
     pub fn field(&self, name: &str) -> Option<Value> {
-        if !RULESET_FIELDS.contains(&name) {
-            return None;
+        let f = Field::from_name(name)?.spec();
+        if generic(f) {
+            return Some(
+                self.values[f.field as usize].map_or(Value::Null, |code| f.kind.write(code)),
+            );
         }
-        if let Some(v) = self.to_value().get(name) {
-            return Some(v.clone());
-        }
-        Some(match LEGALITY_FIELDS.iter().find(|f| f.name == name) {
-            Some(f) => f.ty.write(f.default),
-            None if name == "count_down" => Value::Bool(false),
-            None => Value::Null,
-        })
+        Some(
+            self.to_value()
+                .get(name)
+                .cloned()
+                .unwrap_or_else(|| f.default_value()),
+        )
+    }
+
+    /// The code of a field read from the table alone (see [`FieldKind`](crate::FieldKind)): a
+    /// boolean's 0 or 1, an enumeration's index, an integer; `None` for an optional field
+    /// without a default left out (or null), and for a field with an accessor of its own. The
+    /// kernel reads the rules' fields here.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversis_core::{preset, Field};
+    /// let r = preset("hearts-4").unwrap();
+    /// assert_eq!(r.value(Field::FirstTrickBan), Some(1));
+    /// assert_eq!(r.value(Field::HeartsBreaking), Some(2)); // heart-or-QS
+    /// ```
+    #[inline]
+    pub fn value(&self, field: Field) -> Option<i64> {
+        self.values[field as usize]
+    }
+
+    /// Whether a boolean field read from the table alone is true.
+    #[inline]
+    pub fn flag(&self, field: Field) -> bool {
+        self.values[field as usize] == Some(1)
     }
 
     /// RS-20: whether reaching the target starts the count-down (MATCH-5) rather than ending
     /// the match.
     pub fn count_down(&self) -> bool {
-        self.count_down
+        self.flag(Field::CountDown)
     }
 
     /// RS-21: the number of packs shuffled together, 1 or 2.
@@ -1634,21 +1618,13 @@ impl Ruleset {
     /// RS-7: whether the first-trick ban is on.
     #[inline]
     pub fn first_trick_ban(&self) -> bool {
-        self.legality[kernel::FIRST_TRICK_BAN] != 0
-    }
-
-    /// The value of each field of the rules of legality as a code, in the order of
-    /// [`kernel::LEGALITY_FIELDS`](crate::kernel::LEGALITY_FIELDS): a boolean's 0 or 1, an
-    /// enumeration's index. The kernel's rules read them here, by their index in the table.
-    #[inline]
-    pub fn legality(&self) -> &[u8; LEGALITY_FIELDS.len()] {
-        &self.legality
+        self.flag(Field::FirstTrickBan)
     }
 
     /// RS-8: when hearts may be led.
     #[inline]
     pub fn hearts_breaking(&self) -> HeartsBreaking {
-        hearts_breaking(&self.legality)
+        hearts_breaking(&self.values)
     }
 
     /// RS-9: the scoring cards and their values, sorted by card.

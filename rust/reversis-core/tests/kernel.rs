@@ -9,11 +9,12 @@ mod common;
 use common::*;
 use reversis_core::{
     revealed, Card, CardMultiset, CardSet, Game, HandState, MoonChoice, PerSeat, Phase, Ruleset,
-    Sampler, SplitMix64, FULL_DECK, SUIT_MASKS,
+    Sampler, SplitMix64, FIELDS, FULL_DECK, SUIT_MASKS,
 };
 
 /// Every preset, and variants for the rules the presets leave out: a free first lead under
-/// `heart` breaking, a heart for the opening card, no ban, `none` breaking.
+/// `heart` breaking, a heart for the opening card, no ban, `none` breaking; and every value of
+/// every simple field of the table on a preset (`table_variants`).
 fn variants() -> Vec<Ruleset> {
     let mut all: Vec<Ruleset> = reversis_core::preset_names()
         .into_iter()
@@ -35,7 +36,29 @@ fn variants() -> Vec<Ruleset> {
         m.insert("first_trick_ban".into(), false.into());
         m.insert("hearts_breaking".into(), "heart".into());
     }));
+    all.extend(table_variants());
     all
+}
+
+#[test]
+fn the_variants_set_every_value_of_every_simple_field_of_the_table() {
+    let all = table_variants();
+    let mut seen = 0;
+    for f in FIELDS.iter().filter(|f| f.is_simple()) {
+        if matches!(f.name, "players" | "target") {
+            continue;
+        }
+        for value in simple_values(f.kind) {
+            seen += 1;
+            assert!(
+                all.iter().any(|r| r.field(f.name).as_ref() == Some(&value)),
+                "no variant with {} = {value}",
+                f.name
+            );
+        }
+    }
+    // first_trick_ban's two values, hearts_breaking's three, count_down's two at least.
+    assert!(seen >= 7, "{seen}");
 }
 
 /// A deal of `rules` from `rng`: uniform, or (one time in two) lumpy, the deck sorted by suit

@@ -387,3 +387,59 @@ fn replace_takes_spec_version_like_any_field() {
         ErrorCode::InvalidRuleset
     );
 }
+
+/// Every field of a simple kind of the table (`reversis_core::FIELDS`) is read, checked,
+/// defaulted and written from its entry alone: a value of another type is `invalid-ruleset`
+/// naming the field, each value of its kind reads back as itself, and an optional one left out
+/// or at its default stays out of the canonical object and reads as its default.
+#[test]
+fn every_simple_field_of_the_table_is_read_checked_defaulted_and_written() {
+    let mut checked = 0;
+    for f in reversis_core::FIELDS.iter().filter(|f| f.is_simple()) {
+        if matches!(f.name, "players" | "target") {
+            continue; // read by their clauses (RS-3, RS-11), with the deck and the match
+        }
+        checked += 1;
+        // On a preset where the field's values are valid (one may need another's, RS-13).
+        let valid_on = |value: &Value| {
+            preset_names().into_iter().find_map(|name| {
+                let mut v = rules(name).to_value();
+                v[f.name] = value.clone();
+                Ruleset::from_value(&v).ok().map(|r| (v, r))
+            })
+        };
+        for value in simple_values(f.kind) {
+            let (mut v, r) = valid_on(&value)
+                .unwrap_or_else(|| panic!("{} = {value} is valid on no preset", f.name));
+            assert_eq!(r.field(f.name), Some(value.clone()), "{}", f.name);
+            let written = r.to_value().get(f.name).cloned();
+            if f.optional && value == f.default_value() {
+                assert_eq!(written, None, "{} at its default is written", f.name);
+            } else {
+                assert_eq!(written, Some(value.clone()), "{}", f.name);
+            }
+            for wrong in [json!("x"), json!([1]), json!(1.5)] {
+                if f.kind.read(&wrong).is_some() {
+                    continue;
+                }
+                v[f.name] = wrong.clone();
+                let e = Ruleset::from_value(&v).unwrap_err();
+                assert_eq!(e.code, ErrorCode::InvalidRuleset, "{} = {wrong}", f.name);
+                assert!(
+                    e.message.contains(&format!("field '{}'", f.name)),
+                    "{}",
+                    e.message
+                );
+            }
+            if f.optional {
+                v.as_object_mut().unwrap().remove(f.name);
+                if let Ok(r) = Ruleset::from_value(&v) {
+                    assert_eq!(r.field(f.name), Some(f.default_value()), "{}", f.name);
+                    assert_eq!(r.to_value().get(f.name), None, "{}", f.name);
+                }
+            }
+        }
+    }
+    // first_trick_ban, hearts_breaking, count_down at least.
+    assert!(checked >= 3, "{checked}");
+}

@@ -178,19 +178,33 @@ fn integer<'py>(value: &Bound<'py, PyAny>) -> Option<Bound<'py, PyInt>> {
     index.cast_into::<PyInt>().ok()
 }
 
-fn unsigned_arg(value: &Bound<'_, PyAny>, code: ErrorCode, what: &str) -> PyResult<u64> {
+/// A Python argument as JSON data for `core::input`: an integer (any that has `__index__`,
+/// never a `bool`) as a number, anything else as `py_to_value` reads it; `None` where it is no
+/// JSON data (an integer beyond 64 bits, an object of another type).
+fn arg_value(value: &Bound<'_, PyAny>) -> Option<Value> {
     if let Some(int) = integer(value) {
-        if let Ok(number) = int.extract::<u64>() {
-            return Ok(number);
-        }
+        return int
+            .extract::<i64>()
+            .map(Value::from)
+            .or_else(|_| int.extract::<u64>().map(Value::from))
+            .ok();
     }
-    fail(
-        code,
-        format!(
-            "{what} must be an integer from 0 to 2**64-1, not {}",
-            describe(value)
-        ),
-    )
+    py_to_value(value, 0).ok()
+}
+
+/// Reads `value` with one of the core's readers of arguments (`core::input`), which quotes it
+/// as its `repr`.
+fn input_arg<T>(
+    value: &Bound<'_, PyAny>,
+    read: impl FnOnce(Option<&Value>, &dyn Fn() -> String) -> Result<T, core::Error>,
+) -> PyResult<T> {
+    core_result(read(arg_value(value).as_ref(), &|| describe(value)))
+}
+
+fn unsigned_arg(value: &Bound<'_, PyAny>, code: ErrorCode, what: &str) -> PyResult<u64> {
+    input_arg(value, |v, shown| {
+        core::input::unsigned(v, code, what, shown)
+    })
 }
 
 /// The depth and unit of `perft` and `divide` (PERFT-5): an integer depth (never a `bool`), a
@@ -201,34 +215,10 @@ fn perft_args(
 ) -> PyResult<(u64, core::PerftUnit)> {
     let unit = match unit {
         None => core::PerftUnit::Decisions,
-        Some(unit) if unit.is_none() => core::PerftUnit::Decisions,
-        Some(unit) => match unit.cast::<PyString>().map(|text| text.to_cow()) {
-            Ok(Ok(name)) => core_result(core::PerftUnit::from_name(&name))?,
-            _ => {
-                return fail(
-                    ErrorCode::InvalidSetup,
-                    format!(
-                        "a perft unit is 'decisions' or 'tricks', not {}",
-                        describe(unit)
-                    ),
-                )
-            }
-        },
+        Some(unit) => input_arg(unit, |v, shown| core::input::perft_unit(v, shown))?,
     };
-    let checked = integer(depth)
-        .and_then(|int| int.extract::<u64>().ok())
-        .filter(|&d| d <= core::MAX_PERFT_DEPTH);
-    match checked {
-        Some(checked) => Ok((checked, unit)),
-        None => fail(
-            ErrorCode::InvalidSetup,
-            format!(
-                "the depth must be an integer from 0 to {}, not {}",
-                core::MAX_PERFT_DEPTH,
-                describe(depth)
-            ),
-        ),
-    }
+    let depth = input_arg(depth, |v, shown| core::input::perft_depth(v, shown))?;
+    Ok((depth, unit))
 }
 
 /// Runs a long count without the GIL, checking for signals now and then: Ctrl-C raises
@@ -256,19 +246,17 @@ fn interruptible<T: Send>(
 }
 
 fn card_arg(value: &Bound<'_, PyAny>) -> PyResult<core::Card> {
-    match value.cast::<PyString>() {
-        Ok(text) => match text.to_cow() {
-            Ok(text) => core_result(core::Card::parse(&text)),
-            Err(_) => fail(
-                ErrorCode::InvalidCard,
-                format!("not a card: {}", describe(value)),
-            ),
-        },
-        Err(_) => fail(
+    // A str that is no valid text (a lone surrogate) is a string, but no card.
+    if value
+        .cast::<PyString>()
+        .is_ok_and(|text| text.to_cow().is_err())
+    {
+        return fail(
             ErrorCode::InvalidCard,
-            format!("a card must be a string, not {}", describe(value)),
-        ),
+            format!("not a card: {}", describe(value)),
+        );
     }
+    input_arg(value, |v, shown| core::input::card(v, shown))
 }
 
 fn card_strings(cards: impl IntoIterator<Item = core::Card>) -> Vec<String> {
@@ -341,55 +329,25 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Given<'py> {
 fn seat_opt(seat: Option<&Bound<'_, PyAny>>) -> PyResult<Option<usize>> {
     match seat {
         None => Ok(None),
-        Some(seat) if seat.is_none() => Ok(None),
-        Some(seat) => {
-            let number = unsigned_arg(seat, ErrorCode::InvalidAction, "a seat")?;
-            Ok(Some(usize::try_from(number).unwrap_or(usize::MAX)))
-        }
+        Some(seat) => input_arg(seat, |v, shown| core::input::seat(v, shown)),
     }
 }
 
 fn moon_choice_arg(choice: &Bound<'_, PyAny>) -> PyResult<MoonChoice> {
-    let parsed = choice
-        .cast::<PyString>()
-        .ok()
-        .and_then(|text| MoonChoice::from_name(&text.to_cow().ok()?));
-    match parsed {
-        Some(choice) => Ok(choice),
-        None => fail(
-            ErrorCode::InvalidAction,
-            format!(
-                "a moon choice is add-to-others or subtract-from-taker, not {}",
-                describe(choice)
-            ),
-        ),
-    }
+    input_arg(choice, |v, shown| core::input::moon_choice(v, shown))
 }
 
 /// An action id argument: an `int` (never a `bool`) in `0..NUM_ACTIONS`, else `invalid-action`.
 fn action_id_arg(value: &Bound<'_, PyAny>) -> PyResult<u16> {
-    // An exact `int` first (the per-step case, and never a `bool`), any other integer after.
+    // An exact `int` in range first, without a detour through JSON: the per-step case.
     if value.cast_exact::<PyInt>().is_ok() {
         if let Ok(id) = value.extract::<u16>() {
             if id < core::NUM_ACTIONS {
                 return Ok(id);
             }
         }
-    } else if let Some(int) = integer(value) {
-        if let Ok(id) = int.extract::<u16>() {
-            if id < core::NUM_ACTIONS {
-                return Ok(id);
-            }
-        }
     }
-    fail(
-        ErrorCode::InvalidAction,
-        format!(
-            "an action id is an integer from 0 to {}, not {}",
-            core::NUM_ACTIONS - 1,
-            describe(value)
-        ),
-    )
+    input_arg(value, |v, shown| core::input::action_id(v, shown))
 }
 
 fn action_arg(action: &Bound<'_, PyAny>) -> PyResult<core::Action> {
@@ -573,8 +531,9 @@ impl PyRuleset {
         card_strings(self.inner.point_cards())
     }
 
-    /// Any other field of `RULESET_FIELDS` (a field of the rules of legality declared in the
-    /// core's kernel) by its name: its value in `to_json()`, or its default where left out.
+    /// Any other field of `RULESET_FIELDS` (a field of a simple kind of the core's table, which
+    /// has no getter of its own) by its name: its value in `to_json()`, or its default where
+    /// left out.
     fn __getattr__(&self, py: Python<'_>, name: &str) -> PyResult<Py<PyAny>> {
         match self.inner.field(name) {
             Some(value) => to_python(py, &value),
@@ -1282,41 +1241,14 @@ fn _encode_observation(game: &Bound<'_, PyGame>, seat: &Bound<'_, PyAny>) -> PyR
 }
 
 fn seat_index(seat: &Bound<'_, PyAny>, players: usize) -> PyResult<usize> {
-    if let Some(int) = integer(seat) {
-        if let Ok(index) = int.extract::<usize>() {
-            if index < players {
-                return Ok(index);
-            }
-        }
-    }
-    fail(
-        ErrorCode::InvalidAction,
-        format!("no seat {} at a table of {players}", describe(seat)),
-    )
+    input_arg(seat, |v, shown| core::input::seat_of(v, players, shown))
 }
 
 fn scores_arg(scores: &Bound<'_, PyAny>) -> PyResult<Vec<i64>> {
-    let is_sequence = scores.is_instance_of::<PyList>() || scores.is_instance_of::<PyTuple>();
-    let items: Option<Vec<i64>> = scores.try_iter().ok().and_then(|iter| {
-        iter.map(|item| {
-            let item = item.ok()?;
-            if item.is_instance_of::<PyBool>() {
-                return None;
-            }
-            item.extract::<i64>().ok()
-        })
-        .collect()
-    });
-    match items {
-        Some(items) if is_sequence => Ok(items),
-        _ => fail(
-            ErrorCode::InvalidSetup,
-            format!(
-                "scores must be a list of integers, not {}",
-                describe(scores)
-            ),
-        ),
-    }
+    // A list or a tuple (py_to_value reads both as an array) of integers, never of bools.
+    input_arg(scores, |v, shown| {
+        core::input::integers(v, "scores must be a list of integers", shown)
+    })
 }
 
 /// The ids that, applied in order for the action's seat, do what `action` does (API-10).
@@ -1402,20 +1334,9 @@ use core::{MAX_DEALS, MAX_DRAWS, MAX_ROLLOUTS, MAX_SAMPLES, MAX_SIMULATE_HANDS, 
 
 /// An integer argument in `low..=high`, else `invalid-setup` naming it.
 fn count_arg(value: &Bound<'_, PyAny>, what: &str, low: u64, high: u64) -> PyResult<usize> {
-    if let Some(int) = integer(value) {
-        if let Ok(number) = int.extract::<u64>() {
-            if (low..=high).contains(&number) {
-                return Ok(number as usize);
-            }
-        }
-    }
-    fail(
-        ErrorCode::InvalidSetup,
-        format!(
-            "{what} must be an integer from {low} to {high}, not {}",
-            describe(value)
-        ),
-    )
+    input_arg(value, |v, shown| {
+        core::input::count(v, what, low, high, shown)
+    })
 }
 
 /// A ruleset of either engine (API-2), else `invalid-setup`.
@@ -1696,23 +1617,9 @@ const MAX_SEARCH_MS: f64 = core::MAX_SEARCH_MS as f64;
 
 /// A time budget in milliseconds: a number (not a bool) above 0 and at most `MAX_SEARCH_MS`.
 fn millis_arg(value: &Bound<'_, PyAny>) -> PyResult<std::time::Duration> {
-    let number = if value.is_instance_of::<PyBool>() {
-        None
-    } else {
-        value.extract::<f64>().ok()
-    };
-    match number {
-        Some(ms) if ms > 0.0 && ms <= MAX_SEARCH_MS => {
-            Ok(std::time::Duration::from_secs_f64(ms / 1000.0))
-        }
-        _ => fail(
-            ErrorCode::InvalidSetup,
-            format!(
-                "time_ms must be a number above 0 and at most {MAX_SEARCH_MS}, not {}",
-                describe(value)
-            ),
-        ),
-    }
+    input_arg(value, |v, shown| {
+        core::input::millis(v, "time_ms", MAX_SEARCH_MS, shown)
+    })
 }
 
 /// The search player's decision for the observer of `observation` (OBS-1), as the action ids
@@ -1826,6 +1733,18 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add(
         "RULESET_OPTIONAL_FIELDS",
         PyTuple::new(module.py(), core::RULESET_OPTIONAL_FIELDS)?,
+    )?;
+    // The core's table of the ruleset fields (generated from the schema), one dict per field.
+    let table = to_python(module.py(), &core::ruleset_field_table())?;
+    module.add(
+        "RULESET_FIELD_TABLE",
+        PyTuple::new(
+            module.py(),
+            table
+                .bind(module.py())
+                .try_iter()?
+                .collect::<PyResult<Vec<_>>>()?,
+        )?,
     )?;
     let codes: Vec<&str> = ErrorCode::ALL.iter().map(|c| c.as_str()).collect();
     module.add("ERROR_CODES", PyTuple::new(module.py(), codes)?)?;

@@ -227,23 +227,12 @@ fn strings(cards: impl IntoIterator<Item = core::Card>) -> JsValue {
     to_js(&Value::from(names))
 }
 
-fn unsigned(value: &Value) -> Option<u64> {
-    value.as_u64()
-}
-
 /// An integer in `0..=u64::MAX`, else `code` naming `what`.
 fn unsigned_arg(value: &JsValue, code: ErrorCode, what: &str) -> Result<u64, JsValue> {
     let data = json_arg(value, code, what)?;
-    match unsigned(&data) {
-        Some(number) => Ok(number),
-        None => fail(
-            code,
-            format!(
-                "{what} must be an integer from 0 to 2**64-1, not {}",
-                describe(&data)
-            ),
-        ),
-    }
+    core_result(core::input::unsigned(Some(&data), code, what, || {
+        describe(&data)
+    }))
 }
 
 /// An optional integer in `0..=u64::MAX`: `null` and `undefined` are `None`.
@@ -257,101 +246,57 @@ fn optional_unsigned(value: &JsValue, code: ErrorCode, what: &str) -> Result<Opt
 /// An integer in `low..=high`, else `invalid-setup` naming it.
 fn count_arg(value: &JsValue, what: &str, low: u64, high: u64) -> Result<usize, JsValue> {
     let data = json_arg(value, ErrorCode::InvalidSetup, what)?;
-    match unsigned(&data) {
-        Some(number) if (low..=high).contains(&number) => Ok(number as usize),
-        _ => fail(
-            ErrorCode::InvalidSetup,
-            format!(
-                "{what} must be an integer from {low} to {high}, not {}",
-                describe(&data)
-            ),
-        ),
-    }
+    core_result(core::input::count(Some(&data), what, low, high, || {
+        describe(&data)
+    }))
 }
 
 /// The depth and unit of `perft` and `divide` (PERFT-5): an integer depth from 0 to the
 /// core's bound, and `"decisions"` (also for `null` and `undefined`) or `"tricks"`; anything
 /// else is `invalid-setup`.
 fn perft_args(depth: &JsValue, unit: &JsValue) -> Result<(u64, core::PerftUnit), JsValue> {
-    let unit = if unit.is_null() || unit.is_undefined() {
-        core::PerftUnit::Decisions
+    let name = if unit.is_undefined() {
+        Some(Value::Null)
     } else {
-        match unit.as_string() {
-            Some(name) => core_result(core::PerftUnit::from_name(&name))?,
-            None => {
-                return fail(
-                    ErrorCode::InvalidSetup,
-                    format!(
-                        "a perft unit is 'decisions' or 'tricks', not {}",
-                        shown(unit)
-                    ),
-                )
-            }
-        }
+        unit.as_string()
+            .map(Value::String)
+            .or(unit.is_null().then_some(Value::Null))
     };
-    let depth = count_arg(depth, "the depth", 0, core::MAX_PERFT_DEPTH)?;
-    Ok((depth as u64, unit))
+    let unit = core_result(core::input::perft_unit(name.as_ref(), || shown(unit)))?;
+    let data = json_arg(depth, ErrorCode::InvalidSetup, "the depth")?;
+    let depth = core_result(core::input::perft_depth(Some(&data), || describe(&data)))?;
+    Ok((depth, unit))
 }
 
 /// A seat argument: `null`/`undefined` (the default seat) or an integer in `0..=u64::MAX`
 /// (ERR-6), else `invalid-action`. Whether it is a seat of the table is the core's check.
 fn seat_opt(seat: &JsValue) -> Result<Option<usize>, JsValue> {
-    let number = optional_unsigned(seat, ErrorCode::InvalidAction, "a seat")?;
-    Ok(number.map(|n| usize::try_from(n).unwrap_or(usize::MAX)))
+    let data = json_arg(seat, ErrorCode::InvalidAction, "a seat")?;
+    core_result(core::input::seat(Some(&data), || describe(&data)))
 }
 
 /// A seat of a table of `players`, else `invalid-action`.
 fn seat_index(seat: &JsValue, players: usize) -> Result<usize, JsValue> {
     let data = json_arg(seat, ErrorCode::InvalidAction, "a seat")?;
-    match unsigned(&data) {
-        Some(index) if index < players as u64 => Ok(index as usize),
-        _ => fail(
-            ErrorCode::InvalidAction,
-            format!("no seat {} at a table of {players}", describe(&data)),
-        ),
-    }
+    core_result(core::input::seat_of(Some(&data), players, || {
+        describe(&data)
+    }))
 }
 
 fn card_arg(value: &JsValue) -> Result<core::Card, JsValue> {
-    match value.as_string() {
-        Some(text) => core_result(core::Card::parse(&text)),
-        None => fail(
-            ErrorCode::InvalidCard,
-            format!("a card must be a string, not {}", shown(value)),
-        ),
-    }
+    let text = value.as_string().map(Value::String);
+    core_result(core::input::card(text.as_ref(), || shown(value)))
 }
 
 /// An action id: an integer in `0..NUM_ACTIONS`, else `invalid-action`.
 fn action_id_arg(value: &JsValue) -> Result<u16, JsValue> {
     let data = json_arg(value, ErrorCode::InvalidAction, "an action id")?;
-    match unsigned(&data) {
-        Some(id) if id < u64::from(core::NUM_ACTIONS) => Ok(id as u16),
-        _ => fail(
-            ErrorCode::InvalidAction,
-            format!(
-                "an action id is an integer from 0 to {}, not {}",
-                core::NUM_ACTIONS - 1,
-                describe(&data)
-            ),
-        ),
-    }
+    core_result(core::input::action_id(Some(&data), || describe(&data)))
 }
 
 fn moon_choice_arg(choice: &JsValue) -> Result<MoonChoice, JsValue> {
-    match choice
-        .as_string()
-        .and_then(|name| MoonChoice::from_name(&name))
-    {
-        Some(choice) => Ok(choice),
-        None => fail(
-            ErrorCode::InvalidAction,
-            format!(
-                "a moon choice is add-to-others or subtract-from-taker, not {}",
-                shown(choice)
-            ),
-        ),
-    }
+    let name = choice.as_string().map(Value::String);
+    core_result(core::input::moon_choice(name.as_ref(), || shown(choice)))
 }
 
 fn action_arg(action: &JsValue) -> Result<core::Action, JsValue> {
@@ -364,22 +309,12 @@ fn scores_arg(scores: &JsValue) -> Result<Option<Vec<i64>>, JsValue> {
         return Ok(None);
     }
     let data = json_arg(scores, ErrorCode::InvalidSetup, "scores")?;
-    let items = data.as_array().and_then(|items| {
-        items
-            .iter()
-            .map(Value::as_i64)
-            .collect::<Option<Vec<i64>>>()
-    });
-    match items {
-        Some(items) => Ok(Some(items)),
-        None => fail(
-            ErrorCode::InvalidSetup,
-            format!(
-                "scores must be an array of integers, not {}",
-                describe(&data)
-            ),
-        ),
-    }
+    core_result(core::input::integers(
+        Some(&data),
+        "scores must be an array of integers",
+        || describe(&data),
+    ))
+    .map(Some)
 }
 
 /// One variant of the Hearts family: an immutable, validated ruleset (API-2).
@@ -892,6 +827,13 @@ pub fn ruleset_optional_fields() -> Vec<String> {
         .collect()
 }
 
+/// The table of the ruleset fields (the core's, generated from the schema): one object per
+/// field with its name, clause, JSON type, kind, values, bounds, optional, nullable, default.
+#[wasm_bindgen(js_name = rulesetFieldTable)]
+pub fn ruleset_field_table() -> JsValue {
+    to_js(&core::ruleset_field_table())
+}
+
 /// The number of action ids (ACT-2).
 #[wasm_bindgen(js_name = numActions)]
 pub fn num_actions() -> u16 {
@@ -1204,20 +1146,16 @@ pub fn search_play(
     let time = if time_ms.is_null() || time_ms.is_undefined() {
         None
     } else {
-        match time_ms.as_f64() {
-            Some(ms) if ms > 0.0 && ms <= MAX_SEARCH_MS => {
-                Some(Duration::from_secs_f64(ms / 1000.0))
-            }
-            _ => {
-                return fail(
-                    ErrorCode::InvalidSetup,
-                    format!(
-                        "timeMs must be a number above 0 and at most {MAX_SEARCH_MS}, not {}",
-                        shown(time_ms)
-                    ),
-                );
-            }
-        }
+        let ms = time_ms
+            .as_f64()
+            .and_then(Number::from_f64)
+            .map(Value::Number);
+        Some(core_result(core::input::millis(
+            ms.as_ref(),
+            "timeMs",
+            MAX_SEARCH_MS,
+            || shown(time_ms),
+        ))?)
     };
     if playouts.is_none() && time.is_none() {
         return fail(

@@ -1,7 +1,7 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
-use reversis_core::{preset, Card, CardSet, Game, Phase, Ruleset};
+use reversis_core::{preset, preset_names, Card, CardSet, FieldKind, Game, Phase, Ruleset, FIELDS};
 use serde_json::Value;
 
 /// Cards from a space-separated list of card strings.
@@ -98,4 +98,50 @@ pub fn finish_hand_lowest(g: &mut Game) {
             _ => return,
         }
     }
+}
+
+/// Every value a field of a simple kind of the table takes in the tests: both booleans, every
+/// string of an enumeration, an integer's least value and the next (or 1 and 2 without a least).
+pub fn simple_values(kind: FieldKind) -> Vec<Value> {
+    match kind {
+        FieldKind::Boolean => vec![false.into(), true.into()],
+        FieldKind::Enum(names) => names.iter().map(|&n| n.into()).collect(),
+        FieldKind::Integer { min, max } => {
+            let lo = min
+                .unwrap_or(1)
+                .clamp(i128::from(i64::MIN), i128::from(i64::MAX)) as i64;
+            let mut v = vec![Value::from(lo)];
+            if max.map_or(true, |m| m > i128::from(lo)) {
+                v.push(Value::from(lo + 1));
+            }
+            v
+        }
+        FieldKind::Other => Vec::new(),
+    }
+}
+
+/// The presets with every value of every field of a simple kind of the table that is optional
+/// or a rule of play (not `players`, `target`: their values change the deal and the match, not
+/// the play), each set on one preset in turn (the presets taken round, the next one where the
+/// value is not valid on it): so a field the schema gains is played with no change here.
+pub fn table_variants() -> Vec<Ruleset> {
+    let names = preset_names();
+    let mut out = Vec::new();
+    let mut turn = 0;
+    for f in FIELDS.iter().filter(|f| f.is_simple()) {
+        if matches!(f.name, "players" | "target") {
+            continue;
+        }
+        for value in simple_values(f.kind) {
+            turn += 1;
+            // The next preset the value is valid on (a field may need another's value, RS-13).
+            let valid = (0..names.len()).find_map(|k| {
+                let mut v = preset(names[(turn + k) % names.len()]).unwrap().to_value();
+                v[f.name] = value.clone();
+                Ruleset::from_value(&v).ok()
+            });
+            out.extend(valid);
+        }
+    }
+    out
 }
