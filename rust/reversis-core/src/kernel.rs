@@ -36,7 +36,7 @@
 
 use crate::card::{Suit, FULL_DECK, SUIT_MASKS};
 use crate::error::ErrorCode;
-use crate::ruleset::{LastTrick, MoonChoice, MoonScoring, Ruleset};
+use crate::ruleset::{LastTrick, Moon, MoonChoice, MoonScoring, Ruleset};
 
 const HEARTS: u64 = SUIT_MASKS[Suit::Hearts as usize];
 
@@ -488,11 +488,11 @@ pub fn trick_outcome(cards: &[u8], cancellation: Option<LastTrick>, last: bool) 
     }
 }
 
-// ------------------------------------------------------------------ the moon
+// ------------------------------------------------------------------ the race of the moon
 
-/// SCORE-2, trick by trick: the seats that have captured point cards so far this hand. When the
-/// hand is complete every point card has been captured, so the only seat that captured any
-/// captured them all: it shot the moon.
+/// SCORE-2, trick by trick: the seats that have captured a card the moon needs so far this
+/// hand ([`Scoring::needed_by_moon`]). When the hand is complete every card has been captured,
+/// so the only seat that captured any of them captured them all: it shot the moon.
 ///
 /// Races compare and hash by what they decide (nobody yet, one seat, several), not by which
 /// several seats: two hands that differ only there play on alike.
@@ -500,18 +500,19 @@ pub fn trick_outcome(cards: &[u8], cancellation: Option<LastTrick>, last: bool) 
 pub struct MoonRace(u16);
 
 impl MoonRace {
-    /// No point card captured yet.
+    /// Nothing captured yet.
     pub const START: MoonRace = MoonRace(0);
 
-    /// The race after `winner` won a trick, which held a point card where `points` is true.
-    /// A bit set, not a branch: whether a trick holds points is a coin toss to a predictor.
+    /// The race after `winner` won a trick, which held a card the race follows where `points`
+    /// is true. A bit set, not a branch: whether a trick holds points is a coin toss to a
+    /// predictor.
     #[inline(always)]
     pub fn after(self, winner: usize, points: bool) -> MoonRace {
         MoonRace(self.0 | u16::from(points) << winner)
     }
 
-    /// The one seat that has captured point cards, if exactly one has: once the hand is
-    /// complete, the seat that shot the moon.
+    /// The one seat that has captured the cards the race follows, if exactly one has: once the
+    /// hand is complete, the seat that shot the moon.
     #[inline(always)]
     pub fn taker(self) -> Option<usize> {
         self.0
@@ -543,44 +544,282 @@ impl std::hash::Hash for MoonRace {
     }
 }
 
-/// SCORE-2, SCORE-3: how a moon is scored under `scoring`: as it says, or under `taker-choice`
-/// as the taker's `choice` says (`None` while the taker has not chosen).
-#[inline]
-pub fn moon_choice(scoring: MoonScoring, choice: Option<MoonChoice>) -> Option<MoonChoice> {
-    match scoring {
-        MoonScoring::AddToOthers => Some(MoonChoice::AddToOthers),
-        MoonScoring::SubtractFromTaker => Some(MoonChoice::SubtractFromTaker),
-        MoonScoring::TakerChoice => choice,
+// ------------------------------------------------------------------ the plan of scoring
+
+/// A seat that shot the moon in a completed hand (SCORE-2), and how its shot is scored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Shot {
+    /// The seat that shot.
+    pub taker: usize,
+    /// How the shot is scored: as it says, or at the taker's choice (SCORE-3).
+    pub scoring: MoonScoring,
+    /// The bonus the shot scores.
+    pub bonus: i32,
+}
+
+impl Shot {
+    /// SCORE-3: whether the taker chooses how its shot is scored (phase `moon`).
+    #[inline]
+    pub fn awaits_choice(&self) -> bool {
+        self.scoring == MoonScoring::TakerChoice
+    }
+
+    /// SCORE-2, SCORE-3: how the shot is scored: as its scoring says, or under `taker-choice`
+    /// as the taker's `choice` says (`None` while the taker has not chosen).
+    #[inline]
+    pub fn how(&self, choice: Option<MoonChoice>) -> Option<MoonChoice> {
+        match self.scoring {
+            MoonScoring::AddToOthers => Some(MoonChoice::AddToOthers),
+            MoonScoring::SubtractFromTaker => Some(MoonChoice::SubtractFromTaker),
+            MoonScoring::TakerChoice => choice,
+        }
     }
 }
 
-/// SCORE-2: the hand's scores where `taker` shot the moon, from `points`, each seat's points
-/// for the hand (one entry per seat): the positive part of the points, `positive_total` (all
-/// of it the taker's), is replaced by the taker's 0 and every other seat's `bonus`
-/// (`add-to-others`) or by the taker's `−bonus` (`subtract-from-taker`). Cards worth less than
-/// zero still count for whoever took them (D-8).
+/// What the match does after a hand is scored (MATCH-2, MATCH-5, MATCH-7).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct AfterHand {
+    /// Whether the match is over.
+    pub over: bool,
+    /// Whether the next hand, where there is one, is a count-down hand (MATCH-5).
+    pub count_down: bool,
+}
+
+/// What the rules of scoring read of a ruleset, built once by [`Scoring::new`] (it only reads
+/// the ruleset's fields and derived masks, so a caller may build it where it needs it), and
+/// those rules, each written once: the points of a trick (SCORE-1), the moon at the end of a
+/// hand (SCORE-2, SCORE-3), the count-down (MATCH-5 … MATCH-7), the end of the match (MATCH-2)
+/// and the bounds every score stays within.
 ///
-/// # Panics
+/// A new rule of scoring adds what it reads here and its clause to the method of its step;
+/// `HandState`, the match's `Position`, `simulate` and the vector environment call these and
+/// state none of them.
 ///
-/// Panics if `taker` is not a seat of `points`.
-#[inline]
-pub fn score_moon(
-    points: &mut [i32],
-    taker: usize,
-    how: MoonChoice,
-    bonus: i32,
-    positive_total: i32,
-) {
-    points[taker] -= positive_total;
-    match how {
-        MoonChoice::AddToOthers => {
-            for (seat, score) in points.iter_mut().enumerate() {
-                if seat != taker {
-                    *score += bonus;
+/// # Examples
+///
+/// ```
+/// use reversis_core::{kernel::{MoonRace, Scoring}, preset, MoonChoice};
+/// let rules = preset("hartenjagen").unwrap();
+/// let scoring = Scoring::new(&rules);
+/// // 000 §04: seat 1 took every point card, 15 in all: 0 for it and 15 for each other seat.
+/// let race = MoonRace::START.after(1, true).after(3, false);
+/// let shot = scoring.shot(race, false).unwrap();
+/// let mut points = [0, 15, 0, 0];
+/// scoring.score_shot(&mut points, shot, shot.how(None).unwrap());
+/// assert_eq!(points, [15, 0, 15, 15]);
+/// assert_eq!(scoring.hand_bounds(), (0, 15));
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct Scoring<'r> {
+    rules: &'r Ruleset,
+    // SCORE-1: the cards worth anything, the only ones a sum of values visits.
+    scoring_cards: u64,
+    // SCORE-2: the cards a moon needs, of which the race follows the captures.
+    moon_cards: u64,
+    moon: Option<Moon>,
+}
+
+impl<'r> Scoring<'r> {
+    /// The plan of `rules`' rules of scoring.
+    #[inline]
+    pub fn new(rules: &'r Ruleset) -> Scoring<'r> {
+        Scoring {
+            rules,
+            // Only cards of the deck can be captured.
+            scoring_cards: rules.scoring_cards().0 & rules.deck().0,
+            moon_cards: rules.point_cards().0 & rules.deck().0,
+            moon: rules.moon(),
+        }
+    }
+
+    // -------------------------------------------------------------- SCORE-1
+
+    /// SCORE-1: the value of the card of id `id` (0 for a card that does not score).
+    #[inline(always)]
+    pub fn card_points(&self, id: u8) -> i32 {
+        self.rules.points_table()[id as usize]
+    }
+
+    /// SCORE-1: the value of the cards of the mask `cards`, one copy of each.
+    #[inline(always)]
+    pub fn points_of(&self, cards: u64) -> i32 {
+        let table = self.rules.points_table();
+        let mut m = cards & self.scoring_cards;
+        let mut sum = 0;
+        while m != 0 {
+            sum += table[m.trailing_zeros() as usize];
+            m &= m - 1;
+        }
+        sum
+    }
+
+    // -------------------------------------------------------------- SCORE-2, SCORE-3
+
+    /// SCORE-2: whether a capture of the cards of `cards` counts in the moon's race: whether it
+    /// holds a card the moon needs (a point card).
+    #[inline(always)]
+    pub fn needed_by_moon(&self, cards: u64) -> bool {
+        cards & self.moon_cards != 0
+    }
+
+    /// SCORE-2: the shot of a completed hand whose race is `moon`, where the ruleset has a moon
+    /// and one seat captured every card it needs; `None` in a count-down hand (`count_down`,
+    /// MATCH-6), which has no moon.
+    #[inline]
+    pub fn shot(&self, moon: MoonRace, count_down: bool) -> Option<Shot> {
+        let rule = self.moon.filter(|_| !count_down)?;
+        moon.taker().map(|taker| Shot {
+            taker,
+            scoring: rule.scoring,
+            bonus: rule.bonus,
+        })
+    }
+
+    /// SCORE-2: the hand's scores where `shot` was scored `how`, from `points`, each seat's
+    /// points for the hand (one entry per seat): the positive part of the points, all of it the
+    /// taker's, is replaced by the taker's 0 and every other seat's bonus (`add-to-others`) or
+    /// by the taker's `−bonus` (`subtract-from-taker`). Cards worth less than zero still count
+    /// for whoever took them (D-8).
+    ///
+    /// # Panics
+    ///
+    /// Panics if the taker is not a seat of `points`.
+    #[inline]
+    pub fn score_shot(&self, points: &mut [i32], shot: Shot, how: MoonChoice) {
+        points[shot.taker] -= self.rules.positive_total();
+        match how {
+            MoonChoice::AddToOthers => {
+                for (seat, score) in points.iter_mut().enumerate() {
+                    if seat != shot.taker {
+                        *score += shot.bonus;
+                    }
                 }
             }
+            MoonChoice::SubtractFromTaker => points[shot.taker] -= shot.bonus,
         }
-        MoonChoice::SubtractFromTaker => points[taker] -= bonus,
+    }
+
+    // -------------------------------------------------------------- the match
+
+    /// MATCH-2: whether any of `totals` (one per seat) has reached or passed the target.
+    #[inline]
+    fn reached_target(&self, totals: &[i64]) -> bool {
+        let target = i128::from(self.rules.target());
+        totals.iter().any(|&t| i128::from(t) >= target)
+    }
+
+    /// MATCH-5: whether a match whose totals are `totals` (one per seat) is in its count-down,
+    /// so that its coming hand is a count-down hand: under `count_down`, a total at or past
+    /// the target.
+    #[inline]
+    pub fn in_count_down(&self, totals: &[i64]) -> bool {
+        self.rules.count_down() && self.reached_target(totals)
+    }
+
+    /// MATCH-6: the score of a count-down hand for a seat whose total was `total` and whose
+    /// points for the hand are `points`: the change of its total, which goes down by the points
+    /// and stops at zero (`max(total − points, min(total, 0))`); points below zero raise it.
+    #[inline]
+    pub fn count_down_score(&self, total: i64, points: i32) -> i64 {
+        // max(total − points, min(total, 0)) − total, which cannot overflow.
+        (-i64::from(points)).max(total.min(0) - total)
+    }
+
+    /// MATCH-2, MATCH-5, MATCH-7: what the match does after a hand (a count-down hand where
+    /// `count_down`) has brought the totals to `totals` (one per seat).
+    #[inline]
+    pub fn after_hand(&self, totals: &[i64], count_down: bool) -> AfterHand {
+        if count_down {
+            // MATCH-7: the race to zero is won; the count-down is never left.
+            AfterHand {
+                over: totals.iter().any(|&t| t <= 0),
+                count_down: true,
+            }
+        } else if self.reached_target(totals) {
+            // MATCH-2, or MATCH-5: the count-down starts with the next hand.
+            AfterHand {
+                over: !self.rules.count_down(),
+                count_down: self.rules.count_down(),
+            }
+        } else {
+            AfterHand {
+                over: false,
+                count_down: false,
+            }
+        }
+    }
+
+    // -------------------------------------------------------------- the bounds of the scores
+
+    /// SCORE-1: the least and the most a seat's points for one hand can be, as captured: the
+    /// sum of the values below zero and the sum of those above, every copy in the deck counted.
+    pub fn points_bounds(&self) -> (i64, i64) {
+        let deck = self.rules.deck_cards();
+        let negative: i64 = self
+            .rules
+            .card_points()
+            .iter()
+            .filter(|(_, v)| *v < 0)
+            .map(|&(c, v)| i64::from(v) * i64::from(deck.count(c)))
+            .sum();
+        (negative, i64::from(self.rules.positive_total()))
+    }
+
+    /// SCORE-2 … SCORE-4: the least and the most one seat's score for a hand can be outside the
+    /// count-down (the only hands of a match from totals of 0 before one reaches the target):
+    /// the least the negative values, less the bonus of a moon that may subtract from its
+    /// taker; the most the positive values, or the bonus a moon may add to the other seats
+    /// where larger. Bounds no hand passes, not always reached.
+    pub fn hand_bounds(&self) -> (i64, i64) {
+        let (negative, positive) = self.points_bounds();
+        let (mut least, mut most) = (negative, positive);
+        if let Some(m) = self.moon {
+            let bonus = i64::from(m.bonus);
+            if m.scoring != MoonScoring::AddToOthers {
+                least = negative - bonus;
+            }
+            if m.scoring != MoonScoring::SubtractFromTaker {
+                most = most.max(bonus);
+            }
+        }
+        (least, most)
+    }
+
+    /// The least and the most a seat's total can be in a match from totals of 0 while the
+    /// match goes on (in every position before it is over), `None` where no bound holds. The
+    /// least is 0, or none where a hand outside the count-down can score below zero (the
+    /// count-down stops at zero, MATCH-6). The most is `target − 1` (MATCH-2); under
+    /// `count_down` it is the most the hand that starts the count-down can bring a total to,
+    /// `target − 1` plus the most of [`Scoring::hand_bounds`], or none where values below zero
+    /// raise a total in every count-down hand.
+    pub fn live_total_bounds(&self) -> (Option<i128>, Option<i128>) {
+        let (negative, _) = self.points_bounds();
+        let (least, most) = self.hand_bounds();
+        let below = i128::from(self.rules.target()) - 1;
+        let high = if !self.rules.count_down() {
+            Some(below)
+        } else if negative < 0 {
+            None
+        } else {
+            Some(below + i128::from(most.max(0)))
+        };
+        ((least >= 0).then_some(0), high)
+    }
+
+    /// The least and the most a seat's total can be at any point of a match from totals of 0
+    /// that lasts at most `hands` hands, its final totals included: each hand can lower a total
+    /// by the least of [`Scoring::hand_bounds`]; a total below the target can rise by the most
+    /// of one hand, and in the count-down by the values below zero each hand.
+    pub fn total_bounds(&self, hands: u64) -> (i128, i128) {
+        let (least, most) = self.hand_bounds();
+        let (negative, _) = self.points_bounds();
+        let hands = i128::from(hands);
+        let low = hands * i128::from(least.min(0));
+        let mut high = i128::from(self.rules.target()) - 1 + i128::from(most.max(0));
+        if self.rules.count_down() {
+            high += hands * i128::from(-negative);
+        }
+        (low, high)
     }
 }
 
@@ -712,21 +951,69 @@ mod tests {
             MoonRace::START.after(1, true)
         );
 
-        // 000 §04: 0 and 15 each; D-8: the JD's −10 stays with its taker.
-        let mut s = [20 - 10, 0, 0, 0];
-        score_moon(&mut s, 0, MoonChoice::AddToOthers, 15, 20);
-        assert_eq!(s, [-10, 15, 15, 15]);
-        let mut s = [26, 0, 0];
-        score_moon(&mut s, 0, MoonChoice::SubtractFromTaker, 26, 26);
-        assert_eq!(s, [-26, 0, 0]);
-        assert_eq!(moon_choice(MoonScoring::TakerChoice, None), None);
+        // hartenjagen (000 §04): 15 points in all, 0 for the taker and 15 for each other seat;
+        // with the JD worth −10 on top (D-8), the −10 stays with its taker.
+        let hartenjagen = crate::ruleset::preset("hartenjagen").expect("hartenjagen");
+        let jd = hartenjagen
+            .replace(
+                serde_json::json!({"card_points": {"JD": -10}})
+                    .as_object()
+                    .expect("{}"),
+            )
+            .expect("a valid variant");
+        let scoring = Scoring::new(&jd);
+        let shot = scoring.shot(race, false).expect("seat 1 shot the moon");
+        assert_eq!(shot.taker, 1);
+        let mut s = [0, 15 - 10, 0, 0];
+        scoring.score_shot(&mut s, shot, shot.how(None).expect("add-to-others"));
+        assert_eq!(s, [15, -10, 15, 15]);
+        // No moon in a count-down hand (MATCH-6), and none where several seats took points.
+        assert_eq!(scoring.shot(race, true), None);
+        assert_eq!(scoring.shot(race.after(0, true), false), None);
+        // hearts-4: the taker's −26 where it subtracts, and its choice under taker-choice.
+        let hearts = crate::ruleset::preset("hearts-4").expect("hearts-4");
+        let scoring = Scoring::new(&hearts);
+        let shot = scoring.shot(race, false).expect("seat 1 shot the moon");
+        assert!(shot.awaits_choice());
+        assert_eq!(shot.how(None), None);
+        let mut s = [0, 26, 0, 0];
+        scoring.score_shot(&mut s, shot, MoonChoice::SubtractFromTaker);
+        assert_eq!(s, [0, -26, 0, 0]);
+        let fixed = Shot {
+            scoring: MoonScoring::AddToOthers,
+            ..shot
+        };
         assert_eq!(
-            moon_choice(
-                MoonScoring::AddToOthers,
-                Some(MoonChoice::SubtractFromTaker)
-            ),
+            fixed.how(Some(MoonChoice::SubtractFromTaker)),
             Some(MoonChoice::AddToOthers)
         );
+    }
+
+    #[test]
+    fn the_points_of_a_trick_are_its_cards_values() {
+        let id = |s: &str| s.parse::<Card>().expect("a card").id();
+        // SCORE-1 (000 §06): KC, JC, QS, 8C under hartenjagen: 2 + 5.
+        let hartenjagen = crate::ruleset::preset("hartenjagen").expect("hartenjagen");
+        let scoring = Scoring::new(&hartenjagen);
+        let trick = [id("KC"), id("JC"), id("QS"), id("8C")];
+        assert_eq!(
+            trick.iter().map(|&c| scoring.card_points(c)).sum::<i32>(),
+            7
+        );
+        assert_eq!(
+            scoring.points_of(bit("KC") | bit("JC") | bit("QS") | bit("8C")),
+            7
+        );
+        // omnibus-4: the JD's −10 counts too.
+        let omnibus = crate::ruleset::preset("omnibus-4").expect("omnibus-4");
+        let scoring = Scoring::new(&omnibus);
+        assert_eq!(
+            scoring.points_of(bit("JD") | bit("QS") | bit("2H")),
+            13 + 1 - 10
+        );
+        assert_eq!(scoring.points_bounds(), (-10, 26));
+        // A hand scores from −10 less the taker's 26 to 26.
+        assert_eq!(scoring.hand_bounds(), (-36, 26));
     }
 
     #[test]

@@ -270,6 +270,8 @@ pub struct Ruleset {
     hand_size: usize,
     // Derived (RS-9, RS-14): cards worth more than 0.
     point_cards: CardSet,
+    // Derived (RS-9): cards worth anything, more or less than 0.
+    scoring_cards: CardSet,
     // Derived (RS-8, RS-15): the cards whose play breaks hearts (empty for `none`).
     breakers: CardSet,
     // Derived (RS-9): points of every card id, 0 for non-scoring cards.
@@ -703,6 +705,7 @@ struct Points {
     table: [i32; 52],
     card_points: Vec<(Card, i32)>,
     point_cards: CardSet,
+    scoring_cards: CardSet,
     positive_total: i32,
     // ERR-6: the sum of the values' magnitudes, each counted once per copy in the deck (a hand's
     // points add up every copy captured, SCORE-1), which with the moon bonus stays below 2^31.
@@ -797,6 +800,7 @@ impl RawRuleset {
             deck_twice: deck.twice,
             hand_size: deck.hand_size,
             point_cards: points.point_cards,
+            scoring_cards: points.scoring_cards,
             breakers,
             points: points.table,
             positive_total: points.positive_total,
@@ -1134,6 +1138,7 @@ fn rs_9_card_points(
         table,
         card_points,
         point_cards,
+        scoring_cards: seen,
         positive_total,
         magnitude,
     })
@@ -1685,6 +1690,12 @@ impl Ruleset {
     #[inline]
     pub fn point_cards(&self) -> CardSet {
         self.point_cards
+    }
+
+    /// RS-9: the cards worth anything (the point cards and those worth less than 0).
+    #[inline]
+    pub fn scoring_cards(&self) -> CardSet {
+        self.scoring_cards
     }
 
     /// RS-8, RS-15: the cards whose play breaks hearts (empty under `none`).

@@ -41,9 +41,10 @@ use crate::action::{Decision, NUM_ACTIONS};
 use crate::card::CardMultiset;
 use crate::error::{Error, ErrorCode};
 use crate::game::Game;
+use crate::kernel::Scoring;
 use crate::position::{Outcome, Phase, Position};
 use crate::rng::SplitMix64;
-use crate::ruleset::{MoonScoring, PassDirection, Ruleset};
+use crate::ruleset::{PassDirection, Ruleset};
 use crate::seat::{PerSeat, MAX_PLAYERS};
 
 /// The number of integers of the OBS-3 encoding, whatever the ruleset.
@@ -344,13 +345,20 @@ impl ObservationDtype {
                 ),
             ))
         };
-        if let Some(&(card, value)) = ruleset.card_points().iter().find(|(_, v)| *v < 0) {
+        let scoring = Scoring::new(ruleset);
+        let (negative, positive) = scoring.points_bounds();
+        if negative < 0 {
+            let (card, value) = ruleset
+                .card_points()
+                .iter()
+                .copied()
+                .find(|(_, v)| *v < 0)
+                .expect("a card worth less than 0");
             return refuse(
                 "points",
                 format!("{card} is worth {value}, and a seat's points go below 0 when it takes it"),
             );
         }
-        let positive = i64::from(ruleset.positive_total());
         if positive > 255 {
             return refuse(
                 "points",
@@ -360,35 +368,28 @@ impl ObservationDtype {
         if episode == Episode::Hand {
             return Ok(());
         }
-        let moon = ruleset.moon();
-        if let Some(m) = moon.filter(|m| m.scoring != MoonScoring::AddToOthers) {
+        let (least, most) = scoring.live_total_bounds();
+        if least.is_none() {
+            // With no card worth less than 0, only a moon that subtracts lowers a total.
+            let how = ruleset.moon().map_or("", |m| m.scoring.as_str());
             return refuse(
                 "scores",
-                format!(
-                    "the moon is scored {}, so a match's totals can go below 0",
-                    m.scoring.as_str()
-                ),
+                format!("the moon is scored {how}, so a match's totals can go below 0"),
             );
         }
-        let below_target = i128::from(ruleset.target()) - 1;
-        let highest = if ruleset.count_down() {
-            let hand = positive.max(moon.map_or(0, |m| i64::from(m.bonus)));
-            below_target + i128::from(hand)
+        let how = if ruleset.count_down() {
+            " (target − 1, plus one hand before the count-down)"
         } else {
-            below_target
+            " (target − 1)"
         };
-        if highest > 255 {
-            let how = if ruleset.count_down() {
-                " (target − 1, plus one hand before the count-down)"
-            } else {
-                " (target − 1)"
-            };
-            return refuse(
+        match most {
+            Some(highest) if highest > 255 => refuse(
                 "scores",
                 format!("a match's totals reach {highest}{how}, above 255"),
-            );
+            ),
+            Some(_) => Ok(()),
+            None => refuse("scores", "a match's totals have no bound".to_string()),
         }
-        Ok(())
     }
 }
 
