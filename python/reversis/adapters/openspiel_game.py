@@ -233,16 +233,15 @@ class _Config:
         return max(self.copies)
 
     def score_bounds(self) -> tuple[int, int]:
-        """The least and the most one seat can score in one hand (SCORE-1 … SCORE-3)."""
-        values = _deck_points(self.ruleset)
-        positive = sum(v for v in values if v > 0)
-        negative = sum(v for v in values if v < 0)
-        moon = self.ruleset.moon
-        if not moon:
-            return negative, positive
-        bonus = int(moon["bonus"])
-        most = max(positive, bonus) if moon["scoring"] != "subtract-from-taker" else positive
-        least = negative - bonus if moon["scoring"] != "add-to-others" else negative
+        """The least and the most one seat can score in one hand (SCORE-1 … SCORE-3), from the core."""
+        least, most = _core.score_bounds(self.ruleset)["hand"]
+        assert least is not None and most is not None  # a hand's score is always bounded
+        return least, most
+
+    def total_bounds(self) -> tuple[int, int]:
+        """The least and the most a seat's total can be in a match of ``max_hands`` hands, from the core."""
+        least, most = _core.score_bounds(self.ruleset, self.max_hands)["total"]
+        assert least is not None and most is not None  # a match of so many hands is bounded
         return least, most
 
     def hand_length(self, hand_number: int) -> int:
@@ -329,14 +328,14 @@ def _game_type(config: _Config) -> Any:
 
 def _game_info(config: _Config) -> Any:
     """The OpenSpiel game info: sizes, utility bounds and the longest episode."""
-    least, most = config.score_bounds()
     if config.episode == "hand":
+        least, most = config.score_bounds()
         low, high = -most, -least
         length = config.hand_length(config.hand_number)
     else:
         # Every total is below the target before the last hand, and no hand lowers it by more than `least`.
-        low = -(int(config.ruleset.target) - 1 + max(most, 0))
-        high = -config.max_hands * min(least, 0)
+        lowest, highest = config.total_bounds()
+        low, high = -highest, -lowest
         length = sum(config.hand_length(config.hand_number + h) for h in range(config.max_hands))
     if high <= low:  # a ruleset whose hands score nothing; OpenSpiel needs a range
         high = low + 1

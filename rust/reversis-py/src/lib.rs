@@ -1572,6 +1572,33 @@ fn simulate_args(
     Ok((rules, hands, seed, threads))
 }
 
+/// The bounds of `ruleset`'s scores, from the core's plan of scoring (`kernel::Scoring`), each a
+/// pair `(least, most)`: `points`, a seat's points for a hand as captured (SCORE-1); `hand`, its
+/// score for a hand outside the count-down (SCORE-2 … SCORE-4); `live_total`, its total in a
+/// match from totals of 0 while the match goes on (`None` where no bound holds); `total`, its
+/// total at any point of a match of at most `hands` hands (1 where `None`), its final totals
+/// included.
+#[pyfunction]
+#[pyo3(signature = (ruleset, hands=None))]
+fn score_bounds<'py>(
+    py: Python<'py>,
+    ruleset: &Bound<'py, PyAny>,
+    hands: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let rules = ruleset_arg(ruleset)?;
+    let hands = match hands {
+        Some(h) => unsigned_arg(h, ErrorCode::InvalidSetup, "a number of hands")?,
+        None => 1,
+    };
+    let scoring = core::kernel::Scoring::new(&rules);
+    let dict = PyDict::new(py);
+    dict.set_item("points", scoring.points_bounds())?;
+    dict.set_item("hand", scoring.hand_bounds())?;
+    dict.set_item("live_total", scoring.live_total_bounds())?;
+    dict.set_item("total", scoring.total_bounds(hands))?;
+    Ok(dict)
+}
+
 /// `samples` layouts of the hidden cards drawn exactly uniformly among those consistent with
 /// what the observer of `observation` (OBS-1) knows: each one sorted hand per seat.
 #[pyfunction]
@@ -1813,6 +1840,7 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(seed_draws, module)?)?;
     module.add_function(wrap_pyfunction!(dump_record, module)?)?;
     module.add_function(wrap_pyfunction!(load_record, module)?)?;
+    module.add_function(wrap_pyfunction!(score_bounds, module)?)?;
     module.add_function(wrap_pyfunction!(simulate_scores, module)?)?;
     module.add_function(wrap_pyfunction!(simulate_scores_and_masks, module)?)?;
     module.add_function(wrap_pyfunction!(sample_hidden, module)?)?;
