@@ -36,7 +36,9 @@
 
 use crate::card::{Suit, FULL_DECK, SUIT_MASKS};
 use crate::error::ErrorCode;
-use crate::ruleset::{LastTrick, Moon, MoonChoice, MoonScoring, Ruleset};
+use crate::ruleset::{
+    CountDownEnd, LastTrick, Moon, MoonChoice, MoonNeeds, MoonScoring, Ruleset, Sun,
+};
 
 const HEARTS: u64 = SUIT_MASKS[Suit::Hearts as usize];
 
@@ -490,9 +492,10 @@ pub fn trick_outcome(cards: &[u8], cancellation: Option<LastTrick>, last: bool) 
 
 // ------------------------------------------------------------------ the race of the moon
 
-/// SCORE-2, trick by trick: the seats that have captured a card the moon needs so far this
-/// hand ([`Scoring::needed_by_moon`]). When the hand is complete every card has been captured,
-/// so the only seat that captured any of them captured them all: it shot the moon.
+/// A race of SCORE-2, trick by trick: the seats that have captured a card of some kind so far
+/// this hand, a card the moon needs or any card ([`Races`], [`Scoring::capture`]). When the
+/// hand is complete every card has been captured, so the only seat that captured any of them
+/// captured them all: it shot the moon (or the sun).
 ///
 /// Races compare and hash by what they decide (nobody yet, one seat, several), not by which
 /// several seats: two hands that differ only there play on alike.
@@ -504,8 +507,7 @@ impl MoonRace {
     pub const START: MoonRace = MoonRace(0);
 
     /// The race after `winner` won a trick, which held a card the race follows where `points`
-    /// is true. A bit set, not a branch: whether a trick holds points is a coin toss to a
-    /// predictor.
+    /// is true.
     #[inline(always)]
     pub fn after(self, winner: usize, points: bool) -> MoonRace {
         MoonRace(self.0 | u16::from(points) << winner)
@@ -546,7 +548,28 @@ impl std::hash::Hash for MoonRace {
 
 // ------------------------------------------------------------------ the plan of scoring
 
-/// A seat that shot the moon in a completed hand (SCORE-2), and how its shot is scored.
+/// The races of a hand, trick by trick: the moon's (SCORE-2: the seats that captured a card the
+/// moon needs) and the sun's (the seats that won a trick; a held-over trick, PLAY-9, is won by
+/// the seat that captures it). Once the hand is complete, the one seat of a race, if it has
+/// only one, took all there was to take.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Races {
+    /// The seats that captured a card the moon needs.
+    pub moon: MoonRace,
+    /// The seats that won a trick.
+    pub sun: MoonRace,
+}
+
+impl Races {
+    /// Nothing captured yet.
+    pub const START: Races = Races {
+        moon: MoonRace::START,
+        sun: MoonRace::START,
+    };
+}
+
+/// A seat that shot the moon or the sun in a completed hand (SCORE-2), and how its shot is
+/// scored.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Shot {
     /// The seat that shot.
@@ -576,7 +599,7 @@ impl Shot {
     }
 }
 
-/// What the match does after a hand is scored (MATCH-2, MATCH-5, MATCH-7).
+/// What the match does after a hand is scored (MATCH-2, MATCH-5, MATCH-7, `deals`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct AfterHand {
     /// Whether the match is over.
@@ -585,11 +608,12 @@ pub struct AfterHand {
     pub count_down: bool,
 }
 
-/// What the rules of scoring read of a ruleset, built once by [`Scoring::new`] (it only reads
-/// the ruleset's fields and derived masks, so a caller may build it where it needs it), and
-/// those rules, each written once: the points of a trick (SCORE-1), the moon at the end of a
-/// hand (SCORE-2, SCORE-3), the count-down (MATCH-5 … MATCH-7), the end of the match (MATCH-2)
-/// and the bounds every score stays within.
+/// What the rules of scoring read of a ruleset, built by [`Scoring::new`] (it only reads the
+/// ruleset's fields and derived masks, so a caller may build it where it needs it, and one that
+/// plays many hands builds it once), and those rules, each written once: the points of a trick
+/// (SCORE-1), the moon and the sun at the end of a hand (SCORE-2, SCORE-3), the count-down
+/// (MATCH-5 … MATCH-7), the end of the match (MATCH-2, `deals`) and the bounds every score
+/// stays within.
 ///
 /// A new rule of scoring adds what it reads here and its clause to the method of its step;
 /// `HandState`, the match's `Position`, `simulate` and the vector environment call these and
@@ -598,12 +622,15 @@ pub struct AfterHand {
 /// # Examples
 ///
 /// ```
-/// use reversis_core::{kernel::{MoonRace, Scoring}, preset, MoonChoice};
+/// use reversis_core::kernel::{Races, Scoring};
+/// use reversis_core::preset;
 /// let rules = preset("hartenjagen").unwrap();
 /// let scoring = Scoring::new(&rules);
+/// let bit = |s: &str| s.parse::<reversis_core::Card>().unwrap().bit();
 /// // 000 §04: seat 1 took every point card, 15 in all: 0 for it and 15 for each other seat.
-/// let race = MoonRace::START.after(1, true).after(3, false);
-/// let shot = scoring.shot(race, false).unwrap();
+/// let races = scoring.capture(Races::START, 1, bit("QS") | bit("JC") | bit("AH"));
+/// let races = scoring.capture(races, 3, bit("2C"));
+/// let shot = scoring.shot(races, false).unwrap();
 /// let mut points = [0, 15, 0, 0];
 /// scoring.score_shot(&mut points, shot, shot.how(None).unwrap());
 /// assert_eq!(points, [15, 0, 15, 15]);
@@ -614,27 +641,40 @@ pub struct Scoring<'r> {
     rules: &'r Ruleset,
     // SCORE-1: the cards worth anything, the only ones a sum of values visits.
     scoring_cards: u64,
-    // SCORE-2: the cards a moon needs, of which the race follows the captures.
+    // SCORE-2: the cards a moon needs, of which the moon's race follows the captures.
     moon_cards: u64,
     moon: Option<Moon>,
+    sun: Option<Sun>,
 }
 
 impl<'r> Scoring<'r> {
     /// The plan of `rules`' rules of scoring.
     #[inline]
     pub fn new(rules: &'r Ruleset) -> Scoring<'r> {
+        // Only cards of the deck can be captured.
+        let deck = rules.deck().0;
+        let moon = rules.moon();
+        let needs = moon.map_or(MoonNeeds::PointCards, |m| m.needs);
         Scoring {
             rules,
-            // Only cards of the deck can be captured.
-            scoring_cards: rules.scoring_cards().0 & rules.deck().0,
-            moon_cards: rules.point_cards().0 & rules.deck().0,
-            moon: rules.moon(),
+            scoring_cards: rules.scoring_cards().0 & deck,
+            moon_cards: match needs {
+                MoonNeeds::PointCards => rules.point_cards().0 & deck,
+                // Every card worth less than zero too (Hoyle's slam takes the 10♦).
+                MoonNeeds::EveryScoringCard => rules.scoring_cards().0 & deck,
+            },
+            moon,
+            sun: rules.sun(),
         }
     }
 
     // -------------------------------------------------------------- SCORE-1
 
     /// SCORE-1: the value of the card of id `id` (0 for a card that does not score).
+    ///
+    /// # Panics
+    ///
+    /// Panics if `id` is not a card id (0 … 51).
     #[inline(always)]
     pub fn card_points(&self, id: u8) -> i32 {
         self.rules.points_table()[id as usize]
@@ -655,23 +695,42 @@ impl<'r> Scoring<'r> {
 
     // -------------------------------------------------------------- SCORE-2, SCORE-3
 
-    /// SCORE-2: whether a capture of the cards of `cards` counts in the moon's race: whether it
-    /// holds a card the moon needs (a point card).
+    /// SCORE-2: the races after `seat` captured the cards of `cards` (a trick it won, with the
+    /// tricks held over it captured; or every card it captured this hand): the moon's where
+    /// they hold a card the moon needs (a point card, or under `moon.needs`
+    /// `every-scoring-card` any card worth anything), the sun's where they hold any card. A
+    /// bit set, not a branch: whether a trick holds points is a coin toss to a predictor.
     #[inline(always)]
-    pub fn needed_by_moon(&self, cards: u64) -> bool {
-        cards & self.moon_cards != 0
+    pub fn capture(&self, races: Races, seat: usize, cards: u64) -> Races {
+        Races {
+            moon: races.moon.after(seat, cards & self.moon_cards != 0),
+            sun: races.sun.after(seat, cards != 0),
+        }
     }
 
-    /// SCORE-2: the shot of a completed hand whose race is `moon`, where the ruleset has a moon
-    /// and one seat captured every card it needs; `None` in a count-down hand (`count_down`,
-    /// MATCH-6), which has no moon.
+    /// SCORE-2: the shot of a completed hand whose races are `races`: the sun where the ruleset
+    /// has one and one seat won every trick, which takes precedence over the moon; else the
+    /// moon where the ruleset has one and one seat captured every card it needs. `None` in a
+    /// count-down hand (`count_down`, MATCH-6), which has neither.
     #[inline]
-    pub fn shot(&self, moon: MoonRace, count_down: bool) -> Option<Shot> {
-        let rule = self.moon.filter(|_| !count_down)?;
-        moon.taker().map(|taker| Shot {
-            taker,
-            scoring: rule.scoring,
-            bonus: rule.bonus,
+    pub fn shot(&self, races: Races, count_down: bool) -> Option<Shot> {
+        if count_down {
+            return None;
+        }
+        let sun = self.sun.and_then(|s| {
+            races.sun.taker().map(|taker| Shot {
+                taker,
+                scoring: s.scoring,
+                bonus: s.bonus,
+            })
+        });
+        sun.or_else(|| {
+            let m = self.moon?;
+            races.moon.taker().map(|taker| Shot {
+                taker,
+                scoring: m.scoring,
+                bonus: m.bonus,
+            })
         })
     }
 
@@ -701,11 +760,14 @@ impl<'r> Scoring<'r> {
 
     // -------------------------------------------------------------- the match
 
-    /// MATCH-2: whether any of `totals` (one per seat) has reached or passed the target.
+    /// MATCH-2: whether any of `totals` (one per seat) has reached or passed the target (never
+    /// without one).
     #[inline]
     fn reached_target(&self, totals: &[i64]) -> bool {
-        let target = i128::from(self.rules.target());
-        totals.iter().any(|&t| i128::from(t) >= target)
+        self.rules.target().is_some_and(|target| {
+            let target = i128::from(target);
+            totals.iter().any(|&t| i128::from(t) >= target)
+        })
     }
 
     /// MATCH-5: whether a match whose totals are `totals` (one per seat) is in its count-down,
@@ -716,34 +778,49 @@ impl<'r> Scoring<'r> {
         self.rules.count_down() && self.reached_target(totals)
     }
 
-    /// MATCH-6: the score of a count-down hand for a seat whose total was `total` and whose
-    /// points for the hand are `points`: the change of its total, which goes down by the points
-    /// and stops at zero (`max(total − points, min(total, 0))`); points below zero raise it.
+    /// MATCH-6, MATCH-8: the score of a count-down hand for a seat whose total was `total` and
+    /// whose points for the hand are `points` (SCORE-1): the change of its total, which goes
+    /// down by the points (points below zero raise it, D-8) and, as `count_down_end` says,
+    /// stops at zero (`max(total − points, min(total, 0))`), bounces back from it by the
+    /// excess (`|total − points|`), or passes below it (`total − points`).
     #[inline]
     pub fn count_down_score(&self, total: i64, points: i32) -> i64 {
-        // max(total − points, min(total, 0)) − total, which cannot overflow.
-        (-i64::from(points)).max(total.min(0) - total)
+        let (t, p) = (i128::from(total), i128::from(points));
+        let after = match self.rules.count_down_end() {
+            CountDownEnd::StopAtZero => (t - p).max(t.min(0)),
+            // MATCH-8: a total already below zero (a moon that subtracted before the
+            // count-down) is lowered no further, as under stop-at-zero.
+            CountDownEnd::ExactZero if t < 0 => (t - p).max(t),
+            CountDownEnd::ExactZero => (t - p).abs(),
+            CountDownEnd::BelowZero => t - p,
+        };
+        // The change, within what a total holds (SCORE-4 saturates).
+        let after = after.clamp(i128::from(i64::MIN), i128::from(i64::MAX));
+        (after - t).clamp(i128::from(i64::MIN), i128::from(i64::MAX)) as i64
     }
 
-    /// MATCH-2, MATCH-5, MATCH-7: what the match does after a hand (a count-down hand where
-    /// `count_down`) has brought the totals to `totals` (one per seat).
+    /// MATCH-2, MATCH-5, MATCH-7, MATCH-9: what the match does after hand `hand_number` (a
+    /// count-down hand where `count_down`) has brought the totals to `totals` (one per seat).
+    /// The count-down's race is won by a total at or below zero, under every `count_down_end`
+    /// (MATCH-8); under `deals` the hand numbered `deals − 1` or later is the last.
     #[inline]
-    pub fn after_hand(&self, totals: &[i64], count_down: bool) -> AfterHand {
+    pub fn after_hand(&self, totals: &[i64], count_down: bool, hand_number: u64) -> AfterHand {
+        let last_deal = self.rules.deals().is_some_and(|d| hand_number >= d - 1);
         if count_down {
-            // MATCH-7: the race to zero is won; the count-down is never left.
+            // The count-down is never left.
             AfterHand {
-                over: totals.iter().any(|&t| t <= 0),
+                over: totals.iter().any(|&t| t <= 0) || last_deal,
                 count_down: true,
             }
         } else if self.reached_target(totals) {
             // MATCH-2, or MATCH-5: the count-down starts with the next hand.
             AfterHand {
-                over: !self.rules.count_down(),
+                over: !self.rules.count_down() || last_deal,
                 count_down: self.rules.count_down(),
             }
         } else {
             AfterHand {
-                over: false,
+                over: last_deal,
                 count_down: false,
             }
         }
@@ -767,18 +844,20 @@ impl<'r> Scoring<'r> {
 
     /// SCORE-2 … SCORE-4: the least and the most one seat's score for a hand can be outside the
     /// count-down (the only hands of a match from totals of 0 before one reaches the target):
-    /// the least the negative values, less the bonus of a moon that may subtract from its
-    /// taker; the most the positive values, or the bonus a moon may add to the other seats
-    /// where larger. Bounds no hand passes, not always reached.
+    /// the least the negative values, less the bonus of a moon or sun that may subtract from
+    /// its taker; the most the positive values, or the bonus a moon or sun may add to the other
+    /// seats where larger. Bounds no hand passes, not always reached.
     pub fn hand_bounds(&self) -> (i64, i64) {
         let (negative, positive) = self.points_bounds();
         let (mut least, mut most) = (negative, positive);
-        if let Some(m) = self.moon {
-            let bonus = i64::from(m.bonus);
-            if m.scoring != MoonScoring::AddToOthers {
-                least = negative - bonus;
+        let moon = self.moon.map(|m| (m.scoring, m.bonus));
+        let sun = self.sun.map(|s| (s.scoring, s.bonus));
+        for (scoring, bonus) in moon.into_iter().chain(sun) {
+            let bonus = i64::from(bonus);
+            if scoring != MoonScoring::AddToOthers {
+                least = least.min(negative - bonus);
             }
-            if m.scoring != MoonScoring::SubtractFromTaker {
+            if scoring != MoonScoring::SubtractFromTaker {
                 most = most.max(bonus);
             }
         }
@@ -786,38 +865,49 @@ impl<'r> Scoring<'r> {
     }
 
     /// The least and the most a seat's total can be in a match from totals of 0 while the
-    /// match goes on (in every position before it is over), `None` where no bound holds. The
-    /// least is 0, or none where a hand outside the count-down can score below zero (the
-    /// count-down stops at zero, MATCH-6). The most is `target − 1` (MATCH-2); under
-    /// `count_down` it is the most the hand that starts the count-down can bring a total to,
-    /// `target − 1` plus the most of [`Scoring::hand_bounds`], or none where values below zero
-    /// raise a total in every count-down hand.
+    /// match goes on (in every position before it is over), `None` where API-11 gives no
+    /// bound. The least is 0, or none where a hand outside the count-down can score below zero
+    /// or the count-down goes below zero (`below-zero`; the other ends stop or bounce at zero,
+    /// MATCH-8). The most is `target − 1` (MATCH-2); under `count_down` it is the most the hand
+    /// that starts the count-down can bring a total to, `target − 1` plus the most of
+    /// [`Scoring::hand_bounds`] (a bounce brings a total no higher than the points), or none
+    /// where values below zero raise a total in every count-down hand; none without a target.
     pub fn live_total_bounds(&self) -> (Option<i128>, Option<i128>) {
         let (negative, _) = self.points_bounds();
         let (least, most) = self.hand_bounds();
-        let below = i128::from(self.rules.target()) - 1;
-        let high = if !self.rules.count_down() {
-            Some(below)
-        } else if negative < 0 {
-            None
-        } else {
-            Some(below + i128::from(most.max(0)))
+        let below_zero =
+            self.rules.count_down() && self.rules.count_down_end() == CountDownEnd::BelowZero;
+        let low = (least >= 0 && !below_zero).then_some(0);
+        let high = match self.rules.target() {
+            None => None,
+            Some(target) if !self.rules.count_down() => Some(i128::from(target) - 1),
+            Some(_) if negative < 0 => None,
+            Some(target) => Some(i128::from(target) - 1 + i128::from(most.max(0))),
         };
-        ((least >= 0).then_some(0), high)
+        (low, high)
     }
 
     /// The least and the most a seat's total can be at any point of a match from totals of 0
-    /// that lasts at most `hands` hands, its final totals included: each hand can lower a total
-    /// by the least of [`Scoring::hand_bounds`]; a total below the target can rise by the most
-    /// of one hand, and in the count-down by the values below zero each hand.
+    /// that lasts at most `hands` hands (at most `deals`), its final totals included: each hand
+    /// can lower a total by the least of [`Scoring::hand_bounds`], and under `below-zero` the
+    /// last count-down hand by the positive values; a total below the target can rise by the
+    /// most of one hand (without a target, each hand can), and in the count-down by the values
+    /// below zero each hand.
     pub fn total_bounds(&self, hands: u64) -> (i128, i128) {
         let (least, most) = self.hand_bounds();
-        let (negative, _) = self.points_bounds();
-        let hands = i128::from(hands);
-        let low = hands * i128::from(least.min(0));
-        let mut high = i128::from(self.rules.target()) - 1 + i128::from(most.max(0));
+        let (negative, positive) = self.points_bounds();
+        let hands = i128::from(self.rules.deals().map_or(hands, |d| hands.min(d)));
+        let mut low = hands * i128::from(least.min(0));
+        let most = i128::from(most.max(0));
+        let mut high = match self.rules.target() {
+            Some(target) => i128::from(target) - 1 + most,
+            None => hands * most,
+        };
         if self.rules.count_down() {
             high += hands * i128::from(-negative);
+            if self.rules.count_down_end() == CountDownEnd::BelowZero {
+                low -= i128::from(positive);
+            }
         }
         (low, high)
     }
@@ -962,18 +1052,25 @@ mod tests {
             )
             .expect("a valid variant");
         let scoring = Scoring::new(&jd);
-        let shot = scoring.shot(race, false).expect("seat 1 shot the moon");
+        // Tricks won by several seats: no sun.
+        let several = MoonRace::START.after(0, true).after(1, true);
+        let races = |moon| Races { moon, sun: several };
+        let shot = scoring
+            .shot(races(race), false)
+            .expect("seat 1 shot the moon");
         assert_eq!(shot.taker, 1);
         let mut s = [0, 15 - 10, 0, 0];
         scoring.score_shot(&mut s, shot, shot.how(None).expect("add-to-others"));
         assert_eq!(s, [15, -10, 15, 15]);
         // No moon in a count-down hand (MATCH-6), and none where several seats took points.
-        assert_eq!(scoring.shot(race, true), None);
-        assert_eq!(scoring.shot(race.after(0, true), false), None);
+        assert_eq!(scoring.shot(races(race), true), None);
+        assert_eq!(scoring.shot(races(race.after(0, true)), false), None);
         // hearts-4: the taker's −26 where it subtracts, and its choice under taker-choice.
         let hearts = crate::ruleset::preset("hearts-4").expect("hearts-4");
         let scoring = Scoring::new(&hearts);
-        let shot = scoring.shot(race, false).expect("seat 1 shot the moon");
+        let shot = scoring
+            .shot(races(race), false)
+            .expect("seat 1 shot the moon");
         assert!(shot.awaits_choice());
         assert_eq!(shot.how(None), None);
         let mut s = [0, 26, 0, 0];

@@ -682,7 +682,7 @@ impl Position {
             moon_choice: shot.and_then(|s| s.how(choice)),
             scores: row,
         };
-        let next = scoring.after_hand(self.scores.first(n), self.count_down);
+        let next = scoring.after_hand(self.scores.first(n), self.count_down, self.hand_number);
         if next.over {
             self.phase = Phase::Over;
         } else {

@@ -13,7 +13,7 @@ use std::sync::Mutex;
 
 use crate::card::{Card, CardMultiset};
 use crate::hand::HandState;
-use crate::kernel::{self, MoonRace, Scoring};
+use crate::kernel::{self, Races, Scoring};
 use crate::rng::{deal_ids, deal_multiset, deck_ids, SplitMix64};
 use crate::ruleset::{MoonChoice, PassDirection, Ruleset};
 use crate::seat::{PerSeat, MAX_PLAYERS};
@@ -299,12 +299,10 @@ fn playout<R: Recorder>(
     for (s, t) in scores.iter_mut().zip(&taken).take(n) {
         *s = scoring.points_of(*t);
     }
-    // The race of SCORE-2 run once over the seats' captures rather than trick by trick: who
-    // captured the cards it follows does not depend on when.
-    let moon = (0..n).fold(MoonRace::START, |race, s| {
-        race.after(s, scoring.needed_by_moon(taken[s]))
-    });
-    if let Some(shot) = scoring.shot(moon, false) {
+    // The races of SCORE-2 run once over the seats' captures rather than trick by trick: who
+    // captured the cards they follow does not depend on when.
+    let races = (0..n).fold(Races::START, |races, s| scoring.capture(races, s, taken[s]));
+    if let Some(shot) = scoring.shot(races, false) {
         // A uniform choice for the taker, drawn only where it has one (SCORE-3).
         let choice = shot.awaits_choice().then(|| random_moon_choice(rng));
         let how = shot.how(choice).expect("a choice under taker-choice");
@@ -519,7 +517,7 @@ mod tests {
             .collect();
         let base = preset("hearts-4").expect("hearts-4");
         for fields in [
-            // More distinct values than the popcount groups hold, a negative one included.
+            // Values of several kinds, a negative one included.
             serde_json::json!({"card_points": {"2H": 2, "3H": 3, "4H": 4, "JD": -10, "KS": 7}}),
             serde_json::json!({"opening_card": null, "first_trick_ban": false,
                                "hearts_breaking": "heart", "moon_scoring": "subtract-from-taker"}),
@@ -531,12 +529,25 @@ mod tests {
                     .expect("a valid variant"),
             );
         }
+        // Four cards a seat, so that a seat wins every trick (the sun, SCORE-5) or takes every
+        // scoring card (SCORE-6) in some of the hands, under each of the sun's scorings.
+        for sun in ["add-to-others", "subtract-from-taker", "taker-choice"] {
+            let small = serde_json::json!({
+                "name": "small", "players": 4,
+                "deck": {"lowest_rank": "J", "removed": []}, "passing": null,
+                "opening_card": null, "first_trick_ban": false, "hearts_breaking": "heart",
+                "card_points": {"JH": 1, "QH": 1, "KH": 1, "AH": 1, "QS": 13, "JD": -10},
+                "moon": {"scoring": "taker-choice", "bonus": 26, "needs": "every-scoring-card"},
+                "sun": {"scoring": sun, "bonus": 52}, "target": 100});
+            all.push(Ruleset::from_value(&small).expect("a valid variant"));
+        }
         all
     }
 
     #[test]
     fn the_batch_playout_plays_the_hands_of_hand_state() {
         for rules in variants() {
+            let mut suns = 0;
             for i in 0..400u64 {
                 let mut expected_masks = Vec::new();
                 let expected =
@@ -545,6 +556,12 @@ mod tests {
                 let got = play_random_hand(&rules, &mut hand_generator(77, i), i, Some(&mut masks));
                 assert_eq!(got, expected, "{} hand {i}", rules.name());
                 assert_eq!(masks, expected_masks, "{} hand {i}", rules.name());
+                // The sun of the small variants: 52 to each other seat, or the taker's
+                // 17 − 10 − 17 − 52 = −62.
+                suns += usize::from(got.0.contains(&52) || got.0.contains(&-62));
+            }
+            if rules.name() == "small" {
+                assert!(suns > 0, "no hand of {} shot the sun", rules.name());
             }
             let (scores, _) = simulate_with_masks(&rules, 50, 77, 3);
             let n = rules.players();

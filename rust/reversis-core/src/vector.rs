@@ -44,7 +44,7 @@ use crate::game::Game;
 use crate::kernel::Scoring;
 use crate::position::{Outcome, Phase, Position};
 use crate::rng::SplitMix64;
-use crate::ruleset::{PassDirection, Ruleset};
+use crate::ruleset::{MoonScoring, PassDirection, Ruleset};
 use crate::seat::{PerSeat, MAX_PLAYERS};
 
 /// The number of integers of the OBS-3 encoding, whatever the ruleset.
@@ -322,11 +322,13 @@ impl ObservationDtype {
     ///   the negative card values and the sum of the positive ones (each copy counted): no
     ///   card may be worth less than 0, and the positive values may add up to 255 at most;
     /// - the `scores` block holds the totals, always 0 in [`Episode::Hand`]. In
-    ///   [`Episode::Match`] a total must never go below zero (no card worth less than 0, and no
-    ///   moon that subtracts from the taker) and never above 255: a total that an observation
-    ///   shows is below `target` (the match is not over), or under `count_down` at most
-    ///   `target − 1` plus the most one hand can add (the positive values, or the moon's
-    ///   `bonus` to the other seats), since count-down hands only lower totals.
+    ///   [`Episode::Match`] a total must never go below zero (no card worth less than 0, no
+    ///   moon or sun that subtracts from the taker, no count-down `below-zero`) and never above
+    ///   255: a total that an observation shows is below `target` (the match is not over; a
+    ///   ruleset without a target has no bound), or under `count_down` at most `target − 1`
+    ///   plus the most one hand can add (the positive values, or a moon's or sun's `bonus` to
+    ///   the other seats), since count-down hands only lower totals. The bounds are
+    ///   [`Scoring::live_total_bounds`](crate::kernel::Scoring::live_total_bounds).
     ///
     /// # Errors
     ///
@@ -370,12 +372,25 @@ impl ObservationDtype {
         }
         let (least, most) = scoring.live_total_bounds();
         if least.is_none() {
-            // With no card worth less than 0, only a moon that subtracts lowers a total.
-            let how = ruleset.moon().map_or("", |m| m.scoring.as_str());
-            return refuse(
-                "scores",
-                format!("the moon is scored {how}, so a match's totals can go below 0"),
-            );
+            // With no card worth less than 0, a moon or a sun that subtracts lowers a total, or
+            // a count-down that goes below zero.
+            let subtracts = [("moon", ruleset.moon().map(|m| m.scoring))]
+                .into_iter()
+                .chain([("sun", ruleset.sun().map(|s| s.scoring))])
+                .find_map(|(name, s)| {
+                    s.filter(|&s| s != MoonScoring::AddToOthers)
+                        .map(|s| (name, s))
+                });
+            let why = match subtracts {
+                Some((name, s)) => format!(
+                    "the {name} is scored {}, so a match's totals can go below 0",
+                    s.as_str()
+                ),
+                None => {
+                    "the count-down goes below zero, so a match's totals can go below 0".to_string()
+                }
+            };
+            return refuse("scores", why);
         }
         let how = if ruleset.count_down() {
             " (target − 1, plus one hand before the count-down)"
@@ -388,7 +403,10 @@ impl ObservationDtype {
                 format!("a match's totals reach {highest}{how}, above 255"),
             ),
             Some(_) => Ok(()),
-            None => refuse("scores", "a match's totals have no bound".to_string()),
+            None => refuse(
+                "scores",
+                "the ruleset has no target, so a match's totals have no bound".to_string(),
+            ),
         }
     }
 }

@@ -682,7 +682,8 @@ pub(crate) fn moon_choice_of(
         .moon()
         .filter(|m| m.scoring == MoonScoring::TakerChoice)
         .ok_or_else(|| invalid("the ruleset gives no moon choice"))?;
-    let target = i128::from(rules.target());
+    // Without a target only the number of deals ends the match, which this ranking leaves out.
+    let target = rules.target().map_or(i128::MAX, i128::from);
     let bonus = i128::from(moon.bonus);
     let positive = i128::from(rules.positive_total());
     let rank = |choice: MoonChoice| {

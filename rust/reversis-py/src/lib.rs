@@ -538,10 +538,15 @@ impl PyRuleset {
         let dict = PyDict::new(py);
         dict.set_item("scoring", moon.scoring.as_str())?;
         dict.set_item("bonus", moon.bonus)?;
+        // 1.4.0: as `to_json()` holds it, only where not the default.
+        if moon.needs != core::MoonNeeds::default() {
+            dict.set_item("needs", moon.needs.as_str())?;
+        }
         Ok(Some(dict))
     }
+    /// RS-11: the target, None where only `deals` ends the match (1.4.0).
     #[getter]
-    fn target(&self) -> u64 {
+    fn target(&self) -> Option<u64> {
         self.inner.target()
     }
     #[getter]
