@@ -544,7 +544,19 @@ impl PyRuleset {
         }
         Ok(Some(dict))
     }
-    /// RS-11: the target, None where only `deals` ends the match (1.4.0).
+    /// RS-23: `{"scoring", "bonus"}` where a seat that takes every trick shoots the sun, else
+    /// None.
+    #[getter]
+    fn sun<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let Some(sun) = self.inner.sun() else {
+            return Ok(None);
+        };
+        let dict = PyDict::new(py);
+        dict.set_item("scoring", sun.scoring.as_str())?;
+        dict.set_item("bonus", sun.bonus)?;
+        Ok(Some(dict))
+    }
+    /// RS-11: the target, None where only `deals` ends the match (RS-26).
     #[getter]
     fn target(&self) -> Option<u64> {
         self.inner.target()
@@ -552,6 +564,16 @@ impl PyRuleset {
     #[getter]
     fn count_down(&self) -> bool {
         self.inner.count_down()
+    }
+    /// RS-25: how the count-down ends, `"stop-at-zero"` where the ruleset leaves it out.
+    #[getter]
+    fn count_down_end(&self) -> &'static str {
+        self.inner.count_down_end().as_str()
+    }
+    /// RS-26: the number of hands after which the match is over at the latest, or None.
+    #[getter]
+    fn deals(&self) -> Option<u64> {
+        self.inner.deals()
     }
     /// The deck's cards, sorted, each copy (a card of two copies twice, RS-21).
     #[getter]
