@@ -464,7 +464,7 @@ impl HandState {
     /// only seat still able to take them all (SCORE-2). Public, as the tricks are.
     #[inline]
     pub fn sole_point_taker(&self) -> Option<usize> {
-        self.races.moon.taker()
+        self.races.moon().taker()
     }
 
     /// The seat that shot the moon or the sun in the completed hand (SCORE-2); `None` where

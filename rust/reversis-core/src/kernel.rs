@@ -549,23 +549,52 @@ impl std::hash::Hash for MoonRace {
 // ------------------------------------------------------------------ the plan of scoring
 
 /// The races of a hand, trick by trick: the moon's (SCORE-2: the seats that captured a card the
-/// moon needs) and the sun's (the seats that won a trick; a held-over trick, PLAY-9, is won by
-/// the seat that captures it). Once the hand is complete, the one seat of a race, if it has
-/// only one, took all there was to take.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Races {
-    /// The seats that captured a card the moon needs.
-    pub moon: MoonRace,
-    /// The seats that won a trick.
-    pub sun: MoonRace,
-}
+/// moon needs) and the sun's (SCORE-5: the seats that won a trick; a held-over trick, PLAY-9,
+/// is won by the seat that captures it). Once the hand is complete, the one seat of a race, if
+/// it has only one, took all there was to take. Both are one word, the moon's seats in its low
+/// half and the sun's in its high half, so that [`Scoring::capture`] updates them with one
+/// `or`; they compare and hash by what each decides, as a [`MoonRace`] does.
+#[derive(Clone, Copy, Debug)]
+pub struct Races(u32);
+
+// The seats of a race fit in half a word.
+const _: () = assert!(crate::seat::MAX_PLAYERS <= 16);
 
 impl Races {
     /// Nothing captured yet.
-    pub const START: Races = Races {
-        moon: MoonRace::START,
-        sun: MoonRace::START,
-    };
+    pub const START: Races = Races(0);
+
+    /// The races where `moon` and `sun` are as they say.
+    pub fn new(moon: MoonRace, sun: MoonRace) -> Races {
+        Races(u32::from(moon.0) | u32::from(sun.0) << 16)
+    }
+
+    /// The moon's race: the seats that captured a card the moon needs.
+    #[inline(always)]
+    pub fn moon(self) -> MoonRace {
+        MoonRace(self.0 as u16)
+    }
+
+    /// The sun's race: the seats that won a trick.
+    #[inline(always)]
+    pub fn sun(self) -> MoonRace {
+        MoonRace((self.0 >> 16) as u16)
+    }
+}
+
+impl PartialEq for Races {
+    fn eq(&self, other: &Races) -> bool {
+        self.moon() == other.moon() && self.sun() == other.sun()
+    }
+}
+
+impl Eq for Races {}
+
+impl std::hash::Hash for Races {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.moon().hash(state);
+        self.sun().hash(state);
+    }
 }
 
 /// A seat that shot the moon or the sun in a completed hand (SCORE-2), and how its shot is
@@ -702,10 +731,8 @@ impl<'r> Scoring<'r> {
     /// bit set, not a branch: whether a trick holds points is a coin toss to a predictor.
     #[inline(always)]
     pub fn capture(&self, races: Races, seat: usize, cards: u64) -> Races {
-        Races {
-            moon: races.moon.after(seat, cards & self.moon_cards != 0),
-            sun: races.sun.after(seat, cards != 0),
-        }
+        let seats = u32::from(cards & self.moon_cards != 0) | u32::from(cards != 0) << 16;
+        Races(races.0 | seats << seat)
     }
 
     /// SCORE-2: the shot of a completed hand whose races are `races`: the sun where the ruleset
@@ -718,7 +745,7 @@ impl<'r> Scoring<'r> {
             return None;
         }
         let sun = self.sun.and_then(|s| {
-            races.sun.taker().map(|taker| Shot {
+            races.sun().taker().map(|taker| Shot {
                 taker,
                 scoring: s.scoring,
                 bonus: s.bonus,
@@ -726,7 +753,7 @@ impl<'r> Scoring<'r> {
         });
         sun.or_else(|| {
             let m = self.moon?;
-            races.moon.taker().map(|taker| Shot {
+            races.moon().taker().map(|taker| Shot {
                 taker,
                 scoring: m.scoring,
                 bonus: m.bonus,
@@ -1054,7 +1081,7 @@ mod tests {
         let scoring = Scoring::new(&jd);
         // Tricks won by several seats: no sun.
         let several = MoonRace::START.after(0, true).after(1, true);
-        let races = |moon| Races { moon, sun: several };
+        let races = |moon| Races::new(moon, several);
         let shot = scoring
             .shot(races(race), false)
             .expect("seat 1 shot the moon");
