@@ -216,3 +216,30 @@ def test_omnibus_jack_of_diamonds_for_the_taker(engine, choice, expected):
     assert game.phase == "moon" and game.moon_taker == 0
     game.choose_moon(choice)
     assert list(game.hand_scores[-1]) == expected
+
+
+def test_the_core_serves_the_bounds_of_the_scores():
+    """The bounds the vector environment and the OpenSpiel adapter read from the core's plan of
+    scoring, computed here by hand from the presets' values (SCORE-1 … SCORE-3, MATCH-2, MATCH-6)."""
+    import reversis
+
+    _core = pytest.importorskip("reversis._core")
+    # hearts-4: 26 points; taker-choice 26: the taker −26 at worst, every other seat 26 at best.
+    bounds = _core.score_bounds(reversis.preset("hearts-4"), 10)
+    assert bounds["points"] == (0, 26)
+    assert bounds["hand"] == (-26, 26)
+    # A moon that subtracts lowers totals without bound; an observed total is below 100.
+    assert bounds["live_total"] == (None, 99)
+    # Ten hands of −26, and 99 plus one hand of 26.
+    assert bounds["total"] == (-260, 125)
+    # hartenjagen: 15 points, add-to-others 15: no hand lowers a total.
+    bounds = _core.score_bounds(reversis.preset("hartenjagen"), 10)
+    assert (bounds["hand"], bounds["live_total"], bounds["total"]) == ((0, 15), (0, 49), (0, 64))
+    # Its count-down: the hand that starts it may bring 49 to 64, and count-down hands stop at 0.
+    bounds = _core.score_bounds(reversis.preset("hartenjagen-count-down"))
+    assert bounds["live_total"] == (0, 64)
+    # omnibus-4: the JD's −10 on top of the taker's −26.
+    bounds = _core.score_bounds(reversis.preset("omnibus-4"))
+    assert (bounds["points"], bounds["hand"]) == ((-10, 26), (-36, 26))
+    with pytest.raises(reversis.ReversisError, match="number of hands"):
+        _core.score_bounds(reversis.preset("hearts-4"), -1)

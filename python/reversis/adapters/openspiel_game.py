@@ -33,7 +33,8 @@ drives OpenSpiel's own ``hearts`` through the driver protocol so that the suite 
 - ``max_hands``: in a match, the most hands played before the episode is cut short (returns are
   then minus the totals so far). A match need not end: under ``subtract-from-taker`` a run of moons
   lowers the totals. ``0`` (default) takes twice the hands that the points of ordinary hands need
-  to bring some total to the target, and at least 10.
+  to bring some total to the target, and at least 10, but no more than the ruleset's ``deals``
+  (MATCH-9), which alone ends a match without a target.
 - ``ruleset``: the JSON text of a ruleset (spec/ruleset.md) to play instead of the preset; ``""``
   (default) plays the preset. Given as a dict parameter: a game string cannot hold JSON.
 
@@ -66,10 +67,11 @@ drives OpenSpiel's own ``hearts`` through the driver protocol so that the suite 
   general-sum; a ruleset without a moon is constant-sum in a hand episode (zero-sum where its
   card points add up to 0). The scores are the :class:`reversis.Game`'s, so every rule of the
   ruleset (cancellation and held-over tricks, PLAY-9; the moon of 52 of two packs) comes from the
-  engine. The utility bounds come from the ruleset: the most and least a seat can score in a hand
-  (its positive card points or the moon's bonus; its negative card points, less the bonus where
-  the taker may subtract it), every copy of a point card counted (SCORE-1: −52 to 52 for the
-  two-pack presets), and in a match the target plus one hand and ``max_hands`` of the worst hands.
+  engine. The utility bounds are the core's (``reversis._core.score_bounds``): the most and least
+  a seat can score in a hand (its positive card points or the moon's or sun's bonus; its negative
+  card points, less the bonus where the taker may subtract it), every copy of a point card counted
+  (SCORE-1: −52 to 52 for the two-pack presets), and in a match the target plus one hand (without
+  a target, ``max_hands`` of the best hands) and ``max_hands`` of the worst hands.
   With ``rewards="trick"`` a trick held over pays nothing, and the next trick won pays its winner
   its own points and those of the tricks it captures (the EVT-1 ``trick`` event's ``points``).
   Rewards stay on the state through the chance nodes that follow them, so that the rewards read
@@ -227,16 +229,15 @@ class _Config:
         return max(self.copies)
 
     def score_bounds(self) -> tuple[int, int]:
-        """The least and the most one seat can score in one hand (SCORE-1 … SCORE-3)."""
-        values = _deck_points(self.ruleset)
-        positive = sum(v for v in values if v > 0)
-        negative = sum(v for v in values if v < 0)
-        moon = self.ruleset.moon
-        if not moon:
-            return negative, positive
-        bonus = int(moon["bonus"])
-        most = max(positive, bonus) if moon["scoring"] != "subtract-from-taker" else positive
-        least = negative - bonus if moon["scoring"] != "add-to-others" else negative
+        """The least and the most one seat can score in one hand (SCORE-1 … SCORE-3), from the core."""
+        least, most = _core.score_bounds(self.ruleset)["hand"]
+        assert least is not None and most is not None  # a hand's score is always bounded
+        return least, most
+
+    def total_bounds(self) -> tuple[int, int]:
+        """The least and the most a seat's total can be in a match of ``max_hands`` hands, from the core."""
+        least, most = _core.score_bounds(self.ruleset, self.max_hands)["total"]
+        assert least is not None and most is not None  # a match of so many hands is bounded
         return least, most
 
     def hand_length(self, hand_number: int) -> int:
@@ -259,11 +260,16 @@ def _deck_points(ruleset: Any) -> list[int]:
 
 
 def _default_max_hands(ruleset: Any) -> int:
-    """Twice the ordinary hands that bring some total to the target, and at least 10 (``max_hands=0``)."""
+    """The default ``max_hands`` (``max_hands=0``): twice the ordinary hands to the target, at least 10.
+
+    No more than ``deals`` (MATCH-9), which alone ends a match without a target.
+    """
+    deals = ruleset.deals
+    if ruleset.target is None:
+        return int(deals)
     per_hand = sum(_deck_points(ruleset))
-    if per_hand <= 0:
-        return 10
-    return max(10, 2 * math.ceil(ruleset.players * ruleset.target / per_hand))
+    hands = 10 if per_hand <= 0 else max(10, 2 * math.ceil(ruleset.players * ruleset.target / per_hand))
+    return hands if deals is None else min(hands, int(deals))
 
 
 def _config(preset: str, params: dict[str, Any]) -> _Config:
@@ -325,14 +331,14 @@ def _game_type(config: _Config) -> Any:
 
 def _game_info(config: _Config) -> Any:
     """The OpenSpiel game info: sizes, utility bounds and the longest episode."""
-    least, most = config.score_bounds()
     if config.episode == "hand":
+        least, most = config.score_bounds()
         low, high = -most, -least
         length = config.hand_length(config.hand_number)
     else:
         # Every total is below the target before the last hand, and no hand lowers it by more than `least`.
-        low = -(int(config.ruleset.target) - 1 + max(most, 0))
-        high = -config.max_hands * min(least, 0)
+        lowest, highest = config.total_bounds()
+        low, high = -highest, -lowest
         length = sum(config.hand_length(config.hand_number + h) for h in range(config.max_hands))
     if high <= low:  # a ruleset whose hands score nothing; OpenSpiel needs a range
         high = low + 1

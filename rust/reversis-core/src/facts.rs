@@ -22,9 +22,9 @@ use serde_json::{json, Value};
 use crate::card::{Card, Suit};
 use crate::error::{Error, ErrorCode};
 use crate::game::Game;
-use crate::kernel::Breach;
+use crate::kernel::{Breach, Scoring};
 use crate::position::Phase;
-use crate::ruleset::{PassDirection, Ruleset};
+use crate::ruleset::{CountDownEnd, PassDirection, Ruleset};
 use crate::seat::MAX_PLAYERS;
 use crate::vector::{
     AT_COUNT_DOWN, AT_DIRECTION, AT_HAND, AT_HEARTS, AT_HELD_OVER, AT_LEGAL, AT_PASSED, AT_PHASE,
@@ -89,13 +89,15 @@ pub enum MatchEnd {
         /// The ruleset's `target` (RS-11).
         target: u64,
     },
-    /// MATCH-5 to MATCH-7 (`count_down`, RS-20): the hand after which a total first reaches
+    /// MATCH-5 to MATCH-8 (`count_down`, RS-20): the hand after which a total first reaches
     /// or passes `target` starts the count-down; from the next hand on each total goes down
-    /// by its points, stopping at zero, and the match ends after the hand after which a total
-    /// is at or below zero.
+    /// by its points, as `count_down_end` says (RS-25), and the match ends after the hand
+    /// after which a total is at or below zero.
     CountDown {
         /// The ruleset's `target`.
         target: u64,
+        /// How a count-down total meets zero (RS-25, MATCH-8).
+        end: CountDownEnd,
         /// Whether the count-down has started: the coming or current hand is a count-down
         /// hand (MATCH-5).
         counting: bool,
@@ -106,25 +108,31 @@ pub enum MatchEnd {
         /// target, or the match's first where it started past it); `None` before it has.
         first_hand: Option<u64>,
     },
+    /// MATCH-9 (`deals`, RS-26): the match ends after the hand numbered `deals − 1`.
+    Deals {
+        /// The ruleset's `deals`.
+        deals: u64,
+    },
 }
 
 impl MatchEnd {
     /// As JSON, an object whose `kind` names the ending: `target` (`{"kind", "target"}`) or
-    /// `count-down` (`{"kind", "target", "count_down_end": "stop-at-zero", "counting",
-    /// "reached", "first_hand"}`).
+    /// `count-down` (`{"kind", "target", "count_down_end", "counting", "reached",
+    /// "first_hand"}`) or `deals` (`{"kind", "deals"}`).
     pub fn to_value(&self) -> Value {
         match self {
             MatchEnd::Target { target } => json!({"kind": "target", "target": target}),
+            MatchEnd::Deals { deals } => json!({"kind": "deals", "deals": deals}),
             MatchEnd::CountDown {
                 target,
+                end,
                 counting,
                 reached,
                 first_hand,
             } => json!({
                 "kind": "count-down",
                 "target": target,
-                // MATCH-6: a total that would pass below zero stops at it.
-                "count_down_end": "stop-at-zero",
+                "count_down_end": end.as_str(),
                 "counting": counting,
                 "reached": reached,
                 "first_hand": first_hand,
@@ -179,39 +187,47 @@ impl Game {
             Some(&min) => (0..totals.len()).filter(|&s| totals[s] == min).collect(),
             None => Vec::new(),
         };
-        let target = rules.target();
-        let end = if rules.count_down() {
-            let (reached, first_hand) = if self.count_down() {
-                self.count_down_start(target)
-            } else {
-                (Vec::new(), None)
-            };
-            MatchEnd::CountDown {
-                target,
-                counting: self.count_down(),
-                reached,
-                first_hand,
+        let mut ends = Vec::new();
+        match rules.target() {
+            // RS-13 item 10: a count-down has a target.
+            Some(target) if rules.count_down() => {
+                let (reached, first_hand) = if self.count_down() {
+                    self.count_down_start()
+                } else {
+                    (Vec::new(), None)
+                };
+                ends.push(MatchEnd::CountDown {
+                    target,
+                    end: rules.count_down_end(),
+                    counting: self.count_down(),
+                    reached,
+                    first_hand,
+                });
             }
-        } else {
-            MatchEnd::Target { target }
-        };
+            Some(target) => ends.push(MatchEnd::Target { target }),
+            None => {}
+        }
+        if let Some(deals) = rules.deals() {
+            ends.push(MatchEnd::Deals { deals });
+        }
         MatchStanding {
-            ends: vec![end],
+            ends,
             totals,
             over: self.phase() == Phase::Over,
             lowest,
         }
     }
 
-    // MATCH-5: the seats at or past `target` when the count-down started, and its first hand:
-    // the start's totals, then after each scored hand, the first at which a total reached it.
-    fn count_down_start(&self, target: u64) -> (Vec<usize>, Option<u64>) {
-        let target = i128::from(target);
+    // MATCH-5: the seats at or past the target when the count-down started, and its first
+    // hand: the start's totals, then after each scored hand, the first at which a total
+    // reached it (the kernel's Scoring::in_count_down, seat by seat).
+    fn count_down_start(&self) -> (Vec<usize>, Option<u64>) {
+        let scoring = Scoring::new(self.ruleset());
         let mut totals: Vec<i64> = self.start_scores().to_vec();
         let first = self.start_hand_number();
         let at_target = |totals: &[i64]| -> Vec<usize> {
             (0..totals.len())
-                .filter(|&s| i128::from(totals[s]) >= target)
+                .filter(|&s| scoring.in_count_down(&totals[s..=s]))
                 .collect()
         };
         let reached = at_target(&totals);
@@ -585,12 +601,13 @@ mod tests {
     #[test]
     fn the_count_down_names_the_seats_that_reached_the_target() {
         let rules = preset("hartenjagen-count-down").unwrap();
-        let target = rules.target();
+        let target = rules.target().unwrap();
         let before = Game::new(rules.clone(), Some(5), 0, None).unwrap();
         assert_eq!(
             before.standing().ends,
             [MatchEnd::CountDown {
                 target,
+                end: CountDownEnd::StopAtZero,
                 counting: false,
                 reached: vec![],
                 first_hand: None
@@ -603,6 +620,7 @@ mod tests {
             standing.ends,
             [MatchEnd::CountDown {
                 target,
+                end: CountDownEnd::StopAtZero,
                 counting: true,
                 reached: vec![1, 3],
                 first_hand: Some(4)
@@ -610,5 +628,13 @@ mod tests {
         );
         assert_eq!(standing.lowest, [2]);
         assert!(!standing.over);
+    }
+
+    #[test]
+    fn a_match_of_deals_names_its_number_of_hands() {
+        // black-maria-deals (D-26): no target, six deals.
+        let rules = preset("black-maria-deals").unwrap();
+        let game = Game::new(rules, Some(5), 0, None).unwrap();
+        assert_eq!(game.standing().ends, [MatchEnd::Deals { deals: 6 }]);
     }
 }

@@ -4,7 +4,7 @@
 
 use crate::card::{Card, CardMultiset, CardSet, Suit, SUIT_MASKS};
 use crate::error::ErrorCode;
-use crate::kernel::{self, MoonRace};
+use crate::kernel::{self, Races, Scoring, Shot};
 use crate::ruleset::{MoonChoice, Ruleset};
 use crate::seat::{PerSeat, MAX_PLAYERS};
 
@@ -99,8 +99,8 @@ pub struct HandState {
     tricks_played: u8,
     // PLAY-6.
     hearts_broken: bool,
-    // Who has captured point cards so far (SCORE-2).
-    moon: MoonRace,
+    // Who has captured the cards the moon needs so far, and who has won a trick (SCORE-2).
+    races: Races,
 }
 
 impl HandState {
@@ -121,7 +121,7 @@ impl HandState {
             trick_len: 0,
             tricks_played: 0,
             hearts_broken: kernel::broken_at_start(rules.breakers().0),
-            moon: MoonRace::START,
+            races: Races::START,
         }
     }
 
@@ -408,11 +408,11 @@ impl HandState {
         let n = self.players as usize;
         let last = self.tricks_played as usize + 1 == rules.hand_size();
         let best = kernel::trick_outcome(&self.trick[..n], rules.cancellation(), last);
+        let scoring = Scoring::new(rules);
         let mut pts = 0i32;
         let mut mask = 0u64;
-        let table = rules.points_table();
         for &c in &self.trick[..n] {
-            pts += table[c as usize];
+            pts += scoring.card_points(c);
             mask |= 1u64 << c;
         }
         let mut cards = [Card::TWO_OF_CLUBS; MAX_PLAYERS];
@@ -444,7 +444,7 @@ impl HandState {
         let winner = self.leader as usize + best;
         let winner = if winner >= n { winner - n } else { winner };
         self.points[winner] += pts;
-        self.moon = self.moon.after(winner, mask & rules.point_cards().0 != 0);
+        self.races = scoring.capture(self.races, winner, mask);
         let done = CompletedTrick {
             leader: self.leader,
             cards,
@@ -464,22 +464,30 @@ impl HandState {
     /// only seat still able to take them all (SCORE-2). Public, as the tricks are.
     #[inline]
     pub fn sole_point_taker(&self) -> Option<usize> {
-        self.moon.taker()
+        self.races.moon().taker()
     }
 
-    /// The seat that captured every point card of the completed hand, where the ruleset has a
-    /// moon (SCORE-2); `None` otherwise or while the hand is in progress.
+    /// The seat that shot the moon or the sun in the completed hand (SCORE-2); `None` where
+    /// nobody did, the ruleset having neither, or while the hand is in progress.
     #[inline]
     pub fn moon_taker(&self, rules: &Ruleset) -> Option<usize> {
-        if rules.moon().is_some() && self.is_complete(rules) {
-            self.moon.taker()
+        self.shot(rules, false).map(|s| s.taker)
+    }
+
+    /// The moon or the sun shot in the completed hand, and how it is scored (SCORE-2); `None`
+    /// where nobody shot either, while the hand is in progress, and in a count-down hand
+    /// (`count_down`, MATCH-6).
+    #[inline]
+    pub fn shot(&self, rules: &Ruleset, count_down: bool) -> Option<Shot> {
+        if self.is_complete(rules) {
+            Scoring::new(rules).shot(self.races, count_down)
         } else {
             None
         }
     }
 
     /// The hand's scores (SCORE-1, SCORE-2): each seat's points, with the positive part
-    /// replaced where a seat shot the moon. `choice` is the taker's choice and is used only
+    /// replaced where a seat shot the moon or the sun. `choice` is the taker's choice and is used only
     /// under `taker-choice`. Entries beyond `players` are 0.
     ///
     /// # Panics
@@ -487,11 +495,11 @@ impl HandState {
     /// Panics if a seat shot the moon under `taker-choice` and `choice` is `None`.
     pub fn hand_scores(&self, rules: &Ruleset, choice: Option<MoonChoice>) -> PerSeat<i32> {
         let mut s = PerSeat(self.points);
-        if let (Some(t), Some(moon)) = (self.moon_taker(rules), rules.moon()) {
-            let how = kernel::moon_choice(moon.scoring, choice)
+        if let Some(shot) = self.shot(rules, false) {
+            let how = shot
+                .how(choice)
                 .expect("hand_scores: the moon taker's choice is needed");
-            let points = s.first_mut(self.players as usize);
-            kernel::score_moon(points, t, how, moon.bonus, rules.positive_total());
+            Scoring::new(rules).score_shot(s.first_mut(self.players as usize), shot, how);
         }
         s
     }

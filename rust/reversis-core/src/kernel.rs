@@ -37,7 +37,9 @@
 use crate::card::{Card, Suit, FULL_DECK, SUIT_MASKS};
 use crate::error::{Error, ErrorCode};
 use crate::fields::Field;
-use crate::ruleset::{LastTrick, MoonChoice, MoonScoring, Ruleset};
+use crate::ruleset::{
+    CountDownEnd, LastTrick, Moon, MoonChoice, MoonNeeds, MoonScoring, Ruleset, Sun,
+};
 
 const HEARTS: u64 = SUIT_MASKS[Suit::Hearts as usize];
 
@@ -498,11 +500,12 @@ pub fn trick_outcome(cards: &[u8], cancellation: Option<LastTrick>, last: bool) 
     }
 }
 
-// ------------------------------------------------------------------ the moon
+// ------------------------------------------------------------------ the race of the moon
 
-/// SCORE-2, trick by trick: the seats that have captured point cards so far this hand. When the
-/// hand is complete every point card has been captured, so the only seat that captured any
-/// captured them all: it shot the moon.
+/// A race of SCORE-2, trick by trick: the seats that have captured a card of some kind so far
+/// this hand, a card the moon needs or any card ([`Races`], [`Scoring::capture`]). When the
+/// hand is complete every card has been captured, so the only seat that captured any of them
+/// captured them all: it shot the moon (or the sun).
 ///
 /// Races compare and hash by what they decide (nobody yet, one seat, several), not by which
 /// several seats: two hands that differ only there play on alike.
@@ -510,18 +513,18 @@ pub fn trick_outcome(cards: &[u8], cancellation: Option<LastTrick>, last: bool) 
 pub struct MoonRace(u16);
 
 impl MoonRace {
-    /// No point card captured yet.
+    /// Nothing captured yet.
     pub const START: MoonRace = MoonRace(0);
 
-    /// The race after `winner` won a trick, which held a point card where `points` is true.
-    /// A bit set, not a branch: whether a trick holds points is a coin toss to a predictor.
+    /// The race after `winner` won a trick, which held a card the race follows where `points`
+    /// is true.
     #[inline(always)]
     pub fn after(self, winner: usize, points: bool) -> MoonRace {
         MoonRace(self.0 | u16::from(points) << winner)
     }
 
-    /// The one seat that has captured point cards, if exactly one has: once the hand is
-    /// complete, the seat that shot the moon.
+    /// The one seat that has captured the cards the race follows, if exactly one has: once the
+    /// hand is complete, the seat that shot the moon.
     #[inline(always)]
     pub fn taker(self) -> Option<usize> {
         self.0
@@ -553,44 +556,397 @@ impl std::hash::Hash for MoonRace {
     }
 }
 
-/// SCORE-2, SCORE-3: how a moon is scored under `scoring`: as it says, or under `taker-choice`
-/// as the taker's `choice` says (`None` while the taker has not chosen).
-#[inline]
-pub fn moon_choice(scoring: MoonScoring, choice: Option<MoonChoice>) -> Option<MoonChoice> {
-    match scoring {
-        MoonScoring::AddToOthers => Some(MoonChoice::AddToOthers),
-        MoonScoring::SubtractFromTaker => Some(MoonChoice::SubtractFromTaker),
-        MoonScoring::TakerChoice => choice,
+// ------------------------------------------------------------------ the plan of scoring
+
+/// The races of a hand, trick by trick: the moon's (SCORE-2: the seats that captured a card the
+/// moon needs) and the sun's (SCORE-5: the seats that won a trick; a held-over trick, PLAY-9,
+/// is won by the seat that captures it). Once the hand is complete, the one seat of a race, if
+/// it has only one, took all there was to take. Both are one word, the moon's seats in its low
+/// half and the sun's in its high half, so that [`Scoring::capture`] updates them with one
+/// `or`; they compare and hash by what each decides, as a [`MoonRace`] does.
+#[derive(Clone, Copy, Debug)]
+pub struct Races(u32);
+
+// The seats of a race fit in half a word.
+const _: () = assert!(crate::seat::MAX_PLAYERS <= 16);
+
+impl Races {
+    /// Nothing captured yet.
+    pub const START: Races = Races(0);
+
+    /// The races where `moon` and `sun` are as they say.
+    pub fn new(moon: MoonRace, sun: MoonRace) -> Races {
+        Races(u32::from(moon.0) | u32::from(sun.0) << 16)
+    }
+
+    /// The moon's race: the seats that captured a card the moon needs.
+    #[inline(always)]
+    pub fn moon(self) -> MoonRace {
+        MoonRace(self.0 as u16)
+    }
+
+    /// The sun's race: the seats that won a trick.
+    #[inline(always)]
+    pub fn sun(self) -> MoonRace {
+        MoonRace((self.0 >> 16) as u16)
     }
 }
 
-/// SCORE-2: the hand's scores where `taker` shot the moon, from `points`, each seat's points
-/// for the hand (one entry per seat): the positive part of the points, `positive_total` (all
-/// of it the taker's), is replaced by the taker's 0 and every other seat's `bonus`
-/// (`add-to-others`) or by the taker's `−bonus` (`subtract-from-taker`). Cards worth less than
-/// zero still count for whoever took them (D-8).
+impl PartialEq for Races {
+    fn eq(&self, other: &Races) -> bool {
+        self.moon() == other.moon() && self.sun() == other.sun()
+    }
+}
+
+impl Eq for Races {}
+
+impl std::hash::Hash for Races {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.moon().hash(state);
+        self.sun().hash(state);
+    }
+}
+
+/// A seat that shot the moon or the sun in a completed hand (SCORE-2), and how its shot is
+/// scored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Shot {
+    /// The seat that shot.
+    pub taker: usize,
+    /// How the shot is scored: as it says, or at the taker's choice (SCORE-3).
+    pub scoring: MoonScoring,
+    /// The bonus the shot scores.
+    pub bonus: i32,
+}
+
+impl Shot {
+    /// SCORE-3: whether the taker chooses how its shot is scored (phase `moon`).
+    #[inline]
+    pub fn awaits_choice(&self) -> bool {
+        self.scoring == MoonScoring::TakerChoice
+    }
+
+    /// SCORE-2, SCORE-3: how the shot is scored: as its scoring says, or under `taker-choice`
+    /// as the taker's `choice` says (`None` while the taker has not chosen).
+    #[inline]
+    pub fn how(&self, choice: Option<MoonChoice>) -> Option<MoonChoice> {
+        match self.scoring {
+            MoonScoring::AddToOthers => Some(MoonChoice::AddToOthers),
+            MoonScoring::SubtractFromTaker => Some(MoonChoice::SubtractFromTaker),
+            MoonScoring::TakerChoice => choice,
+        }
+    }
+}
+
+/// What the match does after a hand is scored (MATCH-2, MATCH-5, MATCH-7, `deals`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct AfterHand {
+    /// Whether the match is over.
+    pub over: bool,
+    /// Whether the next hand, where there is one, is a count-down hand (MATCH-5).
+    pub count_down: bool,
+}
+
+/// What the rules of scoring read of a ruleset, built by [`Scoring::new`] (it only reads the
+/// ruleset's fields and derived masks, so a caller may build it where it needs it, and one that
+/// plays many hands builds it once), and those rules, each written once: the points of a trick
+/// (SCORE-1), the moon and the sun at the end of a hand (SCORE-2, SCORE-3), the count-down
+/// (MATCH-5 … MATCH-7), the end of the match (MATCH-2, `deals`) and the bounds every score
+/// stays within.
 ///
-/// # Panics
+/// A new rule of scoring adds what it reads here and its clause to the method of its step;
+/// `HandState`, the match's `Position`, `simulate` and the vector environment call these and
+/// state none of them.
 ///
-/// Panics if `taker` is not a seat of `points`.
-#[inline]
-pub fn score_moon(
-    points: &mut [i32],
-    taker: usize,
-    how: MoonChoice,
-    bonus: i32,
-    positive_total: i32,
-) {
-    points[taker] -= positive_total;
-    match how {
-        MoonChoice::AddToOthers => {
-            for (seat, score) in points.iter_mut().enumerate() {
-                if seat != taker {
-                    *score += bonus;
+/// # Examples
+///
+/// ```
+/// use reversis_core::kernel::{Races, Scoring};
+/// use reversis_core::preset;
+/// let rules = preset("hartenjagen").unwrap();
+/// let scoring = Scoring::new(&rules);
+/// let bit = |s: &str| s.parse::<reversis_core::Card>().unwrap().bit();
+/// // 000 §04: seat 1 took every point card, 15 in all: 0 for it and 15 for each other seat.
+/// let races = scoring.capture(Races::START, 1, bit("QS") | bit("JC") | bit("AH"));
+/// let races = scoring.capture(races, 3, bit("2C"));
+/// let shot = scoring.shot(races, false).unwrap();
+/// let mut points = [0, 15, 0, 0];
+/// scoring.score_shot(&mut points, shot, shot.how(None).unwrap());
+/// assert_eq!(points, [15, 0, 15, 15]);
+/// assert_eq!(scoring.hand_bounds(), (0, 15));
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct Scoring<'r> {
+    rules: &'r Ruleset,
+    // SCORE-1: the cards worth anything, the only ones a sum of values visits.
+    scoring_cards: u64,
+    // SCORE-2: the cards a moon needs, of which the moon's race follows the captures.
+    moon_cards: u64,
+    moon: Option<Moon>,
+    sun: Option<Sun>,
+}
+
+impl<'r> Scoring<'r> {
+    /// The plan of `rules`' rules of scoring.
+    #[inline]
+    pub fn new(rules: &'r Ruleset) -> Scoring<'r> {
+        // Only cards of the deck can be captured.
+        let deck = rules.deck().0;
+        let moon = rules.moon();
+        let needs = moon.map_or(MoonNeeds::PointCards, |m| m.needs);
+        Scoring {
+            rules,
+            scoring_cards: rules.scoring_cards().0 & deck,
+            moon_cards: match needs {
+                MoonNeeds::PointCards => rules.point_cards().0 & deck,
+                // Every card worth less than zero too (Hoyle's slam takes the 10♦).
+                MoonNeeds::EveryScoringCard => rules.scoring_cards().0 & deck,
+            },
+            moon,
+            sun: rules.sun(),
+        }
+    }
+
+    // -------------------------------------------------------------- SCORE-1
+
+    /// SCORE-1: the value of the card of id `id` (0 for a card that does not score).
+    ///
+    /// # Panics
+    ///
+    /// Panics if `id` is not a card id (0 … 51).
+    #[inline(always)]
+    pub fn card_points(&self, id: u8) -> i32 {
+        self.rules.points_table()[id as usize]
+    }
+
+    /// SCORE-1: the value of the cards of the mask `cards`, one copy of each.
+    #[inline(always)]
+    pub fn points_of(&self, cards: u64) -> i32 {
+        let table = self.rules.points_table();
+        let mut m = cards & self.scoring_cards;
+        let mut sum = 0;
+        while m != 0 {
+            sum += table[m.trailing_zeros() as usize];
+            m &= m - 1;
+        }
+        sum
+    }
+
+    // -------------------------------------------------------------- SCORE-2, SCORE-3
+
+    /// SCORE-2: the races after `seat` captured the cards of `cards` (a trick it won, with the
+    /// tricks held over it captured; or every card it captured this hand): the moon's where
+    /// they hold a card the moon needs (a point card, or under `moon.needs`
+    /// `every-scoring-card` any card worth anything), the sun's where they hold any card. A
+    /// bit set, not a branch: whether a trick holds points is a coin toss to a predictor.
+    #[inline(always)]
+    pub fn capture(&self, races: Races, seat: usize, cards: u64) -> Races {
+        let seats = u32::from(cards & self.moon_cards != 0) | u32::from(cards != 0) << 16;
+        Races(races.0 | seats << seat)
+    }
+
+    /// SCORE-2: the shot of a completed hand whose races are `races`: the sun where the ruleset
+    /// has one and one seat won every trick, which takes precedence over the moon; else the
+    /// moon where the ruleset has one and one seat captured every card it needs. `None` in a
+    /// count-down hand (`count_down`, MATCH-6), which has neither.
+    #[inline]
+    pub fn shot(&self, races: Races, count_down: bool) -> Option<Shot> {
+        if count_down {
+            return None;
+        }
+        let sun = self.sun.and_then(|s| {
+            races.sun().taker().map(|taker| Shot {
+                taker,
+                scoring: s.scoring,
+                bonus: s.bonus,
+            })
+        });
+        sun.or_else(|| {
+            let m = self.moon?;
+            races.moon().taker().map(|taker| Shot {
+                taker,
+                scoring: m.scoring,
+                bonus: m.bonus,
+            })
+        })
+    }
+
+    /// SCORE-2: the hand's scores where `shot` was scored `how`, from `points`, each seat's
+    /// points for the hand (one entry per seat): the positive part of the points, all of it the
+    /// taker's, is replaced by the taker's 0 and every other seat's bonus (`add-to-others`) or
+    /// by the taker's `−bonus` (`subtract-from-taker`). Cards worth less than zero still count
+    /// for whoever took them (D-8).
+    ///
+    /// # Panics
+    ///
+    /// Panics if the taker is not a seat of `points`.
+    #[inline]
+    pub fn score_shot(&self, points: &mut [i32], shot: Shot, how: MoonChoice) {
+        points[shot.taker] -= self.rules.positive_total();
+        match how {
+            MoonChoice::AddToOthers => {
+                for (seat, score) in points.iter_mut().enumerate() {
+                    if seat != shot.taker {
+                        *score += shot.bonus;
+                    }
                 }
             }
+            MoonChoice::SubtractFromTaker => points[shot.taker] -= shot.bonus,
         }
-        MoonChoice::SubtractFromTaker => points[taker] -= bonus,
+    }
+
+    // -------------------------------------------------------------- the match
+
+    /// MATCH-2: whether any of `totals` (one per seat) has reached or passed the target (never
+    /// without one).
+    #[inline]
+    fn reached_target(&self, totals: &[i64]) -> bool {
+        self.rules.target().is_some_and(|target| {
+            let target = i128::from(target);
+            totals.iter().any(|&t| i128::from(t) >= target)
+        })
+    }
+
+    /// MATCH-5: whether a match whose totals are `totals` (one per seat) is in its count-down,
+    /// so that its coming hand is a count-down hand: under `count_down`, a total at or past
+    /// the target.
+    #[inline]
+    pub fn in_count_down(&self, totals: &[i64]) -> bool {
+        self.rules.count_down() && self.reached_target(totals)
+    }
+
+    /// MATCH-6, MATCH-8: the score of a count-down hand for a seat whose total was `total` and
+    /// whose points for the hand are `points` (SCORE-1): the change of its total, which goes
+    /// down by the points (points below zero raise it, D-8) and, as `count_down_end` says,
+    /// stops at zero (`max(total − points, min(total, 0))`), bounces back from it by the
+    /// excess (`|total − points|`), or passes below it (`total − points`).
+    #[inline]
+    pub fn count_down_score(&self, total: i64, points: i32) -> i64 {
+        let (t, p) = (i128::from(total), i128::from(points));
+        let after = match self.rules.count_down_end() {
+            CountDownEnd::StopAtZero => (t - p).max(t.min(0)),
+            // MATCH-8: a total already below zero (a moon that subtracted before the
+            // count-down) is lowered no further, as under stop-at-zero.
+            CountDownEnd::ExactZero if t < 0 => (t - p).max(t),
+            CountDownEnd::ExactZero => (t - p).abs(),
+            CountDownEnd::BelowZero => t - p,
+        };
+        // The change, within what a total holds (SCORE-4 saturates).
+        let after = after.clamp(i128::from(i64::MIN), i128::from(i64::MAX));
+        (after - t).clamp(i128::from(i64::MIN), i128::from(i64::MAX)) as i64
+    }
+
+    /// MATCH-2, MATCH-5, MATCH-7, MATCH-9: what the match does after hand `hand_number` (a
+    /// count-down hand where `count_down`) has brought the totals to `totals` (one per seat).
+    /// The count-down's race is won by a total at or below zero, under every `count_down_end`
+    /// (MATCH-8); under `deals` the hand numbered `deals − 1` or later is the last.
+    #[inline]
+    pub fn after_hand(&self, totals: &[i64], count_down: bool, hand_number: u64) -> AfterHand {
+        let last_deal = self.rules.deals().is_some_and(|d| hand_number >= d - 1);
+        if count_down {
+            // The count-down is never left.
+            AfterHand {
+                over: totals.iter().any(|&t| t <= 0) || last_deal,
+                count_down: true,
+            }
+        } else if self.reached_target(totals) {
+            // MATCH-2, or MATCH-5: the count-down starts with the next hand.
+            AfterHand {
+                over: !self.rules.count_down() || last_deal,
+                count_down: self.rules.count_down(),
+            }
+        } else {
+            AfterHand {
+                over: last_deal,
+                count_down: false,
+            }
+        }
+    }
+
+    // -------------------------------------------------------------- the bounds of the scores
+
+    /// SCORE-1: the least and the most a seat's points for one hand can be, as captured: the
+    /// sum of the values below zero and the sum of those above, every copy in the deck counted.
+    pub fn points_bounds(&self) -> (i64, i64) {
+        let deck = self.rules.deck_cards();
+        let negative: i64 = self
+            .rules
+            .card_points()
+            .iter()
+            .filter(|(_, v)| *v < 0)
+            .map(|&(c, v)| i64::from(v) * i64::from(deck.count(c)))
+            .sum();
+        (negative, i64::from(self.rules.positive_total()))
+    }
+
+    /// SCORE-2 … SCORE-4: the least and the most one seat's score for a hand can be outside the
+    /// count-down (the only hands of a match from totals of 0 before one reaches the target):
+    /// the least the negative values, less the bonus of a moon or sun that may subtract from
+    /// its taker; the most the positive values, or the bonus a moon or sun may add to the other
+    /// seats where larger. Bounds no hand passes, not always reached.
+    pub fn hand_bounds(&self) -> (i64, i64) {
+        let (negative, positive) = self.points_bounds();
+        let (mut least, mut most) = (negative, positive);
+        let moon = self.moon.map(|m| (m.scoring, m.bonus));
+        let sun = self.sun.map(|s| (s.scoring, s.bonus));
+        for (scoring, bonus) in moon.into_iter().chain(sun) {
+            let bonus = i64::from(bonus);
+            if scoring != MoonScoring::AddToOthers {
+                least = least.min(negative - bonus);
+            }
+            if scoring != MoonScoring::SubtractFromTaker {
+                most = most.max(bonus);
+            }
+        }
+        (least, most)
+    }
+
+    /// The least and the most a seat's total can be in a match from totals of 0 while the
+    /// match goes on (in every position before it is over), `None` where API-11 gives no
+    /// bound. The least is 0, or none where a hand outside the count-down can score below zero
+    /// or the count-down goes below zero (`below-zero`; the other ends stop or bounce at zero,
+    /// MATCH-8). The most is `target − 1` (MATCH-2); under `count_down` it is the most the hand
+    /// that starts the count-down can bring a total to, `target − 1` plus the most of
+    /// [`Scoring::hand_bounds`] (a bounce brings a total no higher than the points), or none
+    /// where values below zero raise a total in every count-down hand; none without a target.
+    pub fn live_total_bounds(&self) -> (Option<i128>, Option<i128>) {
+        let (negative, _) = self.points_bounds();
+        let (least, most) = self.hand_bounds();
+        let below_zero =
+            self.rules.count_down() && self.rules.count_down_end() == CountDownEnd::BelowZero;
+        let low = (least >= 0 && !below_zero).then_some(0);
+        let high = match self.rules.target() {
+            None => None,
+            Some(target) if !self.rules.count_down() => Some(i128::from(target) - 1),
+            Some(_) if negative < 0 => None,
+            Some(target) => Some(i128::from(target) - 1 + i128::from(most.max(0))),
+        };
+        (low, high)
+    }
+
+    /// The least and the most a seat's total can be at any point of a match from totals of 0
+    /// that lasts at most `hands` hands (at most `deals`), its final totals included: each hand
+    /// can lower a total by the least of [`Scoring::hand_bounds`], and under `below-zero` the
+    /// last count-down hand by the positive values; a total below the target can rise by the
+    /// most of one hand (without a target, each hand can), and in the count-down by the values
+    /// below zero each hand.
+    pub fn total_bounds(&self, hands: u64) -> (i128, i128) {
+        let (least, most) = self.hand_bounds();
+        let (negative, positive) = self.points_bounds();
+        let hands = i128::from(self.rules.deals().map_or(hands, |d| hands.min(d)));
+        let mut low = hands * i128::from(least.min(0));
+        let most = i128::from(most.max(0));
+        let mut high = match self.rules.target() {
+            Some(target) => i128::from(target) - 1 + most,
+            None => hands * most,
+        };
+        if self.rules.count_down() {
+            high += hands * i128::from(-negative);
+            if self.rules.count_down_end() == CountDownEnd::BelowZero {
+                low -= i128::from(positive);
+            }
+        }
+        (low, high)
     }
 }
 
@@ -722,21 +1078,76 @@ mod tests {
             MoonRace::START.after(1, true)
         );
 
-        // 000 §04: 0 and 15 each; D-8: the JD's −10 stays with its taker.
-        let mut s = [20 - 10, 0, 0, 0];
-        score_moon(&mut s, 0, MoonChoice::AddToOthers, 15, 20);
-        assert_eq!(s, [-10, 15, 15, 15]);
-        let mut s = [26, 0, 0];
-        score_moon(&mut s, 0, MoonChoice::SubtractFromTaker, 26, 26);
-        assert_eq!(s, [-26, 0, 0]);
-        assert_eq!(moon_choice(MoonScoring::TakerChoice, None), None);
+        // hartenjagen (000 §04): 15 points in all, 0 for the taker and 15 for each other seat;
+        // with the JD worth −10 on top (D-8), the −10 stays with its taker.
+        let hartenjagen = crate::ruleset::preset("hartenjagen").expect("hartenjagen");
+        let jd = hartenjagen
+            .replace(
+                serde_json::json!({"card_points": {"JD": -10}})
+                    .as_object()
+                    .expect("{}"),
+            )
+            .expect("a valid variant");
+        let scoring = Scoring::new(&jd);
+        // Tricks won by several seats: no sun.
+        let several = MoonRace::START.after(0, true).after(1, true);
+        let races = |moon| Races::new(moon, several);
+        let shot = scoring
+            .shot(races(race), false)
+            .expect("seat 1 shot the moon");
+        assert_eq!(shot.taker, 1);
+        let mut s = [0, 15 - 10, 0, 0];
+        scoring.score_shot(&mut s, shot, shot.how(None).expect("add-to-others"));
+        assert_eq!(s, [15, -10, 15, 15]);
+        // No moon in a count-down hand (MATCH-6), and none where several seats took points.
+        assert_eq!(scoring.shot(races(race), true), None);
+        assert_eq!(scoring.shot(races(race.after(0, true)), false), None);
+        // hearts-4: the taker's −26 where it subtracts, and its choice under taker-choice.
+        let hearts = crate::ruleset::preset("hearts-4").expect("hearts-4");
+        let scoring = Scoring::new(&hearts);
+        let shot = scoring
+            .shot(races(race), false)
+            .expect("seat 1 shot the moon");
+        assert!(shot.awaits_choice());
+        assert_eq!(shot.how(None), None);
+        let mut s = [0, 26, 0, 0];
+        scoring.score_shot(&mut s, shot, MoonChoice::SubtractFromTaker);
+        assert_eq!(s, [0, -26, 0, 0]);
+        let fixed = Shot {
+            scoring: MoonScoring::AddToOthers,
+            ..shot
+        };
         assert_eq!(
-            moon_choice(
-                MoonScoring::AddToOthers,
-                Some(MoonChoice::SubtractFromTaker)
-            ),
+            fixed.how(Some(MoonChoice::SubtractFromTaker)),
             Some(MoonChoice::AddToOthers)
         );
+    }
+
+    #[test]
+    fn the_points_of_a_trick_are_its_cards_values() {
+        let id = |s: &str| s.parse::<Card>().expect("a card").id();
+        // SCORE-1 (000 §06): KC, JC, QS, 8C under hartenjagen: 2 + 5.
+        let hartenjagen = crate::ruleset::preset("hartenjagen").expect("hartenjagen");
+        let scoring = Scoring::new(&hartenjagen);
+        let trick = [id("KC"), id("JC"), id("QS"), id("8C")];
+        assert_eq!(
+            trick.iter().map(|&c| scoring.card_points(c)).sum::<i32>(),
+            7
+        );
+        assert_eq!(
+            scoring.points_of(bit("KC") | bit("JC") | bit("QS") | bit("8C")),
+            7
+        );
+        // omnibus-4: the JD's −10 counts too.
+        let omnibus = crate::ruleset::preset("omnibus-4").expect("omnibus-4");
+        let scoring = Scoring::new(&omnibus);
+        assert_eq!(
+            scoring.points_of(bit("JD") | bit("QS") | bit("2H")),
+            13 + 1 - 10
+        );
+        assert_eq!(scoring.points_bounds(), (-10, 26));
+        // A hand scores from −10 less the taker's 26 to 26.
+        assert_eq!(scoring.hand_bounds(), (-36, 26));
     }
 
     #[test]

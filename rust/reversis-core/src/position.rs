@@ -11,9 +11,9 @@ use crate::card::{Card, CardMultiset, CardSet};
 use crate::error::{Error, ErrorCode};
 use crate::event::HandSummary;
 use crate::hand::{CompletedTrick, HandState};
-use crate::kernel;
+use crate::kernel::{self, Scoring};
 use crate::rng::SplitMix64;
-use crate::ruleset::{MoonChoice, MoonScoring, PassDirection, Ruleset};
+use crate::ruleset::{MoonChoice, PassDirection, Ruleset};
 use crate::seat::{PerSeat, MAX_PLAYERS};
 
 fn err(code: ErrorCode, msg: impl Into<String>) -> Error {
@@ -184,17 +184,8 @@ impl Position {
             phase: Phase::Deal,
             passed_mask: 0,
             exchanged: false,
-            count_down: rules.count_down() && Self::reached_target(rules, &scores),
+            count_down: Scoring::new(rules).in_count_down(scores.first(rules.players())),
         }
-    }
-
-    // MATCH-2: whether any total has reached or passed the target.
-    fn reached_target(rules: &Ruleset, scores: &PerSeat<i64>) -> bool {
-        let target = i128::from(rules.target());
-        scores
-            .first(rules.players())
-            .iter()
-            .any(|&t| i128::from(t) >= target)
     }
 
     // ------------------------------------------------------------------ reading
@@ -621,12 +612,8 @@ impl Position {
             ..Outcome::default()
         };
         if out.trick.is_some() && self.hand.is_complete(rules) {
-            let taker_choice = matches!(
-                rules.moon(),
-                Some(m) if m.scoring == MoonScoring::TakerChoice
-            );
-            // MATCH-6: a count-down hand has no moon.
-            if taker_choice && !self.count_down && self.hand.moon_taker(rules).is_some() {
+            let shot = self.hand.shot(rules, self.count_down);
+            if shot.is_some_and(|s| s.awaits_choice()) {
                 self.phase = Phase::Moon;
             } else {
                 out.hand = Some(self.score_hand(rules, None));
@@ -643,56 +630,42 @@ impl Position {
         }
     }
 
-    // Scores the completed hand (SCORE-*): the match is then over (MATCH-2) or waits for the
-    // next hand's deal.
+    // Scores the completed hand (SCORE-*, MATCH-6): the match is then over (MATCH-2, MATCH-7)
+    // or waits for the next hand's deal.
     fn score_hand(&mut self, rules: &Ruleset, choice: Option<MoonChoice>) -> HandSummary {
         let n = rules.players();
+        let scoring = Scoring::new(rules);
         let hand = self.hand;
+        let shot = hand.shot(rules, self.count_down);
         let mut row = PerSeat::splat(0i64);
         if self.count_down {
-            // MATCH-6: each seat's points come off its total, stopping at zero; the hand's
-            // score is the change.
             for (seat, &points) in hand.points().iter().enumerate() {
-                let total = self.scores[seat];
-                // max(total − points, min(total, 0)) − total, which cannot overflow.
-                row[seat] = (-i64::from(points)).max(total.min(0) - total);
-                self.scores[seat] = total.saturating_add(row[seat]);
+                row[seat] = scoring.count_down_score(self.scores[seat], points);
             }
         } else {
             let s = hand.hand_scores(rules, choice);
             for seat in 0..n {
                 row[seat] = i64::from(s[seat]);
-                self.scores[seat] = self.scores[seat].saturating_add(row[seat]);
             }
         }
-        let moon_taker = hand.moon_taker(rules).filter(|_| !self.count_down);
-        let moon_choice = match (moon_taker, rules.moon()) {
-            (Some(_), Some(m)) => kernel::moon_choice(m.scoring, choice),
-            _ => None,
-        };
+        for seat in 0..n {
+            self.scores[seat] = self.scores[seat].saturating_add(row[seat]);
+        }
         let mut points = PerSeat::splat(0i32);
         points.first_mut(n).copy_from_slice(hand.points());
         let summary = HandSummary {
             hand_number: self.hand_number,
             players: n as u8,
             points,
-            moon_taker: moon_taker.map(|t| t as u8),
-            moon_choice,
+            moon_taker: shot.map(|s| s.taker as u8),
+            moon_choice: shot.and_then(|s| s.how(choice)),
             scores: row,
         };
-        let over = if self.count_down {
-            // MATCH-7: the race to zero is won.
-            self.scores.first(n).iter().any(|&t| t <= 0)
-        } else if Self::reached_target(rules, &self.scores) {
-            // MATCH-2, or MATCH-5: the count-down starts with the next hand.
-            self.count_down = rules.count_down();
-            !rules.count_down()
-        } else {
-            false
-        };
-        if over {
+        let next = scoring.after_hand(self.scores.first(n), self.count_down, self.hand_number);
+        if next.over {
             self.phase = Phase::Over;
         } else {
+            self.count_down = next.count_down;
             self.hand_number = self.hand_number.wrapping_add(1);
             self.clear_hand(rules);
             self.phase = Phase::Deal;

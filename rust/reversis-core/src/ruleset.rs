@@ -209,6 +209,35 @@ impl LastTrick {
     }
 }
 
+/// The cards a moon needs (RS-24 `moon.needs`, SCORE-6; added in 1.4.0).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum MoonNeeds {
+    /// `point-cards` (the default): every point card.
+    #[default]
+    PointCards,
+    /// `every-scoring-card`: every point card and every card worth less than zero.
+    EveryScoringCard,
+}
+
+impl MoonNeeds {
+    /// The spec string.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MoonNeeds::PointCards => "point-cards",
+            MoonNeeds::EveryScoringCard => "every-scoring-card",
+        }
+    }
+
+    /// Parses the spec string.
+    pub fn from_name(s: &str) -> Option<MoonNeeds> {
+        match s {
+            "point-cards" => Some(MoonNeeds::PointCards),
+            "every-scoring-card" => Some(MoonNeeds::EveryScoringCard),
+            _ => None,
+        }
+    }
+}
+
 /// The moon rule of RS-10.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Moon {
@@ -216,6 +245,52 @@ pub struct Moon {
     pub scoring: MoonScoring,
     /// The bonus, a positive integer.
     pub bonus: i32,
+    /// The cards the moon needs.
+    pub needs: MoonNeeds,
+}
+
+/// The sun rule (RS-23, SCORE-5; added in 1.4.0): a seat that captured every trick of a hand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Sun {
+    /// How the sun is scored, as a moon is.
+    pub scoring: MoonScoring,
+    /// The bonus, a positive integer.
+    pub bonus: i32,
+}
+
+/// How the count-down ends (RS-25 `count_down_end`, MATCH-8; added in 1.4.0).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum CountDownEnd {
+    /// `stop-at-zero` (the default): a total stops at zero, and a total at or below zero ends
+    /// the match.
+    #[default]
+    StopAtZero,
+    /// `exact-zero`: a total that would pass below zero bounces back by the excess, and only
+    /// a total of exactly zero ends the match.
+    ExactZero,
+    /// `below-zero`: totals go below zero, and a total at or below zero ends the match.
+    BelowZero,
+}
+
+impl CountDownEnd {
+    /// The spec string.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CountDownEnd::StopAtZero => "stop-at-zero",
+            CountDownEnd::ExactZero => "exact-zero",
+            CountDownEnd::BelowZero => "below-zero",
+        }
+    }
+
+    /// Parses the spec string.
+    pub fn from_name(s: &str) -> Option<CountDownEnd> {
+        match s {
+            "stop-at-zero" => Some(CountDownEnd::StopAtZero),
+            "exact-zero" => Some(CountDownEnd::ExactZero),
+            "below-zero" => Some(CountDownEnd::BelowZero),
+            _ => None,
+        }
+    }
 }
 
 /// A validated ruleset (RS-1 … RS-15): one value of the ruleset model, with its derived masks
@@ -258,8 +333,13 @@ pub struct Ruleset {
     card_points: Vec<(Card, i32)>,
     // RS-10: the moon rule, or none.
     moon: Option<Moon>,
-    // RS-11: the match ends after the hand in which a total reaches this.
-    target: u64,
+    // RS-23 (1.4.0): the sun rule, or none.
+    sun: Option<Sun>,
+    // RS-11: the match ends after the hand in which a total reaches this; none (RS-26) where
+    // only `deals` ends it.
+    target: Option<u64>,
+    // RS-26 (1.4.0): the match ends after hand `deals − 1` at the latest.
+    deals: Option<u64>,
     // RS-22 (1.2.0): identical cards cancel (PLAY-9), and who wins a wholly cancelled last
     // trick; `None` where they do not cancel.
     cancellation: Option<LastTrick>,
@@ -271,6 +351,8 @@ pub struct Ruleset {
     hand_size: usize,
     // Derived (RS-9, RS-14): cards worth more than 0.
     point_cards: CardSet,
+    // Derived (RS-9): cards worth anything, more or less than 0.
+    scoring_cards: CardSet,
     // Derived (RS-8, RS-15): the cards whose play breaks hearts (empty for `none`).
     breakers: CardSet,
     // Derived (RS-9): points of every card id, 0 for non-scoring cards.
@@ -282,7 +364,7 @@ pub struct Ruleset {
 /// The version of the specification this crate implements (spec `README.md` §Version). Rulesets
 /// and records of any 1.x version are read as RS-18 and REC-5 say; those of another major
 /// version are refused.
-pub const SPEC_VERSION: &str = "1.3.0";
+pub const SPEC_VERSION: &str = "1.4.0";
 
 /// The major version of [`SPEC_VERSION`]: the one major version this crate reads (RS-18).
 const SPEC_MAJOR: &str = "1";
@@ -290,7 +372,7 @@ const SPEC_MAJOR: &str = "1";
 // The fields of the table (`crate::fields`) this file reads itself, in clause functions of
 // their own: their checks reach into nested objects or across fields. Every other field is of a
 // simple kind and read from its entry of the table alone (`simple_fields`).
-const OWN_FIELDS: [Field; 12] = [
+const OWN_FIELDS: [Field; 14] = [
     Field::Name,
     Field::Title,
     Field::Sources,
@@ -301,7 +383,9 @@ const OWN_FIELDS: [Field; 12] = [
     Field::OpeningCard,
     Field::CardPoints,
     Field::Moon,
+    Field::Sun,
     Field::Target,
+    Field::Deals,
     Field::Cancellation,
 ];
 
@@ -564,8 +648,15 @@ struct RawRuleset {
     // RS-10
     #[serde(deserialize_with = "object_or_null")]
     moon: Typed<Option<RawMoon>>,
-    // RS-11
-    target: Typed<Int>,
+    // RS-23 (1.4.0), optional (RS-19: absent, or null, is none)
+    #[serde(default, deserialize_with = "present_object_or_null")]
+    sun: Option<Typed<Option<RawSun>>>,
+    // RS-11 (null only where `deals` is set, RS-26)
+    target: Typed<Option<Int>>,
+    // RS-26 (1.4.0), optional (RS-19: absent, or null, is none); read here, not from the
+    // table, as it runs to 2^64−1 (ERR-6) as `target` does.
+    #[serde(default, deserialize_with = "present")]
+    deals: Option<Typed<Option<Int>>>,
     // RS-22, optional (RS-19: absent, or null, is none)
     #[serde(default, deserialize_with = "present_object_or_null")]
     cancellation: Option<Typed<Option<RawCancellation>>>,
@@ -603,6 +694,17 @@ struct RawPassing {
 struct RawMoon {
     scoring: Typed<String>,
     bonus: Typed<Int>,
+    // RS-24 (1.4.0), optional (RS-19: absent is point-cards)
+    #[serde(default, deserialize_with = "present")]
+    needs: Option<Typed<String>>,
+}
+
+/// RS-23 as written.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSun {
+    scoring: Typed<String>,
+    bonus: Typed<Int>,
 }
 
 /// RS-4, RS-12: the deck as validated.
@@ -628,6 +730,7 @@ struct Points {
     table: [i32; 52],
     card_points: Vec<(Card, i32)>,
     point_cards: CardSet,
+    scoring_cards: CardSet,
     positive_total: i32,
     // ERR-6: the sum of the values' magnitudes, each counted once per copy in the deck (a hand's
     // points add up every copy captured, SCORE-1), which with the moon bonus stays below 2^31.
@@ -701,11 +804,21 @@ impl RawRuleset {
         let points = rs_9_card_points(self.card_points, &deck)?;
         simple.upto(Field::Moon)?;
         let moon = rs_10_moon(self.moon.or_shape("moon")?, &points)?;
+        simple.upto(Field::Sun)?;
+        let sun = rs_23_sun(self.sun, &points)?;
         simple.upto(Field::Target)?;
         let target = rs_11_target(self.target)?;
+        simple.upto(Field::Deals)?;
+        let deals = rs_26_deals(self.deals)?;
         simple.upto(Field::Cancellation)?;
         let cancellation = rs_22_cancellation(self.cancellation, deck.packs)?;
         simple.upto_end()?;
+        // RS-13 items 8 … 10, across the fields of the match's end.
+        let count_down = values[Field::CountDown as usize] == Some(1);
+        if self.simple[Field::CountDownEnd as usize].is_some() && !count_down {
+            return Err(bad("count_down_end", "is set but count_down is not true"));
+        }
+        rs_13_match_end(target, count_down, deals)?;
         let breakers = rs_15_breakers(hearts_breaking(&values));
         Ok(Ruleset {
             name,
@@ -720,12 +833,15 @@ impl RawRuleset {
             values,
             card_points: points.card_points,
             moon,
+            sun,
             target,
+            deals,
             cancellation,
             deck: deck.cards,
             deck_twice: deck.twice,
             hand_size: deck.hand_size,
             point_cards: points.point_cards,
+            scoring_cards: points.scoring_cards,
             breakers,
             points: points.table,
             positive_total: points.positive_total,
@@ -1093,6 +1209,7 @@ fn rs_9_card_points(
         table,
         card_points,
         point_cards,
+        scoring_cards: seen,
         positive_total,
         magnitude,
     })
@@ -1143,14 +1260,114 @@ fn rs_10_moon(moon: Option<RawMoon>, points: &Points) -> Result<Option<Moon>, Er
             "is set but no card of the deck is a point card",
         ));
     }
-    Ok(Some(Moon { scoring, bonus }))
+    let needs = match m.needs {
+        None => Ok(MoonNeeds::default()),
+        Some(Typed::Ok(s)) => MoonNeeds::from_name(&s).ok_or(Value::String(s)),
+        Some(Typed::Bad(v, _)) => Err(v),
+    }
+    .map_err(|written| {
+        bad(
+            "moon.needs",
+            format_args!(
+                "must be point-cards or every-scoring-card, got {}",
+                describe(&written)
+            ),
+        )
+    })?;
+    Ok(Some(Moon {
+        scoring,
+        bonus,
+        needs,
+    }))
 }
 
-/// RS-11 with RS-13.6: a positive integer (ERR-6: at most 2^64−1).
-fn rs_11_target(target: Typed<Int>) -> Result<u64, Error> {
+/// RS-23: `sun`, `null` (or absent), or `{scoring, bonus}` read as RS-10 reads a moon's; ERR-6
+/// bounds the bonus.
+fn rs_23_sun(
+    written: Option<Typed<Option<RawSun>>>,
+    points: &Points,
+) -> Result<Option<Sun>, Error> {
+    let Some(s) = written.map(|s| s.or_shape("sun")).transpose()?.flatten() else {
+        return Ok(None);
+    };
+    let scoring = match s.scoring {
+        Typed::Ok(s) => MoonScoring::from_name(&s).ok_or(Value::String(s)),
+        Typed::Bad(v, _) => Err(v),
+    }
+    .map_err(|written| {
+        bad(
+            "sun.scoring",
+            format_args!(
+                "must be add-to-others, subtract-from-taker or taker-choice, got {}",
+                describe(&written)
+            ),
+        )
+    })?;
+    let bonus = match s.bonus {
+        Typed::Ok(Int(b)) if b >= 1 && b + points.magnitude <= i32::MAX as i128 => b as i32,
+        Typed::Ok(Int(b)) if b >= 1 => {
+            return Err(bad(
+                "sun.bonus",
+                "is too large (with the card values it must stay below 2^31)",
+            ))
+        }
+        Typed::Ok(Int(b)) => {
+            return Err(bad(
+                "sun.bonus",
+                format_args!("must be a positive integer, got {b}"),
+            ))
+        }
+        Typed::Bad(v, _) => {
+            return Err(bad(
+                "sun.bonus",
+                format_args!("must be a positive integer, got {}", describe(&v)),
+            ))
+        }
+    };
+    Ok(Some(Sun { scoring, bonus }))
+}
+
+/// RS-26, RS-13 item 11: `deals`, `null` (or absent) or an integer 1 … 2^64−1.
+fn rs_26_deals(written: Option<Typed<Option<Int>>>) -> Result<Option<u64>, Error> {
+    match written {
+        None | Some(Typed::Ok(None)) => Ok(None),
+        Some(Typed::Ok(Some(Int(d)))) if d >= 1 && d <= u64::MAX as i128 => Ok(Some(d as u64)),
+        Some(Typed::Ok(Some(Int(d)))) => Err(bad(
+            "deals",
+            format_args!("must be a positive integer, got {d}"),
+        )),
+        Some(Typed::Bad(v, _)) => Err(bad(
+            "deals",
+            format_args!("must be a positive integer, got {}", describe(&v)),
+        )),
+    }
+}
+
+/// RS-13 items 9 and 10: `target` is null only where `deals` is set (a match needs an end),
+/// and `count_down` is true only where there is a target (the count-down starts at it).
+fn rs_13_match_end(target: Option<u64>, count_down: bool, deals: Option<u64>) -> Result<(), Error> {
+    if target.is_none() && deals.is_none() {
+        return Err(bad(
+            "target",
+            "is null but deals is not set (a match needs an end)",
+        ));
+    }
+    if target.is_none() && count_down {
+        return Err(bad(
+            "count_down",
+            "is true but target is null (the count-down starts at the target)",
+        ));
+    }
+    Ok(())
+}
+
+/// RS-11 with RS-13.6: a positive integer (ERR-6: at most 2^64−1), or null (RS-26, checked
+/// with `deals` by [`rs_13_match_end`]).
+fn rs_11_target(target: Typed<Option<Int>>) -> Result<Option<u64>, Error> {
     match target {
-        Typed::Ok(Int(t)) if t >= 1 && t <= u64::MAX as i128 => Ok(t as u64),
-        Typed::Ok(Int(t)) => Err(bad(
+        Typed::Ok(None) => Ok(None),
+        Typed::Ok(Some(Int(t))) if t >= 1 && t <= u64::MAX as i128 => Ok(Some(t as u64)),
+        Typed::Ok(Some(Int(t))) => Err(bad(
             "target",
             format_args!("must be a positive integer, got {t}"),
         )),
@@ -1332,11 +1549,29 @@ impl Ruleset {
                     let mut mm = Map::new();
                     mm.insert("scoring".into(), Value::from(m.scoring.as_str()));
                     mm.insert("bonus".into(), Value::from(m.bonus));
+                    // RS-24: written only where not the default.
+                    if m.needs != MoonNeeds::default() {
+                        mm.insert("needs".into(), Value::from(m.needs.as_str()));
+                    }
                     Value::Object(mm)
                 }
             },
         );
-        o.insert("target".into(), Value::from(self.target));
+        // RS-23: written only where set.
+        if let Some(s) = self.sun {
+            o.insert(
+                "sun".into(),
+                serde_json::json!({"scoring": s.scoring.as_str(), "bonus": s.bonus}),
+            );
+        }
+        o.insert(
+            "target".into(),
+            self.target.map_or(Value::Null, Value::from),
+        );
+        // RS-26: written only where set.
+        if let Some(d) = self.deals {
+            o.insert("deals".into(), Value::from(d));
+        }
         // RS-22: written only where set.
         if let Some(rule) = self.cancellation {
             o.insert(
@@ -1638,10 +1873,33 @@ impl Ruleset {
         self.moon
     }
 
-    /// RS-11: the target.
+    /// RS-11: the target; `None` (1.4.0) where only [`Ruleset::deals`] ends the match.
     #[inline]
-    pub fn target(&self) -> u64 {
+    pub fn target(&self) -> Option<u64> {
         self.target
+    }
+
+    /// RS-23: the sun rule, or `None`.
+    #[inline]
+    pub fn sun(&self) -> Option<Sun> {
+        self.sun
+    }
+
+    /// RS-25: how the count-down ends (MATCH-8); `stop-at-zero` without a count-down.
+    #[inline]
+    pub fn count_down_end(&self) -> CountDownEnd {
+        // The code is the index in the schema's enum: stop-at-zero, exact-zero, below-zero.
+        match self.value(Field::CountDownEnd) {
+            Some(1) => CountDownEnd::ExactZero,
+            Some(2) => CountDownEnd::BelowZero,
+            _ => CountDownEnd::StopAtZero,
+        }
+    }
+
+    /// RS-26: the most hands of a match (MATCH-9), or `None`.
+    #[inline]
+    pub fn deals(&self) -> Option<u64> {
+        self.deals
     }
 
     /// RS-4: the deck as a mask: the cards with at least one copy (see
@@ -1661,6 +1919,12 @@ impl Ruleset {
     #[inline]
     pub fn point_cards(&self) -> CardSet {
         self.point_cards
+    }
+
+    /// RS-9: the cards worth anything (the point cards and those worth less than 0).
+    #[inline]
+    pub fn scoring_cards(&self) -> CardSet {
+        self.scoring_cards
     }
 
     /// RS-8, RS-15: the cards whose play breaks hearts (empty under `none`).

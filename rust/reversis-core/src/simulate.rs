@@ -13,14 +13,10 @@ use std::sync::Mutex;
 
 use crate::card::{Card, CardMultiset};
 use crate::hand::HandState;
-use crate::kernel::{self, MoonRace};
+use crate::kernel::{self, Races, Scoring};
 use crate::rng::{deal_ids, deal_multiset, deck_ids, SplitMix64};
-use crate::ruleset::{MoonChoice, MoonScoring, PassDirection, Ruleset};
+use crate::ruleset::{MoonChoice, PassDirection, Ruleset};
 use crate::seat::{PerSeat, MAX_PLAYERS};
-
-/// The most distinct card values scored by popcount; a ruleset with more falls back to summing
-/// the value of every captured card.
-const MAX_VALUE_GROUPS: usize = 4;
 
 /// The generator of hand `index` in a batch seeded with `seed`: the state is the first draw of
 /// a SplitMix64 whose state is `seed XOR (index × 0xD1B54A32D192ED03)` (multiplication
@@ -45,37 +41,15 @@ struct Plan<'a> {
     two_packs: bool,
     // The cards of the deck, every copy: the number of play decisions of a hand.
     cards: usize,
-    // The masks of the rules of legality (PLAY-1, PLAY-5, …).
+    // The rules of legality (PLAY-1, PLAY-5, …) and of scoring (SCORE-1, SCORE-2).
     legality: kernel::Legality,
-    point_cards: u64,
+    scoring: Scoring<'a>,
     breakers: u64,
-    // Cards of equal value as masks, so that a seat's points are a few popcounts; the first
-    // `value_groups` are used, and `None` means more distinct values than the array holds.
-    values: [(u64, i32); MAX_VALUE_GROUPS],
-    value_groups: Option<usize>,
 }
 
 impl<'a> Plan<'a> {
     fn new(rules: &'a Ruleset) -> Plan<'a> {
         let (deck, deck_len) = deck_ids(rules);
-        // Only cards of the deck can be captured, so only they decide a moon.
-        let point_cards = rules.point_cards().0 & rules.deck().0;
-        let mut values = [(0u64, 0i32); MAX_VALUE_GROUPS];
-        let mut value_groups = Some(0);
-        for &(card, v) in rules.card_points() {
-            let Some(used) = value_groups else { break };
-            if v == 0 || rules.deck().0 & card.bit() == 0 {
-                continue;
-            }
-            match values[..used].iter_mut().find(|g| g.1 == v) {
-                Some(g) => g.0 |= card.bit(),
-                None if used < MAX_VALUE_GROUPS => {
-                    values[used] = (card.bit(), v);
-                    value_groups = Some(used + 1);
-                }
-                None => value_groups = None,
-            }
-        }
         Plan {
             rules,
             players: rules.players(),
@@ -85,31 +59,19 @@ impl<'a> Plan<'a> {
             two_packs: rules.two_packs(),
             cards: rules.deck_len(),
             legality: kernel::Legality::new(rules),
-            point_cards,
+            scoring: Scoring::new(rules),
             breakers: rules.breakers().0,
-            values,
-            value_groups,
         }
     }
+}
 
-    /// The points of a set of captured cards (SCORE-1).
-    #[inline(always)]
-    fn points_of(&self, taken: u64) -> i32 {
-        if let Some(used) = self.value_groups {
-            self.values[..used]
-                .iter()
-                .map(|&(m, v)| v * (taken & m).count_ones() as i32)
-                .sum()
-        } else {
-            let table = self.rules.points_table();
-            let mut m = taken;
-            let mut sum = 0;
-            while m != 0 {
-                sum += table[m.trailing_zeros() as usize];
-                m &= m - 1;
-            }
-            sum
-        }
+/// The taker's choice of SCORE-3 drawn uniformly, the one draw of the moon.
+#[inline]
+fn random_moon_choice(rng: &mut SplitMix64) -> MoonChoice {
+    if rng.below_fast(2) == 0 {
+        MoonChoice::AddToOthers
+    } else {
+        MoonChoice::SubtractFromTaker
     }
 }
 
@@ -272,16 +234,10 @@ fn playout_two_packs<R: Recorder>(
         let card = choose(rng, legal, rec);
         h.play_unchecked(rules, Card::new(card.trailing_zeros() as u8));
     }
-    let choice = match (rules.moon(), h.moon_taker(rules)) {
-        (Some(m), Some(_)) if m.scoring == MoonScoring::TakerChoice => {
-            Some(if rng.below_fast(2) == 0 {
-                MoonChoice::AddToOthers
-            } else {
-                MoonChoice::SubtractFromTaker
-            })
-        }
-        _ => None,
-    };
+    let choice = h
+        .shot(rules, false)
+        .filter(|s| s.awaits_choice())
+        .map(|_| random_moon_choice(rng));
     h.hand_scores(rules, choice)
 }
 
@@ -338,27 +294,19 @@ fn playout<R: Recorder>(
         broken |= kernel::breaks_hearts(cards, plan.breakers);
         leader = w;
     }
+    let scoring = &plan.scoring;
     let mut scores = PerSeat::splat(0);
     for (s, t) in scores.iter_mut().zip(&taken).take(n) {
-        *s = plan.points_of(*t);
+        *s = scoring.points_of(*t);
     }
-    // The race of SCORE-2 run once over the seats' captures rather than trick by trick: who
-    // captured point cards does not depend on when.
-    let moon = (0..n).fold(MoonRace::START, |race, s| {
-        race.after(s, taken[s] & plan.point_cards != 0)
-    });
-    if let (Some(m), Some(taker)) = (rules.moon(), moon.taker()) {
+    // The races of SCORE-2 run once over the seats' captures rather than trick by trick: who
+    // captured the cards they follow does not depend on when.
+    let races = (0..n).fold(Races::START, |races, s| scoring.capture(races, s, taken[s]));
+    if let Some(shot) = scoring.shot(races, false) {
         // A uniform choice for the taker, drawn only where it has one (SCORE-3).
-        let choice = (m.scoring == MoonScoring::TakerChoice).then(|| {
-            if rng.below_fast(2) == 0 {
-                MoonChoice::AddToOthers
-            } else {
-                MoonChoice::SubtractFromTaker
-            }
-        });
-        let how = kernel::moon_choice(m.scoring, choice).expect("a choice under taker-choice");
-        let points = scores.first_mut(n);
-        kernel::score_moon(points, taker, how, m.bonus, rules.positive_total());
+        let choice = shot.awaits_choice().then(|| random_moon_choice(rng));
+        let how = shot.how(choice).expect("a choice under taker-choice");
+        scoring.score_shot(scores.first_mut(n), shot, how);
     }
     scores
 }
@@ -555,16 +503,10 @@ mod tests {
             masks.push(legal.0);
             st.play_unchecked(rules, random_card(rng, legal));
         }
-        let choice = match rules.moon() {
-            Some(m) if m.scoring == MoonScoring::TakerChoice && st.moon_taker(rules).is_some() => {
-                Some(if rng.below_fast(2) == 0 {
-                    MoonChoice::AddToOthers
-                } else {
-                    MoonChoice::SubtractFromTaker
-                })
-            }
-            _ => None,
-        };
+        let choice = st
+            .shot(rules, false)
+            .filter(|s| s.awaits_choice())
+            .map(|_| random_moon_choice(rng));
         st.hand_scores(rules, choice)
     }
 
@@ -575,7 +517,7 @@ mod tests {
             .collect();
         let base = preset("hearts-4").expect("hearts-4");
         for fields in [
-            // More distinct values than the popcount groups hold, a negative one included.
+            // Values of several kinds, a negative one included.
             serde_json::json!({"card_points": {"2H": 2, "3H": 3, "4H": 4, "JD": -10, "KS": 7}}),
             serde_json::json!({"opening_card": null, "first_trick_ban": false,
                                "hearts_breaking": "heart", "moon_scoring": "subtract-from-taker"}),
@@ -587,12 +529,25 @@ mod tests {
                     .expect("a valid variant"),
             );
         }
+        // Four cards a seat, so that a seat wins every trick (the sun, SCORE-5) or takes every
+        // scoring card (SCORE-6) in some of the hands, under each of the sun's scorings.
+        for sun in ["add-to-others", "subtract-from-taker", "taker-choice"] {
+            let small = serde_json::json!({
+                "name": "small", "players": 4,
+                "deck": {"lowest_rank": "J", "removed": []}, "passing": null,
+                "opening_card": null, "first_trick_ban": false, "hearts_breaking": "heart",
+                "card_points": {"JH": 1, "QH": 1, "KH": 1, "AH": 1, "QS": 13, "JD": -10},
+                "moon": {"scoring": "taker-choice", "bonus": 26, "needs": "every-scoring-card"},
+                "sun": {"scoring": sun, "bonus": 52}, "target": 100});
+            all.push(Ruleset::from_value(&small).expect("a valid variant"));
+        }
         all
     }
 
     #[test]
     fn the_batch_playout_plays_the_hands_of_hand_state() {
         for rules in variants() {
+            let mut suns = 0;
             for i in 0..400u64 {
                 let mut expected_masks = Vec::new();
                 let expected =
@@ -601,6 +556,12 @@ mod tests {
                 let got = play_random_hand(&rules, &mut hand_generator(77, i), i, Some(&mut masks));
                 assert_eq!(got, expected, "{} hand {i}", rules.name());
                 assert_eq!(masks, expected_masks, "{} hand {i}", rules.name());
+                // The sun of the small variants: 52 to each other seat, or the taker's
+                // 17 − 10 − 17 − 52 = −62.
+                suns += usize::from(got.0.contains(&52) || got.0.contains(&-62));
+            }
+            if rules.name() == "small" {
+                assert!(suns > 0, "no hand of {} shot the sun", rules.name());
             }
             let (scores, _) = simulate_with_masks(&rules, 50, 77, 3);
             let n = rules.players();

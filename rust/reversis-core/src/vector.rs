@@ -41,6 +41,7 @@ use crate::action::{Decision, NUM_ACTIONS};
 use crate::card::CardMultiset;
 use crate::error::{Error, ErrorCode};
 use crate::game::Game;
+use crate::kernel::Scoring;
 use crate::position::{Outcome, Phase, Position};
 use crate::rng::SplitMix64;
 use crate::ruleset::{MoonScoring, PassDirection, Ruleset};
@@ -321,11 +322,13 @@ impl ObservationDtype {
     ///   the negative card values and the sum of the positive ones (each copy counted): no
     ///   card may be worth less than 0, and the positive values may add up to 255 at most;
     /// - the `scores` block holds the totals, always 0 in [`Episode::Hand`]. In
-    ///   [`Episode::Match`] a total must never go below zero (no card worth less than 0, and no
-    ///   moon that subtracts from the taker) and never above 255: a total that an observation
-    ///   shows is below `target` (the match is not over), or under `count_down` at most
-    ///   `target − 1` plus the most one hand can add (the positive values, or the moon's
-    ///   `bonus` to the other seats), since count-down hands only lower totals.
+    ///   [`Episode::Match`] a total must never go below zero (no card worth less than 0, no
+    ///   moon or sun that subtracts from the taker, no count-down `below-zero`) and never above
+    ///   255: a total that an observation shows is below `target` (the match is not over; a
+    ///   ruleset without a target has no bound), or under `count_down` at most `target − 1`
+    ///   plus the most one hand can add (the positive values, or a moon's or sun's `bonus` to
+    ///   the other seats), since count-down hands only lower totals. The bounds are
+    ///   [`Scoring::live_total_bounds`](crate::kernel::Scoring::live_total_bounds).
     ///
     /// # Errors
     ///
@@ -344,13 +347,20 @@ impl ObservationDtype {
                 ),
             ))
         };
-        if let Some(&(card, value)) = ruleset.card_points().iter().find(|(_, v)| *v < 0) {
+        let scoring = Scoring::new(ruleset);
+        let (negative, positive) = scoring.points_bounds();
+        if negative < 0 {
+            let (card, value) = ruleset
+                .card_points()
+                .iter()
+                .copied()
+                .find(|(_, v)| *v < 0)
+                .expect("a card worth less than 0");
             return refuse(
                 "points",
                 format!("{card} is worth {value}, and a seat's points go below 0 when it takes it"),
             );
         }
-        let positive = i64::from(ruleset.positive_total());
         if positive > 255 {
             return refuse(
                 "points",
@@ -360,35 +370,44 @@ impl ObservationDtype {
         if episode == Episode::Hand {
             return Ok(());
         }
-        let moon = ruleset.moon();
-        if let Some(m) = moon.filter(|m| m.scoring != MoonScoring::AddToOthers) {
-            return refuse(
-                "scores",
-                format!(
-                    "the moon is scored {}, so a match's totals can go below 0",
-                    m.scoring.as_str()
+        let (least, most) = scoring.live_total_bounds();
+        if least.is_none() {
+            // With no card worth less than 0, a moon or a sun that subtracts lowers a total, or
+            // a count-down that goes below zero.
+            let subtracts = [("moon", ruleset.moon().map(|m| m.scoring))]
+                .into_iter()
+                .chain([("sun", ruleset.sun().map(|s| s.scoring))])
+                .find_map(|(name, s)| {
+                    s.filter(|&s| s != MoonScoring::AddToOthers)
+                        .map(|s| (name, s))
+                });
+            let why = match subtracts {
+                Some((name, s)) => format!(
+                    "the {name} is scored {}, so a match's totals can go below 0",
+                    s.as_str()
                 ),
-            );
-        }
-        let below_target = i128::from(ruleset.target()) - 1;
-        let highest = if ruleset.count_down() {
-            let hand = positive.max(moon.map_or(0, |m| i64::from(m.bonus)));
-            below_target + i128::from(hand)
-        } else {
-            below_target
-        };
-        if highest > 255 {
-            let how = if ruleset.count_down() {
-                " (target − 1, plus one hand before the count-down)"
-            } else {
-                " (target − 1)"
+                None => {
+                    "the count-down goes below zero, so a match's totals can go below 0".to_string()
+                }
             };
-            return refuse(
+            return refuse("scores", why);
+        }
+        let how = if ruleset.count_down() {
+            " (target − 1, plus one hand before the count-down)"
+        } else {
+            " (target − 1)"
+        };
+        match most {
+            Some(highest) if highest > 255 => refuse(
                 "scores",
                 format!("a match's totals reach {highest}{how}, above 255"),
-            );
+            ),
+            Some(_) => Ok(()),
+            None => refuse(
+                "scores",
+                "the ruleset has no target, so a match's totals have no bound".to_string(),
+            ),
         }
-        Ok(())
     }
 }
 

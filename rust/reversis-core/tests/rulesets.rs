@@ -114,7 +114,7 @@ fn rs_8_breaking_and_moon_fields() {
         MoonScoring::TakerChoice
     );
     assert_eq!(preset("hartenjagen").unwrap().moon().unwrap().bonus, 15);
-    assert_eq!(preset("hartenjagen").unwrap().target(), 50);
+    assert_eq!(preset("hartenjagen").unwrap().target(), Some(50));
     assert!(preset("hartenjagen").unwrap().passing().is_none());
 }
 

@@ -145,7 +145,14 @@ impl<'a> Decider<'a> {
                     .iter()
                     .map(|&s| i128::from(s))
                     .collect();
-                moon_id(moon_choice_of(rules, seat, &points, &scores)?)
+                // Phase moon: a shot of a hand that is no count-down hand (MATCH-6).
+                let shot = h
+                    .shot(rules, false)
+                    .filter(|s| s.taker == seat)
+                    .ok_or_else(|| {
+                        Error::new(ErrorCode::InvalidAction, "no moon choice to make")
+                    })?;
+                moon_id(moon_choice_of(rules, shot, &points, &scores)?)
             }
         };
         debug_assert!(legal >> id & 1 == 1, "the {id} chosen is legal");

@@ -18,10 +18,11 @@
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
+use reversis_core::kernel::{Races, Scoring, Shot};
 use reversis_core::{
-    Card, CardMultiset, CardSet, Error, HandState, Knowledge, Layout, MoonChoice, MoonScoring,
-    PassDirection, PerSeat, Ruleset, Sampler, SplitMix64, MAX_PLAYERS, MOON_ADD_ID,
-    MOON_SUBTRACT_ID, PASS_BASE, SUIT_MASKS,
+    Card, CardMultiset, CardSet, Error, HandState, Knowledge, Layout, MoonChoice, PassDirection,
+    PerSeat, Ruleset, Sampler, SplitMix64, MAX_PLAYERS, MOON_ADD_ID, MOON_SUBTRACT_ID, PASS_BASE,
+    SUIT_MASKS,
 };
 use serde_json::Value;
 
@@ -666,40 +667,70 @@ fn moon_choice(rules: &Ruleset, obs: &Value) -> Result<MoonChoice, Error> {
             })
             .ok_or_else(|| invalid(format!("{key} must hold one integer per seat")))
     };
-    moon_choice_of(rules, seat, &numbers("points")?, &numbers("scores")?)
+    let shot = shot_of(rules, obs)?
+        .filter(|s| s.taker == seat)
+        .ok_or_else(|| invalid(format!("seat {seat} shot neither the moon nor the sun")))?;
+    moon_choice_of(rules, shot, &numbers("points")?, &numbers("scores")?)
 }
 
-// The moon choice of the taker `seat`, from every seat's points of the hand, as captured, and
-// the match totals before it (one entry per seat of the table each).
+// The moon or the sun shot in the hand of `obs`, from its tricks (OBS-1): their races replayed
+// by the kernel's plan of scoring, a trick held over going to the next trick's winner (PLAY-9).
+fn shot_of(rules: &Ruleset, obs: &Value) -> Result<Option<Shot>, Error> {
+    let scoring = Scoring::new(rules);
+    let tricks = field(obs, "tricks")?
+        .as_array()
+        .ok_or_else(|| invalid("tricks must be a list"))?;
+    let (mut races, mut held) = (Races::START, 0u64);
+    for trick in tricks {
+        let cards = trick
+            .get("cards")
+            .and_then(Value::as_array)
+            .ok_or_else(|| invalid("a trick must hold its cards"))?;
+        for play in cards {
+            let card: Card = play
+                .get("card")
+                .and_then(Value::as_str)
+                .and_then(|c| c.parse().ok())
+                .ok_or_else(|| invalid("a trick's card must be a card"))?;
+            held |= card.bit();
+        }
+        if let Some(w) = trick.get("winner").and_then(Value::as_u64) {
+            races = scoring.capture(
+                races,
+                seat_of(&Value::from(w), rules.players(), "winner")?,
+                held,
+            );
+            held = 0;
+        }
+    }
+    Ok(scoring.shot(races, false))
+}
+
+// The moon choice of the taker of `shot` (the moon or the sun), from every seat's points of
+// the hand, as captured, and the match totals before it (one entry per seat of the table each).
+// The hand's scores under each choice are the kernel's (SCORE-2, SCORE-5).
 pub(crate) fn moon_choice_of(
     rules: &Ruleset,
-    seat: usize,
+    shot: Shot,
     points: &[i128],
     scores: &[i128],
 ) -> Result<MoonChoice, Error> {
     let n = rules.players();
-    let moon = rules
-        .moon()
-        .filter(|m| m.scoring == MoonScoring::TakerChoice)
-        .ok_or_else(|| invalid("the ruleset gives no moon choice"))?;
-    let target = i128::from(rules.target());
-    let bonus = i128::from(moon.bonus);
-    let positive = i128::from(rules.positive_total());
+    if !shot.awaits_choice() {
+        return Err(invalid("the ruleset gives no moon choice"));
+    }
+    let seat = shot.taker;
+    let captured: Vec<i32> = points
+        .iter()
+        .map(|&p| i32::try_from(p).map_err(|_| invalid("points out of range")))
+        .collect::<Result<_, _>>()?;
+    // Without a target only the number of deals ends the match, which this ranking leaves out.
+    let target = rules.target().map_or(i128::MAX, i128::from);
+    let scoring = Scoring::new(rules);
     let rank = |choice: MoonChoice| {
-        let totals: Vec<i128> = (0..n)
-            .map(|s| {
-                let mut hand = points[s];
-                if s == seat {
-                    hand -= positive;
-                }
-                match choice {
-                    MoonChoice::AddToOthers if s != seat => hand += bonus,
-                    MoonChoice::SubtractFromTaker if s == seat => hand -= bonus,
-                    _ => {}
-                }
-                scores[s] + hand
-            })
-            .collect();
+        let mut hand = captured.clone();
+        scoring.score_shot(&mut hand, shot, choice);
+        let totals: Vec<i128> = (0..n).map(|s| scores[s] + i128::from(hand[s])).collect();
         let low = *totals.iter().min().expect("a table has seats");
         let winners = totals.iter().filter(|&&t| t == low).count();
         let lead = totals[seat]

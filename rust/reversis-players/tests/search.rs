@@ -604,3 +604,40 @@ fn a_time_budget_is_read_from_the_clock_given() {
     let read = readings.get();
     assert!((200..=260).contains(&read), "{read} readings");
 }
+
+#[test]
+fn a_sun_taker_chooses_with_the_suns_bonus() {
+    // hearts-4 with a sun at the taker's choice, 52 (SCORE-5): seat 0 holds every club and
+    // takes every trick, so it shoots the sun, which takes precedence over the moon's 26.
+    let mut v = rules("hearts-4").to_value();
+    v["sun"] = serde_json::json!({"scoring": "taker-choice", "bonus": 52});
+    let r = reversis_core::Ruleset::from_value(&v).unwrap();
+    let hands = [
+        "2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC",
+        "2D 3D 4D 5D 6D 7D 8D 9D TD 2H 3H 4H 5H",
+        "JD QD KD AD 6H 7H 8H 9H TH JH QH KH AH",
+        "2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS",
+    ];
+    let mut g = dealt(r.clone(), 3, &hands);
+    while g.phase() == Phase::Play {
+        let seat = g.to_move().unwrap();
+        let o = g.observation(seat).unwrap();
+        let ids = search_decision(&r, &o, Budget::playouts(50), 1).unwrap();
+        g.apply_action(ids[0], Some(seat)).unwrap();
+    }
+    assert_eq!(g.phase(), Phase::Moon);
+    let mut o = g.observation(0).unwrap();
+    // From 90, 60, 60, 60: adding 52 takes the others to 112 and ends the match with seat 0
+    // the winner alone; the moon's 26 would leave every total below 100, and seat 0, leading
+    // by 30, would subtract.
+    o["scores"] = serde_json::json!([90, 60, 60, 60]);
+    assert_eq!(
+        search_decision(&r, &o, Budget::playouts(1), 0).unwrap(),
+        [MOON_ADD_ID]
+    );
+    let moon = rules("hearts-4");
+    assert_eq!(
+        search_decision(&moon, &o, Budget::playouts(1), 0).unwrap(),
+        [MOON_SUBTRACT_ID]
+    );
+}

@@ -497,15 +497,42 @@ impl PyRuleset {
         let dict = PyDict::new(py);
         dict.set_item("scoring", moon.scoring.as_str())?;
         dict.set_item("bonus", moon.bonus)?;
+        // 1.4.0: as `to_json()` holds it, only where not the default.
+        if moon.needs != core::MoonNeeds::default() {
+            dict.set_item("needs", moon.needs.as_str())?;
+        }
         Ok(Some(dict))
     }
+    /// RS-23: `{"scoring", "bonus"}` where a seat that takes every trick shoots the sun, else
+    /// None.
     #[getter]
-    fn target(&self) -> u64 {
+    fn sun<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let Some(sun) = self.inner.sun() else {
+            return Ok(None);
+        };
+        let dict = PyDict::new(py);
+        dict.set_item("scoring", sun.scoring.as_str())?;
+        dict.set_item("bonus", sun.bonus)?;
+        Ok(Some(dict))
+    }
+    /// RS-11: the target, None where only `deals` ends the match (RS-26).
+    #[getter]
+    fn target(&self) -> Option<u64> {
         self.inner.target()
     }
     #[getter]
     fn count_down(&self) -> bool {
         self.inner.count_down()
+    }
+    /// RS-25: how the count-down ends, `"stop-at-zero"` where the ruleset leaves it out.
+    #[getter]
+    fn count_down_end(&self) -> &'static str {
+        self.inner.count_down_end().as_str()
+    }
+    /// RS-26: the number of hands after which the match is over at the latest, or None.
+    #[getter]
+    fn deals(&self) -> Option<u64> {
+        self.inner.deals()
     }
     /// The deck's cards, sorted, each copy (a card of two copies twice, RS-21).
     #[getter]
@@ -1522,6 +1549,33 @@ fn simulate_args(
     Ok((rules, hands, seed, threads))
 }
 
+/// The bounds of `ruleset`'s scores, from the core's plan of scoring (`kernel::Scoring`), each a
+/// pair `(least, most)`: `points`, a seat's points for a hand as captured (SCORE-1); `hand`, its
+/// score for a hand outside the count-down (SCORE-2 … SCORE-4); `live_total`, its total in a
+/// match from totals of 0 while the match goes on (`None` where no bound holds); `total`, its
+/// total at any point of a match of at most `hands` hands (1 where `None`), its final totals
+/// included.
+#[pyfunction]
+#[pyo3(signature = (ruleset, hands=None))]
+fn score_bounds<'py>(
+    py: Python<'py>,
+    ruleset: &Bound<'py, PyAny>,
+    hands: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let rules = ruleset_arg(ruleset)?;
+    let hands = match hands {
+        Some(h) => unsigned_arg(h, ErrorCode::InvalidSetup, "a number of hands")?,
+        None => 1,
+    };
+    let scoring = core::kernel::Scoring::new(&rules);
+    let dict = PyDict::new(py);
+    dict.set_item("points", scoring.points_bounds())?;
+    dict.set_item("hand", scoring.hand_bounds())?;
+    dict.set_item("live_total", scoring.live_total_bounds())?;
+    dict.set_item("total", scoring.total_bounds(hands))?;
+    Ok(dict)
+}
+
 /// `samples` layouts of the hidden cards drawn exactly uniformly among those consistent with
 /// what the observer of `observation` (OBS-1) knows: each one sorted hand per seat.
 #[pyfunction]
@@ -1762,6 +1816,7 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(seed_draws, module)?)?;
     module.add_function(wrap_pyfunction!(dump_record, module)?)?;
     module.add_function(wrap_pyfunction!(load_record, module)?)?;
+    module.add_function(wrap_pyfunction!(score_bounds, module)?)?;
     module.add_function(wrap_pyfunction!(simulate_scores, module)?)?;
     module.add_function(wrap_pyfunction!(simulate_scores_and_masks, module)?)?;
     module.add_function(wrap_pyfunction!(sample_hidden, module)?)?;
