@@ -51,3 +51,25 @@ def test_next_seat_asks_the_person_last_in_the_pass_phase_and_else_is_to_act() -
             assert next_seat(game) == game.to_act
         act_for(game, players)
     assert next_seat(game) is None
+
+
+@pytest.mark.parametrize("engine", [reversis, reversis.reference], ids=["rust", "reference"])
+def test_the_scores_line_says_how_the_match_ends(engine: Any) -> None:
+    """MATCH-2, MATCH-5, MATCH-8, MATCH-9, as the scores line of the board words them."""
+    from reversis.commands.play.screen import ends_text
+
+    def text(preset: str, **start: Any) -> str:
+        game = engine.Game(engine.preset(preset), 5, **start)
+        return ends_text(game.standing, game.hand_number)
+
+    assert text("hearts-4") == "(to 100)"
+    assert text("black-maria-deals", hand_number=2) == "(deal 3 of 6)"
+    assert text("hartenjagen-count-down") == "(to 50, then down to 0)"
+    # A total already past the target: the count-down is under way from the first hand (MATCH-5).
+    assert text("hartenjagen-count-down", scores=[55, 10, 3, 0]) == "(counting down to 0)"
+    below = engine.preset("hartenjagen-count-down").replace(count_down_end="below-zero")
+    game = engine.Game(below, 5, scores=[55, 10, 3, 0])
+    assert ends_text(game.standing, game.hand_number) == "(counting down past 0)"
+    both = engine.preset("hearts-4").replace(deals=3)
+    game = engine.Game(both, 5, hand_number=1)
+    assert ends_text(game.standing, game.hand_number) == "(to 100 or deal 2 of 3)"

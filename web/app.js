@@ -448,12 +448,30 @@ function passText(coming) {
     : `passed ${plan.direction}: to ${to}, from ${from}`;
 }
 
+/** What a count-down hand does to a total (MATCH-8), by the ruleset's `count_down_end`. */
+const COUNT_DOWN_ENDS = {
+  "stop-at-zero": {
+    short: "counting down to zero",
+    rule: "each total goes down by its points for the hand, stopping at zero, and the match ends when a total reaches zero",
+  },
+  "exact-zero": {
+    short: "counting down to exactly zero",
+    rule: "each total goes down by its points for the hand, a total that would pass zero bouncing back up by the excess, and the match ends when a total lands on zero",
+  },
+  "below-zero": {
+    short: "counting down past zero",
+    rule: "each total goes down by its points for the hand, below zero too, and the match ends when a total is at or below zero; the lowest total wins",
+  },
+};
+
 /** How the match ends, in a few words for the status line (the core's `standing`). */
-function endsShort(standing) {
+function endsShort(standing, handNumber) {
   return standing.ends.map((end) => {
     if (end.kind === "target") return `the match ends at ${end.target} points`;
+    if (end.kind === "deals") return `deal ${Math.min(Number(handNumber) + 1, Number(end.deals))} of ${end.deals}`;
+    const countDown = COUNT_DOWN_ENDS[end.count_down_end];
     if (end.kind === "count-down" && end.counting) {
-      return `counting down to zero since ${joinNames(end.reached)} reached ${end.target}`;
+      return `${countDown.short} since ${joinNames(end.reached)} reached ${end.target}`;
     }
     if (end.kind === "count-down") return `the count-down starts at ${end.target} points`;
     return `the match ends by its ${end.kind} rule`;
@@ -465,8 +483,9 @@ function endsLong(standing) {
   const first = Number(table.start.hand_number ?? 0);
   const rules = standing.ends.map((end) => {
     if (end.kind === "target") return `The match ends when a total reaches ${end.target}.`;
+    if (end.kind === "deals") return `The match ends after ${end.deals} deals.`;
     if (end.kind !== "count-down") return `The match ends by its ${end.kind} rule.`;
-    const down = "each total goes down by its points for the hand, stopping at zero, and the match ends when a total reaches zero";
+    const down = COUNT_DOWN_ENDS[end.count_down_end].rule;
     if (!end.counting) return `When a total reaches ${end.target}, the count-down starts: from the next hand ${down}.`;
     const since = Number(end.first_hand);
     const when = since > first ? ` after hand ${since}` : "";
@@ -660,7 +679,7 @@ function render() {
 
   $("status").textContent =
     `${rules.title} · ${seedText()} · hand ${Number(obs.hand_number) + 1} · ` +
-    `${passText(obs.phase === "pass")} · ${endsShort(game.standing)} · ` +
+    `${passText(obs.phase === "pass")} · ${endsShort(game.standing, obs.hand_number)} · ` +
     `${OPPONENTS[table.settings.opponents]} computer players`;
   $("status").classList.remove("error");
   $("table").hidden = false;

@@ -415,15 +415,18 @@ class Game:
         """How the match ends and where it stands (MATCH-2, MATCH-3, MATCH-5 to MATCH-7).
 
         ``{"ends", "totals", "over", "lowest", "winners"}``: ``ends`` lists the ways the match
-        ends, each an object named by its ``kind``: ``{"kind": "target", "target"}``, or under
-        ``count_down`` ``{"kind": "count-down", "target", "count_down_end": "stop-at-zero",
-        "counting", "reached", "first_hand"}``, where ``reached`` names the seats at or past the
-        target when the count-down started and ``first_hand`` its first hand. ``lowest`` are the
+        ends, each an object named by its ``kind``: where the target is set ``{"kind":
+        "target", "target"}``, or under ``count_down`` ``{"kind": "count-down", "target",
+        "count_down_end", "counting", "reached", "first_hand"}``, where ``reached`` names the
+        seats at or past the target when the count-down started and ``first_hand`` its first
+        hand; where ``deals`` is set ``{"kind": "deals", "deals"}`` (MATCH-9). ``lowest`` are the
         seats on the lowest total, the winners once the match is over.
         """
         target = self._ruleset.target
-        end: dict[str, Any] = {"kind": "target", "target": target}
-        if self._ruleset.count_down:
+        ends: list[dict[str, Any]] = []
+        if target is not None and not self._ruleset.count_down:
+            ends.append({"kind": "target", "target": target})
+        if target is not None and self._ruleset.count_down:
             reached: list[int] = []
             first_hand = None
             if self._count_down:
@@ -438,19 +441,23 @@ class Game:
                     if reached:
                         first_hand = self._start_hand + index
                         break
-            end = {
-                "kind": "count-down",
-                "target": target,
-                "count_down_end": "stop-at-zero",
-                "counting": self._count_down,
-                "reached": reached,
-                "first_hand": first_hand,
-            }
+            ends.append(
+                {
+                    "kind": "count-down",
+                    "target": target,
+                    "count_down_end": self._ruleset.count_down_end,
+                    "counting": self._count_down,
+                    "reached": reached,
+                    "first_hand": first_hand,
+                }
+            )
+        if self._ruleset.deals is not None:
+            ends.append({"kind": "deals", "deals": self._ruleset.deals})
         lowest = min(self._scores)
         leaders = [seat for seat, total in enumerate(self._scores) if total == lowest]
         over = self._phase == "over"
         return {
-            "ends": [end],
+            "ends": ends,
             "totals": list(self._scores),
             "over": over,
             "lowest": leaders,

@@ -210,16 +210,22 @@ def prepare_streams() -> None:
             sys.stdout.reconfigure(errors="replace")
 
 
-def ends_text(standing: dict[str, Any]) -> str:
-    """How the match ends, from the core's ``standing`` (MATCH-2, MATCH-5): the scores line's note."""
+#: What a count-down hand does to a total (MATCH-8), in a few words, by ``count_down_end``.
+COUNT_DOWN_WORDS = {"stop-at-zero": "down to 0", "exact-zero": "down to exactly 0", "below-zero": "down past 0"}
+
+
+def ends_text(standing: dict[str, Any], hand_number: int) -> str:
+    """How the match ends, from the core's ``standing`` (MATCH-2, MATCH-5, MATCH-9): the scores line's note."""
     parts = []
     for end in standing["ends"]:
         if end["kind"] == "target":
             parts.append(f"to {end['target']}")
+        elif end["kind"] == "deals":
+            parts.append(f"deal {min(hand_number + 1, int(end['deals']))} of {end['deals']}")
         elif end["kind"] == "count-down" and end["counting"]:
-            parts.append("counting down to 0")
+            parts.append(f"counting {COUNT_DOWN_WORDS[end['count_down_end']]}")
         elif end["kind"] == "count-down":
-            parts.append(f"to {end['target']}, then down to 0")
+            parts.append(f"to {end['target']}, then {COUNT_DOWN_WORDS[end['count_down_end']]}")
         else:
             parts.append(str(end["kind"]))
     return f"({' or '.join(parts)})"
@@ -334,7 +340,7 @@ class Screen:
         def numbers(values: list[int]) -> list[tuple[str, str]]:
             return [(str(v), str(v)) for v in values]
 
-        self.say(self._columns("Scores", numbers(obs["scores"]), width, ends_text(game.standing)))
+        self.say(self._columns("Scores", numbers(obs["scores"]), width, ends_text(game.standing, game.hand_number)))
         broken = "hearts broken" if obs["hearts_broken"] and game.ruleset.hearts_breaking != "none" else ""
         self.say(self._columns("This hand", numbers(obs["points"]), width, broken))
         if last_trick is not None:
