@@ -827,3 +827,14 @@ def test_after_the_target_the_count_down_is_explained(table: Table) -> None:
     assert len(rows) == len(game.hand_scores) == number + 2
     assert all(int(v) <= 0 for v in rows[-1]) and any(int(v) < 0 for v in rows[-1])
     assert "rows show how much each total went down" in caption
+
+
+def test_a_match_of_a_number_of_deals_counts_them(table: Table) -> None:
+    # MATCH-9: black-maria-deals has no target; its sixth deal (hand number 5) is its last.
+    game = reversis.Game(reversis.preset("black-maria-deals"), seed=3, hand_number=2)
+    table.driver.execute_script("localStorage.setItem(arguments[0], arguments[1])", SAVE_KEY, _web_save(game))
+    table.open(fresh=False)
+    status, caption = _status_and_caption(table)
+    assert "deal 3 of 6" in status
+    assert "ends at" not in status and "None" not in status and "null" not in status
+    assert caption.startswith("The match ends after 6 deals.")
