@@ -56,8 +56,10 @@ class _View:
         self.trick: list[tuple[int, str]] = [(int(p["seat"]), str(p["card"])) for p in data["trick"]]
         self.tricks: list[dict[str, Any]] = list(data["tricks"])
         played: set[str] = {card for _, card in self.trick}
-        #: the point cards each seat has captured this hand
+        #: the cards each seat has captured this hand of those a moon needs (SCORE-2, SCORE-6)
         self.captured: list[list[str]] = [[] for _ in range(self.players)]
+        moon = self.ruleset.moon or {}
+        needs_all = moon.get("needs") == "every-scoring-card"
         held_over: list[str] = []  # PLAY-9: tricks nobody won go to the next trick's winner
         seen = Counter(self.hand) + Counter(card for _, card in self.trick)
         for trick in self.tricks:
@@ -68,7 +70,8 @@ class _View:
                 held_over.extend(cards)
                 continue
             cards, held_over = cards + held_over, []
-            self.captured[int(trick["winner"])].extend(c for c in cards if self.points_of.get(c, 0) > 0)
+            needed = (c for c in cards if self.points_of.get(c, 0) > 0 or (needs_all and self.points_of.get(c, 0)))
+            self.captured[int(trick["winner"])].extend(needed)
         self.played = played
         self.voids: list[list[str]] = [list(v) for v in data["voids"]]
         #: Whether identical cards cancel (RS-22): then a card played twice in a trick cannot win.
@@ -91,7 +94,7 @@ class _View:
         return sorted(cards, key=lambda c: -self.points_of[c])
 
     def moon_runner(self) -> int | None:
-        """The opponent who has taken every point card captured so far this hand, if any has been.
+        """The opponent who has taken every card a moon needs captured so far this hand, if any has been.
 
         Only once the threat is real: the opponent holds at least a third of the hand's points,
         or half the tricks are gone. Chasing every early heart costs more than the moons it stops.
@@ -104,7 +107,7 @@ class _View:
         runner = takers[0]
         # Every copy counts (RS-21): with two packs the hand holds twice the points.
         total = sum(self.points(c) for c in self.ruleset.deck if self.points(c) > 0)
-        taken = sum(self.points(c) for c in self.captured[runner])
+        taken = sum(max(self.points(c), 0) for c in self.captured[runner])
         if 3 * taken >= total or 2 * len(self.tricks) >= int(self.ruleset.hand_size):
             return runner
         return None
