@@ -29,6 +29,7 @@ RELEASES: dict[str, tuple[str, int]] = {
     "1.1.0": ("2a7d9a1ac303b0dbacb3b314e83e0d5837642aba1e5e2817c3fa4af799efcc04", 11),
     "1.2.0": ("eb079fa557ef25d5684db75e9c394dd1bea3dfc584e9ffdb9f44995bdc22825b", 14),
     "1.3.0": ("b4e8743749ae6e687ad6273cc8848504d74446383d86b48cdb7d97ce43e2c739", 14),
+    "1.4.0": ("d62fce0689b6ba06dcd472c38a7831ca39919652c272e1d3d0b321bd41e3889a", 20),
 }
 EXPECTED: dict[str, dict[str, dict[str, Any]]] = {
     release: json.loads((COMPAT / release / "expected.json").read_text(encoding="utf-8"))["records"]
@@ -157,6 +158,7 @@ def test_a_release_records_a_match_that_counts_down() -> None:
         ("1.1.0", "hartenjagen-count-down"),
         ("1.2.0", "hartenjagen-count-down"),
         ("1.3.0", "hartenjagen-count-down"),
+        ("1.4.0", "hartenjagen-count-down"),
     ]
 
 

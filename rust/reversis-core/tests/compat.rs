@@ -11,7 +11,13 @@ use reversis_core::{
 use serde_json::{json, Value};
 
 /// Each release folder of `conformance/compat/` and the number of presets that release had.
-const RELEASES: [(&str, usize); 4] = [("1.0.0", 8), ("1.1.0", 11), ("1.2.0", 14), ("1.3.0", 14)];
+const RELEASES: [(&str, usize); 5] = [
+    ("1.0.0", 8),
+    ("1.1.0", 11),
+    ("1.2.0", 14),
+    ("1.3.0", 14),
+    ("1.4.0", 20),
+];
 
 fn compat_dir(release: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
