@@ -971,6 +971,31 @@ impl<'r> Scoring<'r> {
     }
 }
 
+/// Rulesets of four cards a seat, so that a seat wins every trick or takes every scoring card in
+/// some of the hands, one for each scoring of each rule of [`Scoring::shot_rules`] beyond the
+/// moon (whose scorings the presets cover), each such rule's bonus 52: for the tests of the
+/// plays that score hands, which so cover every rule that replaces a hand's scores.
+#[cfg(test)]
+pub(crate) fn small_shot_rulesets() -> Vec<Ruleset> {
+    [
+        MoonScoring::AddToOthers,
+        MoonScoring::SubtractFromTaker,
+        MoonScoring::TakerChoice,
+    ]
+    .into_iter()
+    .map(|scoring| {
+        let small = serde_json::json!({
+            "name": "small", "players": 4,
+            "deck": {"lowest_rank": "J", "removed": []}, "passing": null,
+            "opening_card": null, "first_trick_ban": false, "hearts_breaking": "heart",
+            "card_points": {"JH": 1, "QH": 1, "KH": 1, "AH": 1, "QS": 13, "JD": -10},
+            "moon": {"scoring": "taker-choice", "bonus": 26, "needs": "every-scoring-card"},
+            "sun": {"scoring": scoring.as_str(), "bonus": 52}, "target": 100});
+        Ruleset::from_value(&small).expect("a valid variant")
+    })
+    .collect()
+}
+
 #[cfg(test)]
 mod tests {
     //! Each inverse against its forward function over every hand of a small universe: a card
