@@ -15,7 +15,7 @@ import pytest
 
 import reversis
 from helpers import SPEC, cid, spec_error_codes
-from reversis import reference
+from reversis import _core, reference
 
 # ------------------------------------------------------------------------------ the surface
 
@@ -58,6 +58,22 @@ def test_classes_have_the_same_public_members_and_signatures(cls: str) -> None:
             assert _signature(getattr(rust, member)) == _signature(getattr(ref, member)), f"{cls}.{member}"
     if cls in ("Game", "VectorEnv"):
         assert _signature(rust) == _signature(ref)
+
+
+@pytest.mark.parametrize("name", reversis.preset_names())
+def test_every_field_reads_the_same_in_both_engines(name: str) -> None:
+    """API-2: every field of RULESET_FIELDS is an attribute of a ruleset of either engine, with
+    or without a getter of its own (one without is read generically in both), and the two agree;
+    an optional field the ruleset leaves out reads as its default, ``None`` where it has none."""
+    ours, theirs = reversis.preset(name), reference.preset(name)
+    data = ours.to_json()
+    for field in _core.RULESET_FIELD_TABLE:
+        key = field["name"]
+        if key == "spec_version":
+            continue  # RS-17: not part of a ruleset's value
+        assert getattr(ours, key) == getattr(theirs, key), f"{name}.{key}"
+        if key not in data:
+            assert getattr(ours, key) == field["default"], f"{name}.{key}"
 
 
 def test_the_error_codes_are_one_list() -> None:

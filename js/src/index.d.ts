@@ -226,7 +226,8 @@ export class Ruleset {
   readonly heartsBreaking: string;
   readonly cardPoints: Record<Card, number>;
   readonly moon: { scoring: string; bonus: number } | null;
-  readonly target: Int64;
+  /** The target, null where only `deals` ends the match (RS-26). */
+  readonly target: Int64 | null;
   readonly countDown: boolean;
   /** The cards of the deck, sorted; with two packs a card of two copies twice (RS-21). */
   readonly deck: Card[];
@@ -236,7 +237,8 @@ export class Ruleset {
   readonly pointCards: Card[];
   equals(other: unknown): boolean;
   /** Any other field of RULESET_FIELDS, camelCase (a field of RULESET_FIELD_TABLE of kind
-   * boolean, enum or integer, read from the table alone). */
+   * boolean, enum or integer, read from the table alone, or an optional object): its value in
+   * toJson(), or its default where left out. */
   readonly [field: string]: unknown;
 }
 

@@ -406,7 +406,8 @@ export class Ruleset {
 
   static {
     // Every other field of RULESET_FIELDS (a field of a rule of legality, declared in the core's
-    // kernel) as a camelCase getter: its value in toJson(), or its default where left out.
+    // kernel, or an optional object) as a camelCase getter: its value in toJson(), or its
+    // default where left out, so that a new field needs no getter of its own.
     for (const field of RULESET_FIELDS) {
       const key = camelCase(field);
       if (!(key in Ruleset.prototype)) {

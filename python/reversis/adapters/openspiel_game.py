@@ -68,8 +68,9 @@ drives OpenSpiel's own ``hearts`` through the driver protocol so that the suite 
   card points add up to 0). The scores are the :class:`reversis.Game`'s, so every rule of the
   ruleset (cancellation and held-over tricks, PLAY-9; the moon of 52 of two packs) comes from the
   engine. The utility bounds are the core's (``reversis._core.score_bounds``): the most and least
-  a seat can score in a hand (its positive card points or the moon's or sun's bonus; its negative
-  card points, less the bonus where the taker may subtract it), every copy of a point card counted
+  a seat can score in a hand (its positive card points or the bonus of a rule that replaces the
+  hand's scores; its negative card points, less the bonus where the taker may subtract it), every
+  copy of a point card counted
   (SCORE-1: −52 to 52 for the two-pack presets), and in a match the target plus one hand (without
   a target, ``max_hands`` of the best hands) and ``max_hands`` of the worst hands.
   With ``rewards="trick"`` a trick held over pays nothing, and the next trick won pays its winner

@@ -1293,6 +1293,17 @@ class Game:
             self._deal_from_seed()
 
 
+def shot_rules(ruleset: Ruleset) -> list[tuple[str, str, int]]:
+    """The rules of ``ruleset`` that replace the scores of a hand (SCORE-2, SCORE-5).
+
+    Each is ``(field, scoring, bonus)`` with its field's name (RS-10 ``moon``, RS-23 ``sun``), in
+    the order of ruleset.md. The code that bounds or explains scores (vector.py's ``uint8``
+    check, API-11) reads these and names no rule of its own.
+    """
+    rules = [("moon", ruleset._moon_scoring, ruleset._moon_bonus), ("sun", ruleset._sun_scoring, ruleset._sun_bonus)]
+    return [(field, scoring, bonus) for field, scoring, bonus in rules if scoring is not None]
+
+
 def _count_down_total(end: str, total: int, points: int) -> int:
     """MATCH-6, MATCH-8: a total after a count-down hand in which the seat took ``points``."""
     if end == "below-zero":

@@ -277,14 +277,20 @@ class Ruleset:
         """RS-8: which cards break hearts (PLAY-6)."""
         return str(self._legality["hearts_breaking"])
 
-    def __getattr__(self, name: str) -> bool | str:
-        """Any other field of the rules of legality (legality.py), by its name."""
+    def __getattr__(self, name: str) -> Any:
+        """Any other field, by its name, so that a new field needs no property of its own.
+
+        A field of the rules of legality (legality.py), or an optional field without a property
+        (RS-19), as ``to_json()`` holds it, and ``None`` where left out (null means what absence
+        means).
+        """
         if name.startswith("_"):
             raise AttributeError(name)
-        try:
+        if name in self._legality:
             return self._legality[name]
-        except KeyError:
-            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}") from None
+        if name in OPTIONAL_FIELDS:
+            return plain(self._json.get(name))
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def __setattr__(self, name: str, value: Any) -> None:
         """Refuse every change once built: a ruleset is immutable (API-2)."""
@@ -403,14 +409,14 @@ class Ruleset:
         self._point_mask = mask_of(card for card in range(DECK_SIZE) if values[card] > 0)
 
     def _read_bonus_scoring(self, value: dict[str, Any], field: str) -> tuple[str, int]:
-        """The ``scoring`` and ``bonus`` of a moon (RS-10) or a sun (RS-23), checked."""
+        """The ``scoring`` and ``bonus`` of a rule that replaces a hand's scores (RS-10, RS-23), checked."""
         scoring = _expect(value["scoring"], str, f"{field}.scoring")
         if scoring not in MOON_SCORINGS:
             raise _fail(f"field '{field}.scoring' must be one of {', '.join(MOON_SCORINGS)}, not {shown(scoring)}")
         bonus = _expect(value["bonus"], int, f"{field}.bonus")
         if bonus < 1:
             raise _fail(f"field '{field}.bonus' must be at least 1, not {bonus}")
-        # ERR-6: one hand scores one bonus, the moon's or the sun's, so each is bounded apart.
+        # ERR-6: one hand scores one bonus, of one such rule, so each is bounded apart.
         if bonus + self._magnitude > MAX_POINTS:
             raise _fail(f"field '{field}.bonus' is too large (with the card values it must stay below 2**31)")
         return scoring, bonus
@@ -567,11 +573,6 @@ class Ruleset:
     def moon(self) -> dict[str, Any] | None:
         """``{"scoring": ..., "bonus": n}``, or ``None`` without a moon (RS-10)."""
         return self.to_json()["moon"]
-
-    @property
-    def sun(self) -> dict[str, Any] | None:
-        """``{"scoring": ..., "bonus": n}`` where taking every trick shoots the sun (RS-23), else ``None``."""
-        return None if self._sun_scoring is None else {"scoring": self._sun_scoring, "bonus": self._sun_bonus}
 
     @property
     def cancellation(self) -> dict[str, str] | None:

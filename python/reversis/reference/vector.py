@@ -31,7 +31,7 @@ from ..encoding import ENCODING_LENGTH, encode_observation
 from ..errors import InvalidInputError, ReversisError, shown
 from ..spaces import OBSERVATION_DTYPES, VectorSpaces
 from .actions import NUM_ACTIONS
-from .game import Game
+from .game import Game, shot_rules
 from .ruleset import Ruleset, as_ruleset
 from .seeding import SplitMix64, check_count
 
@@ -129,9 +129,9 @@ def _uint8_refusal(ruleset: Ruleset, episode: str) -> str | None:
 
     API-11: the ``points`` block lies between the sum of the negative card values and that of
     the positive ones (each copy counted); the ``scores`` block is 0 in hand episodes, and in a
-    match never below 0 without negative cards or a moon that subtracts, and never above
-    ``target - 1``, plus under ``count_down`` the most one hand adds (the positive values, or
-    the moon's bonus where larger).
+    match never below 0 without negative cards or a rule that replaces a hand's scores and may
+    subtract (game.py's :func:`shot_rules`), and never above ``target - 1``, plus under
+    ``count_down`` the most one hand adds (the positive values, or such a rule's bonus where larger).
     """
     values = ruleset.card_points
     for card, value in values.items():
@@ -142,10 +142,10 @@ def _uint8_refusal(ruleset: Ruleset, episode: str) -> str | None:
         return f"the points block: the cards are worth {positive} together, and a seat can take them all"
     if episode == "hand":
         return None
-    moon, sun = ruleset.moon, ruleset.sun
-    for name, rule in (("moon", moon), ("sun", sun)):
-        if rule is not None and rule["scoring"] != "add-to-others":
-            return f"the scores block: the {name} is scored {rule['scoring']}, so a match's totals can go below 0"
+    shots = shot_rules(ruleset)
+    for name, scoring, _ in shots:
+        if scoring != "add-to-others":
+            return f"the scores block: the {name} is scored {scoring}, so a match's totals can go below 0"
     # API-11 (1.4.0): with no target, or a count-down past zero, a match's totals have no bound.
     if ruleset.target is None:
         return "the scores block: the ruleset has no target, so a match's totals have no bound"
@@ -153,7 +153,7 @@ def _uint8_refusal(ruleset: Ruleset, episode: str) -> str | None:
         return "the scores block: the count-down goes below zero, so a match's totals can go below 0"
     highest = ruleset.target - 1
     if ruleset.count_down:
-        highest += max(positive, *(0 if rule is None else rule["bonus"] for rule in (moon, sun)))
+        highest += max(positive, *(bonus for _, _, bonus in shots))
     if highest > _UINT8_MAX:
         return f"the scores block: a match's totals reach {highest}, above {_UINT8_MAX}"
     return None

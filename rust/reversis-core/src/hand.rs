@@ -467,15 +467,16 @@ impl HandState {
         self.races.moon().taker()
     }
 
-    /// The seat that shot the moon or the sun in the completed hand (SCORE-2); `None` where
-    /// nobody did, the ruleset having neither, or while the hand is in progress.
+    /// The seat that shot in the completed hand, under a rule that replaces the hand's scores
+    /// (SCORE-2, [`Scoring::shot_rules`]); `None` where nobody did, the ruleset having no such
+    /// rule, or while the hand is in progress.
     #[inline]
     pub fn moon_taker(&self, rules: &Ruleset) -> Option<usize> {
         self.shot(rules, false).map(|s| s.taker)
     }
 
-    /// The moon or the sun shot in the completed hand, and how it is scored (SCORE-2); `None`
-    /// where nobody shot either, while the hand is in progress, and in a count-down hand
+    /// The shot of the completed hand, and how it is scored (SCORE-2, [`Scoring::shot`]);
+    /// `None` where nobody shot, while the hand is in progress, and in a count-down hand
     /// (`count_down`, MATCH-6).
     #[inline]
     pub fn shot(&self, rules: &Ruleset, count_down: bool) -> Option<Shot> {
@@ -487,7 +488,7 @@ impl HandState {
     }
 
     /// The hand's scores (SCORE-1, SCORE-2): each seat's points, with the positive part
-    /// replaced where a seat shot the moon or the sun. `choice` is the taker's choice and is used only
+    /// replaced where a seat shot (SCORE-2). `choice` is the taker's choice and is used only
     /// under `taker-choice`. Entries beyond `players` are 0.
     ///
     /// # Panics

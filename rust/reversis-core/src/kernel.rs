@@ -38,7 +38,7 @@ use crate::card::{Card, Suit, FULL_DECK, SUIT_MASKS};
 use crate::error::{Error, ErrorCode};
 use crate::fields::Field;
 use crate::ruleset::{
-    CountDownEnd, LastTrick, Moon, MoonChoice, MoonNeeds, MoonScoring, Ruleset, Sun,
+    CountDownEnd, LastTrick, Moon, MoonChoice, MoonNeeds, MoonScoring, Ruleset, ShotRule,
 };
 
 const HEARTS: u64 = SUIT_MASKS[Suit::Hearts as usize];
@@ -683,7 +683,7 @@ pub struct Scoring<'r> {
     // SCORE-2: the cards a moon needs, of which the moon's race follows the captures.
     moon_cards: u64,
     moon: Option<Moon>,
-    sun: Option<Sun>,
+    sun: Option<ShotRule>,
 }
 
 impl<'r> Scoring<'r> {
@@ -879,22 +879,43 @@ impl<'r> Scoring<'r> {
         (negative, i64::from(self.rules.positive_total()))
     }
 
-    /// SCORE-2 … SCORE-4: the least and the most one seat's score for a hand can be outside the
+    /// SCORE-2, SCORE-5: the rules of the ruleset that replace the scores of a hand, each with
+    /// the name of its field as the spec names it (`moon`, RS-10; `sun`, RS-23), in the order
+    /// of the spec's fields. The callers that bound or explain scores (the bounds below, API-11's
+    /// check) iterate these and name no rule of their own.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversis_core::kernel::Scoring;
+    /// use reversis_core::{preset, MoonScoring};
+    /// // The omnibus alternative's moon and sun both take their bonus from the taker.
+    /// let rules = preset("omnibus-alternative").unwrap();
+    /// let shots: Vec<_> = Scoring::new(&rules).shot_rules().collect();
+    /// let named: Vec<_> = shots.iter().map(|&(name, rule)| (name, rule.bonus)).collect();
+    /// assert_eq!(named, [("moon", 26), ("sun", 52)]);
+    /// assert!(shots.iter().all(|(_, r)| r.scoring == MoonScoring::SubtractFromTaker));
+    /// ```
+    pub fn shot_rules(&self) -> impl Iterator<Item = (&'static str, ShotRule)> {
+        let moon = self.moon.map(|m| ("moon", m.shot_rule()));
+        let sun = self.sun.map(|s| ("sun", s));
+        moon.into_iter().chain(sun)
+    }
+
+    /// SCORE-2 … SCORE-5: the least and the most one seat's score for a hand can be outside the
     /// count-down (the only hands of a match from totals of 0 before one reaches the target):
-    /// the least the negative values, less the bonus of a moon or sun that may subtract from
-    /// its taker; the most the positive values, or the bonus a moon or sun may add to the other
-    /// seats where larger. Bounds no hand passes, not always reached.
+    /// the least the negative values, less the bonus of a rule of [`Scoring::shot_rules`] that
+    /// may subtract from its taker; the most the positive values, or the bonus such a rule may
+    /// add to the other seats where larger. Bounds no hand passes, not always reached.
     pub fn hand_bounds(&self) -> (i64, i64) {
         let (negative, positive) = self.points_bounds();
         let (mut least, mut most) = (negative, positive);
-        let moon = self.moon.map(|m| (m.scoring, m.bonus));
-        let sun = self.sun.map(|s| (s.scoring, s.bonus));
-        for (scoring, bonus) in moon.into_iter().chain(sun) {
-            let bonus = i64::from(bonus);
-            if scoring != MoonScoring::AddToOthers {
+        for (_, rule) in self.shot_rules() {
+            let bonus = i64::from(rule.bonus);
+            if rule.scoring != MoonScoring::AddToOthers {
                 least = least.min(negative - bonus);
             }
-            if scoring != MoonScoring::SubtractFromTaker {
+            if rule.scoring != MoonScoring::SubtractFromTaker {
                 most = most.max(bonus);
             }
         }
@@ -948,6 +969,31 @@ impl<'r> Scoring<'r> {
         }
         (low, high)
     }
+}
+
+/// Rulesets of four cards a seat, so that a seat wins every trick or takes every scoring card in
+/// some of the hands, one for each scoring of each rule of [`Scoring::shot_rules`] beyond the
+/// moon (whose scorings the presets cover), each such rule's bonus 52: for the tests of the
+/// plays that score hands, which so cover every rule that replaces a hand's scores.
+#[cfg(test)]
+pub(crate) fn small_shot_rulesets() -> Vec<Ruleset> {
+    [
+        MoonScoring::AddToOthers,
+        MoonScoring::SubtractFromTaker,
+        MoonScoring::TakerChoice,
+    ]
+    .into_iter()
+    .map(|scoring| {
+        let small = serde_json::json!({
+            "name": "small", "players": 4,
+            "deck": {"lowest_rank": "J", "removed": []}, "passing": null,
+            "opening_card": null, "first_trick_ban": false, "hearts_breaking": "heart",
+            "card_points": {"JH": 1, "QH": 1, "KH": 1, "AH": 1, "QS": 13, "JD": -10},
+            "moon": {"scoring": "taker-choice", "bonus": 26, "needs": "every-scoring-card"},
+            "sun": {"scoring": scoring.as_str(), "bonus": 52}, "target": 100});
+        Ruleset::from_value(&small).expect("a valid variant")
+    })
+    .collect()
 }
 
 #[cfg(test)]

@@ -77,7 +77,7 @@ pub use record::{
 pub use rng::{deal_from_seed, seed_draws, SplitMix64};
 pub use ruleset::{
     preset, preset_names, CountDownEnd, HeartsBreaking, LastTrick, Moon, MoonChoice, MoonNeeds,
-    MoonScoring, PassDirection, Passing, Ruleset, Sun, SPEC_VERSION,
+    MoonScoring, PassDirection, Passing, Ruleset, ShotRule, SPEC_VERSION,
 };
 pub use sample::{count_layouts, revealed, Knowledge, Layout, Sampler};
 pub use seat::{PerSeat, MAX_PLAYERS};

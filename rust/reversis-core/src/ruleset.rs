@@ -249,13 +249,27 @@ pub struct Moon {
     pub needs: MoonNeeds,
 }
 
-/// The sun rule (RS-23, SCORE-5; added in 1.4.0): a seat that captured every trick of a hand.
+/// How a rule that replaces the scores of a hand is scored (SCORE-2 … SCORE-5): a ruleset's
+/// `scoring` and `bonus` of such a rule, its moon's (RS-10, which the moon's [`Moon`] holds with
+/// the cards it needs) or its sun's (RS-23, SCORE-5; added in 1.4.0: a seat that captured every
+/// trick of a hand). One type for every such rule, so that a new one needs none of its own.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Sun {
-    /// How the sun is scored, as a moon is.
+pub struct ShotRule {
+    /// How the rule is scored, as a moon is.
     pub scoring: MoonScoring,
     /// The bonus, a positive integer.
     pub bonus: i32,
+}
+
+impl Moon {
+    /// How the moon is scored, as every rule that replaces a hand's scores is.
+    #[inline]
+    pub fn shot_rule(&self) -> ShotRule {
+        ShotRule {
+            scoring: self.scoring,
+            bonus: self.bonus,
+        }
+    }
 }
 
 /// How the count-down ends (RS-25 `count_down_end`, MATCH-8; added in 1.4.0).
@@ -334,7 +348,7 @@ pub struct Ruleset {
     // RS-10: the moon rule, or none.
     moon: Option<Moon>,
     // RS-23 (1.4.0): the sun rule, or none.
-    sun: Option<Sun>,
+    sun: Option<ShotRule>,
     // RS-11: the match ends after the hand in which a total reaches this; none (RS-26) where
     // only `deals` ends it.
     target: Option<u64>,
@@ -1286,7 +1300,7 @@ fn rs_10_moon(moon: Option<RawMoon>, points: &Points) -> Result<Option<Moon>, Er
 fn rs_23_sun(
     written: Option<Typed<Option<RawSun>>>,
     points: &Points,
-) -> Result<Option<Sun>, Error> {
+) -> Result<Option<ShotRule>, Error> {
     let Some(s) = written.map(|s| s.or_shape("sun")).transpose()?.flatten() else {
         return Ok(None);
     };
@@ -1324,7 +1338,7 @@ fn rs_23_sun(
             ))
         }
     };
-    Ok(Some(Sun { scoring, bonus }))
+    Ok(Some(ShotRule { scoring, bonus }))
 }
 
 /// RS-26, RS-13 item 11: `deals`, `null` (or absent) or an integer 1 … 2^64−1.
@@ -1881,7 +1895,7 @@ impl Ruleset {
 
     /// RS-23: the sun rule, or `None`.
     #[inline]
-    pub fn sun(&self) -> Option<Sun> {
+    pub fn sun(&self) -> Option<ShotRule> {
         self.sun
     }
 

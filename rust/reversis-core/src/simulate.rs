@@ -529,25 +529,15 @@ mod tests {
                     .expect("a valid variant"),
             );
         }
-        // Four cards a seat, so that a seat wins every trick (the sun, SCORE-5) or takes every
-        // scoring card (SCORE-6) in some of the hands, under each of the sun's scorings.
-        for sun in ["add-to-others", "subtract-from-taker", "taker-choice"] {
-            let small = serde_json::json!({
-                "name": "small", "players": 4,
-                "deck": {"lowest_rank": "J", "removed": []}, "passing": null,
-                "opening_card": null, "first_trick_ban": false, "hearts_breaking": "heart",
-                "card_points": {"JH": 1, "QH": 1, "KH": 1, "AH": 1, "QS": 13, "JD": -10},
-                "moon": {"scoring": "taker-choice", "bonus": 26, "needs": "every-scoring-card"},
-                "sun": {"scoring": sun, "bonus": 52}, "target": 100});
-            all.push(Ruleset::from_value(&small).expect("a valid variant"));
-        }
+        // Every rule that replaces a hand's scores, under each of its scorings.
+        all.extend(kernel::small_shot_rulesets());
         all
     }
 
     #[test]
     fn the_batch_playout_plays_the_hands_of_hand_state() {
         for rules in variants() {
-            let mut suns = 0;
+            let mut shots = 0;
             for i in 0..400u64 {
                 let mut expected_masks = Vec::new();
                 let expected =
@@ -556,12 +546,12 @@ mod tests {
                 let got = play_random_hand(&rules, &mut hand_generator(77, i), i, Some(&mut masks));
                 assert_eq!(got, expected, "{} hand {i}", rules.name());
                 assert_eq!(masks, expected_masks, "{} hand {i}", rules.name());
-                // The sun of the small variants: 52 to each other seat, or the taker's
-                // 17 − 10 − 17 − 52 = −62.
-                suns += usize::from(got.0.contains(&52) || got.0.contains(&-62));
+                // A shot of bonus 52 of the small rulesets: 52 to each other seat, or the
+                // taker's 17 − 10 − 17 − 52 = −62.
+                shots += usize::from(got.0.contains(&52) || got.0.contains(&-62));
             }
             if rules.name() == "small" {
-                assert!(suns > 0, "no hand of {} shot the sun", rules.name());
+                assert!(shots > 0, "no hand of {} shot a bonus of 52", rules.name());
             }
             let (scores, _) = simulate_with_masks(&rules, 50, 77, 3);
             let n = rules.players();

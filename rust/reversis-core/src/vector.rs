@@ -323,11 +323,13 @@ impl ObservationDtype {
     ///   card may be worth less than 0, and the positive values may add up to 255 at most;
     /// - the `scores` block holds the totals, always 0 in [`Episode::Hand`]. In
     ///   [`Episode::Match`] a total must never go below zero (no card worth less than 0, no
-    ///   moon or sun that subtracts from the taker, no count-down `below-zero`) and never above
-    ///   255: a total that an observation shows is below `target` (the match is not over; a
-    ///   ruleset without a target has no bound), or under `count_down` at most `target − 1`
-    ///   plus the most one hand can add (the positive values, or a moon's or sun's `bonus` to
-    ///   the other seats), since count-down hands only lower totals. The bounds are
+    ///   rule that replaces a hand's scores and may subtract from the taker, no count-down
+    ///   `below-zero`) and never above 255: a total that an observation shows is below
+    ///   `target` (the match is not over; a ruleset without a target has no bound), or under
+    ///   `count_down` at most `target − 1` plus the most one hand can add (the positive values,
+    ///   or the `bonus` such a rule adds to the other seats), since count-down hands only lower
+    ///   totals. The rules are [`Scoring::shot_rules`](crate::kernel::Scoring::shot_rules), the
+    ///   bounds
     ///   [`Scoring::live_total_bounds`](crate::kernel::Scoring::live_total_bounds).
     ///
     /// # Errors
@@ -372,19 +374,15 @@ impl ObservationDtype {
         }
         let (least, most) = scoring.live_total_bounds();
         if least.is_none() {
-            // With no card worth less than 0, a moon or a sun that subtracts lowers a total, or
-            // a count-down that goes below zero.
-            let subtracts = [("moon", ruleset.moon().map(|m| m.scoring))]
-                .into_iter()
-                .chain([("sun", ruleset.sun().map(|s| s.scoring))])
-                .find_map(|(name, s)| {
-                    s.filter(|&s| s != MoonScoring::AddToOthers)
-                        .map(|s| (name, s))
-                });
+            // With no card worth less than 0, a rule that replaces a hand's scores and may
+            // subtract from its taker lowers a total, or a count-down that goes below zero.
+            let subtracts = scoring
+                .shot_rules()
+                .find(|(_, rule)| rule.scoring != MoonScoring::AddToOthers);
             let why = match subtracts {
-                Some((name, s)) => format!(
+                Some((name, rule)) => format!(
                     "the {name} is scored {}, so a match's totals can go below 0",
-                    s.as_str()
+                    rule.scoring.as_str()
                 ),
                 None => {
                     "the count-down goes below zero, so a match's totals can go below 0".to_string()

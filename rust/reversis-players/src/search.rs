@@ -669,11 +669,15 @@ fn moon_choice(rules: &Ruleset, obs: &Value) -> Result<MoonChoice, Error> {
     };
     let shot = shot_of(rules, obs)?
         .filter(|s| s.taker == seat)
-        .ok_or_else(|| invalid(format!("seat {seat} shot neither the moon nor the sun")))?;
+        .ok_or_else(|| {
+            invalid(format!(
+                "seat {seat} shot nothing that replaces the hand's scores"
+            ))
+        })?;
     moon_choice_of(rules, shot, &numbers("points")?, &numbers("scores")?)
 }
 
-// The moon or the sun shot in the hand of `obs`, from its tricks (OBS-1): their races replayed
+// The shot of the hand of `obs` (SCORE-2), from its tricks (OBS-1): their races replayed
 // by the kernel's plan of scoring, a trick held over going to the next trick's winner (PLAY-9).
 fn shot_of(rules: &Ruleset, obs: &Value) -> Result<Option<Shot>, Error> {
     let scoring = Scoring::new(rules);
@@ -706,7 +710,7 @@ fn shot_of(rules: &Ruleset, obs: &Value) -> Result<Option<Shot>, Error> {
     Ok(scoring.shot(races, false))
 }
 
-// The moon choice of the taker of `shot` (the moon or the sun), from every seat's points of
+// The moon choice of the taker of `shot` (under any rule of `Scoring::shot_rules`), from every seat's points of
 // the hand, as captured, and the match totals before it (one entry per seat of the table each).
 // The hand's scores under each choice are the kernel's (SCORE-2, SCORE-5).
 pub(crate) fn moon_choice_of(

@@ -503,18 +503,6 @@ impl PyRuleset {
         }
         Ok(Some(dict))
     }
-    /// RS-23: `{"scoring", "bonus"}` where a seat that takes every trick shoots the sun, else
-    /// None.
-    #[getter]
-    fn sun<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
-        let Some(sun) = self.inner.sun() else {
-            return Ok(None);
-        };
-        let dict = PyDict::new(py);
-        dict.set_item("scoring", sun.scoring.as_str())?;
-        dict.set_item("bonus", sun.bonus)?;
-        Ok(Some(dict))
-    }
     /// RS-11: the target, None where only `deals` ends the match (RS-26).
     #[getter]
     fn target(&self) -> Option<u64> {
@@ -558,9 +546,9 @@ impl PyRuleset {
         card_strings(self.inner.point_cards())
     }
 
-    /// Any other field of `RULESET_FIELDS` (a field of a simple kind of the core's table, which
-    /// has no getter of its own) by its name: its value in `to_json()`, or its default where
-    /// left out.
+    /// Any other field of `RULESET_FIELDS` (one without a getter of its own: a field of a
+    /// simple kind of the core's table, or an optional object) by its name: its value in
+    /// `to_json()`, or its default where left out.
     fn __getattr__(&self, py: Python<'_>, name: &str) -> PyResult<Py<PyAny>> {
         match self.inner.field(name) {
             Some(value) => to_python(py, &value),
