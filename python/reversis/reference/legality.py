@@ -33,10 +33,6 @@ class Rules(Protocol):
         """RS-7: no point card on the first trick unless a seat holds nothing else."""
         ...
 
-    def __getattr__(self, name: str) -> bool | str:
-        """A field of :data:`LEGALITY_FIELDS` without a property of its own, by its name."""
-        ...
-
 
 class LegalityField(NamedTuple):
     """A ruleset field of a rule of legality (spec/ruleset.md)."""
@@ -56,7 +52,6 @@ class LegalityField(NamedTuple):
 LEGALITY_FIELDS = (
     LegalityField("first_trick_ban", bool, default=False, optional=False),  # RS-7, PLAY-5
     LegalityField("hearts_breaking", ("none", "heart", "heart-or-QS"), default="heart", optional=False),  # RS-8
-    LegalityField("no_heart_first_lead", bool, default=False, optional=True),  # RS-27
 )
 
 
@@ -93,12 +88,6 @@ def play_error(
             return (
                 "hearts-not-broken",
                 f"{name} cannot be led: hearts are not broken and seat {seat} holds other suits",
-            )
-        # RS-27: broken or not, no heart leads the first trick from a hand that holds another suit.
-        if first_trick and ruleset.no_heart_first_lead and hearts >> card & 1 and hand & ~hearts:
-            return (
-                "hearts-not-broken",
-                f"{name} cannot be led to the first trick: seat {seat} holds other suits",
             )
         return None
     led_suit = suit_of(trick[0][1])

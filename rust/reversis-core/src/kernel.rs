@@ -146,30 +146,6 @@ pub fn lead_reveals(card: u64, opening: u64, broken: bool) -> u64 {
     }
 }
 
-/// RS-27: the cards `held` leaves for the hand's first lead, where `barred` is the hearts under
-/// `no_heart_first_lead` (0 without it, or at any later lead): no heart, unless every card held
-/// is a heart (D-2), whether or not hearts are broken.
-#[inline(always)]
-pub fn first_lead_hearts(held: u64, barred: u64) -> u64 {
-    let plain = held & !barred;
-    if plain == 0 {
-        held
-    } else {
-        plain
-    }
-}
-
-/// The inverse of [`first_lead_hearts`]: a heart led to the first trick under the rule shows a
-/// hand of hearts.
-#[inline(always)]
-pub fn first_lead_hearts_reveals(card: u64, barred: u64) -> u64 {
-    if card & barred != 0 {
-        FULL_DECK & !barred
-    } else {
-        0
-    }
-}
-
 // ------------------------------------------------------------------ following
 
 /// PLAY-4: the cards `held` leaves for a seat following a trick led in suit `led` (a suit
@@ -258,9 +234,6 @@ pub struct Legality {
     pub opening: u64,
     /// The cards the first-trick ban forbids on the first trick, 0 without the ban (PLAY-5).
     pub banned: u64,
-    /// The hearts, which may not lead the first trick under `no_heart_first_lead`, 0 without it
-    /// (RS-27).
-    pub first_lead_barred: u64,
 }
 
 // The stages of a cascade one by one: the cards left, and the code of the first stage that
@@ -292,11 +265,6 @@ impl Legality {
             } else {
                 0
             },
-            first_lead_barred: if rules.flag(Field::NoHeartFirstLead) {
-                HEARTS
-            } else {
-                0
-            },
         }
     }
 
@@ -313,23 +281,15 @@ impl Legality {
         };
         let c = c.stage(|h| opening_lead(h, opening), ErrorCode::MustLeadOpeningCard);
         let c = c.stage(|h| hearts_lead(h, broken), ErrorCode::HeartsNotBroken);
-        let barred = if first { self.first_lead_barred } else { 0 };
-        let c = c.stage(|h| first_lead_hearts(h, barred), ErrorCode::HeartsNotBroken);
         (c.legal, c.code)
     }
 
     /// The inverse of [`Legality::lead`]: the cards a seat that led `card` legally did not
-    /// hold ([`lead_reveals`], and [`first_lead_hearts_reveals`] for a card other than the
-    /// opening card, which shows nothing).
+    /// hold ([`lead_reveals`]).
     #[inline(always)]
     pub fn lead_reveals(&self, card: u64, first: bool, broken: bool) -> u64 {
         let opening = if first { self.opening } else { 0 };
-        let barred = if first { self.first_lead_barred } else { 0 };
-        if card & opening != 0 {
-            0
-        } else {
-            lead_reveals(card, opening, broken) | first_lead_hearts_reveals(card, barred)
-        }
+        lead_reveals(card, opening, broken)
     }
 
     /// PLAY-8 for a card that follows a lead in suit `led` on the hand's first trick (`first`)
@@ -1113,49 +1073,6 @@ mod tests {
                 );
             }
         }
-    }
-
-    #[test]
-    fn the_plans_inverses_agree_with_its_cascades() {
-        for opening in [0, bit("2C"), bit("2H")] {
-            for first_lead_barred in [0, HEARTS] {
-                let plan = Legality {
-                    opening,
-                    banned: 0,
-                    first_lead_barred,
-                };
-                for first in [false, true] {
-                    for broken in [false, true] {
-                        agree(
-                            |h| plan.lead(h, first, broken).0,
-                            |c| plan.lead_reveals(c, first, broken),
-                            &format!("{plan:?} first {first} broken {broken}"),
-                        );
-                    }
-                }
-            }
-        }
-        // RS-27: on the first lead, hearts broken or not, a heart is refused to a mixed hand as
-        // PLAY-6 refuses it; the opening card is led whatever it is (PLAY-1).
-        let plan = Legality {
-            first_lead_barred: HEARTS,
-            ..Legality::default()
-        };
-        let held = bit("2H") | bit("3D");
-        assert_eq!(
-            plan.lead(held, true, true),
-            (bit("3D"), Some(ErrorCode::HeartsNotBroken))
-        );
-        assert_eq!(plan.lead(held, false, true), (held, None));
-        assert_eq!(
-            plan.lead(bit("2H") | bit("AH"), true, true).0,
-            bit("2H") | bit("AH")
-        );
-        let plan = Legality {
-            opening: bit("2H"),
-            ..plan
-        };
-        assert_eq!(plan.lead(held, true, true).0, bit("2H"));
     }
 
     #[test]
