@@ -149,15 +149,17 @@ def probe_ruleset(player: Any, ruleset: Any) -> str | None:
     asked_pass = False
     try:
         while game.phase in ("pass", "play"):
+            acting, plan = game.to_act, game.pass_plan
+            assert acting is not None  # phases pass and play always have a seat to act
+            seat = int(acting)
             if game.phase == "pass":
-                seat = int(game.to_act)
+                assert plan is not None  # a hand in phase pass has a pass
                 if not asked_pass:
                     asked_pass = True
                     player.act(observe(game, seat))
-                lowest = sorted(game.hand(seat), key=card_id)[: game.pass_plan["size"]]
+                lowest = sorted(game.hand(seat), key=card_id)[: plan["size"]]
                 game.apply({"type": "pass", "seat": seat, "cards": lowest})
                 continue
-            seat = int(game.to_act)
             observation = observe(game, seat)
             if len(observation.legal) > 1:  # a forced card asks nothing of the player
                 player.act(observation)
