@@ -25,8 +25,9 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 PYTHONS = ["3.9", "3.10", "3.11", "3.12", "3.13"]
 REQUIRED_PYTHONS = {"3.9", "3.10", "3.13"}  # one for each version-specific wheel, and the newest for abi3
-# The extension (search player, vector environment), the suite (14 presets) and the learned network (0.4 MB).
-MAX_WHEEL_BYTES = 2_000_000
+# The extension (search player, vector environment), the suite (20 presets, two recorded matches each) and the
+# learned network (0.4 MB): 2.16 MB for the cp310 wheel with spec 1.4.0.
+MAX_WHEEL_BYTES = 2_500_000
 
 
 def cargo_version() -> str:
