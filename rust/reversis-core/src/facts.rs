@@ -372,15 +372,7 @@ pub fn encode_observation_json(
     players: usize,
     out: &mut [i32],
 ) -> Result<(), Error> {
-    if out.len() != ENCODING_LENGTH {
-        return Err(Error::new(
-            ErrorCode::InvalidSetup,
-            format!(
-                "invalid setup: an encoding holds {ENCODING_LENGTH} integers, got a buffer of {}",
-                out.len()
-            ),
-        ));
-    }
+    crate::vector::check_encoding_buffer(out)?;
     if !(3..=MAX_PLAYERS).contains(&players) {
         return Err(Error::new(
             ErrorCode::InvalidSetup,

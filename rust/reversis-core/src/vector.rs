@@ -192,6 +192,20 @@ fn direction_index(direction: Option<PassDirection>) -> usize {
     }
 }
 
+/// `invalid-setup` unless `out` holds exactly one encoding (OBS-3), for both encoders.
+pub(crate) fn check_encoding_buffer(out: &[i32]) -> Result<(), Error> {
+    if out.len() != ENCODING_LENGTH {
+        return Err(Error::new(
+            ErrorCode::InvalidSetup,
+            format!(
+                "invalid setup: an encoding holds {ENCODING_LENGTH} integers, got a buffer of {}",
+                out.len()
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// Writes the OBS-3 encoding of `game`'s observation for `seat` (OBS-1) into `out`, which must
 /// hold [`ENCODING_LENGTH`] integers: the same integers as Python's
 /// `reversis.encoding.encode_observation(game.observation(seat))`. Seats are relative to
@@ -213,15 +227,7 @@ fn direction_index(direction: Option<PassDirection>) -> usize {
 /// assert_eq!(out[1256 + 1], 1); // phase pass
 /// ```
 pub fn encode_observation(game: &Game, seat: usize, out: &mut [i32]) -> Result<(), Error> {
-    if out.len() != ENCODING_LENGTH {
-        return Err(Error::new(
-            ErrorCode::InvalidSetup,
-            format!(
-                "invalid setup: an encoding holds {ENCODING_LENGTH} integers, got a buffer of {}",
-                out.len()
-            ),
-        ));
-    }
+    check_encoding_buffer(out)?;
     game.hand(seat)?;
     out.fill(0);
     encode(game.ruleset(), game.position(), seat, &mut Sink::new(out));
