@@ -36,7 +36,6 @@
 
 use crate::card::{Card, Suit, FULL_DECK, SUIT_MASKS};
 use crate::error::{Error, ErrorCode};
-use crate::fields::Field;
 use crate::ruleset::{
     CountDownEnd, LastTrick, Moon, MoonChoice, MoonNeeds, MoonScoring, Ruleset, ShotRule,
 };
@@ -225,7 +224,9 @@ pub fn follow_reveals(card: u64, led: u64, banned: u64) -> u64 {
 /// (a caller that plays many hands builds it once), and the PLAY-8 cascades in the state of a
 /// trick: whether it is the hand's first, whether hearts are broken, the suit led. A new rule
 /// of legality adds its masks here, read from its field ([`Ruleset::value`] of its
-/// [`Field`], which the table of `spec/schemas/ruleset.schema.json` declares), and its stage
+/// [`Field`](crate::fields::Field), which the table of `spec/schemas/ruleset.schema.json`
+/// declares, or a mask the ruleset derives once, as [`Ruleset::first_trick_banned`], where a
+/// check of every card reads it), and its stage
 /// to [`Legality::lead`] or [`Legality::follow`] and to their inverses; `HandState`,
 /// `simulate` and the sampler call these and need no change.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -260,11 +261,7 @@ impl Legality {
     pub fn new(rules: &Ruleset) -> Legality {
         Legality {
             opening: rules.opening_card().map_or(0, |c| c.bit()),
-            banned: if rules.flag(Field::FirstTrickBan) {
-                rules.point_cards().0
-            } else {
-                0
-            },
+            banned: rules.first_trick_banned().0,
         }
     }
 

@@ -367,6 +367,9 @@ pub struct Ruleset {
     point_cards: CardSet,
     // Derived (RS-9): cards worth anything, more or less than 0.
     scoring_cards: CardSet,
+    // Derived (RS-7, RS-14): the point cards where the first-trick ban is on, else none. Kept
+    // apart from `values` because every legality check of a first trick reads it.
+    first_trick_banned: CardSet,
     // Derived (RS-8, RS-15): the cards whose play breaks hearts (empty for `none`).
     breakers: CardSet,
     // Derived (RS-9): points of every card id, 0 for non-scoring cards.
@@ -854,6 +857,11 @@ impl RawRuleset {
             deck: deck.cards,
             deck_twice: deck.twice,
             hand_size: deck.hand_size,
+            first_trick_banned: if values[Field::FirstTrickBan as usize] == Some(1) {
+                points.point_cards
+            } else {
+                CardSet::EMPTY
+            },
             point_cards: points.point_cards,
             scoring_cards: points.scoring_cards,
             breakers,
@@ -1939,6 +1947,13 @@ impl Ruleset {
     #[inline]
     pub fn scoring_cards(&self) -> CardSet {
         self.scoring_cards
+    }
+
+    /// RS-7, PLAY-5: the cards the first-trick ban keeps off the first trick (the point
+    /// cards), empty where the ban is off.
+    #[inline]
+    pub fn first_trick_banned(&self) -> CardSet {
+        self.first_trick_banned
     }
 
     /// RS-8, RS-15: the cards whose play breaks hearts (empty under `none`).
