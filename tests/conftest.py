@@ -8,6 +8,9 @@ from types import ModuleType
 
 import pytest
 
+# The browser tests' fixtures (site, base_url, browser, table), shared by every test module of the web table.
+from webpage import base_url, browser, site, table  # noqa: F401
+
 ENGINE_MODULES = {"reference": "reversis.reference", "rust": "reversis"}
 
 

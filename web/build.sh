@@ -20,7 +20,11 @@ fi
 out=web/dist
 rm -rf "$out.tmp"
 mkdir -p "$out.tmp/js"
-cp web/index.html web/app.js web/worker.js web/style.css "$out.tmp/"
+# Every page, script, style sheet, manifest and icon of web/ (its tools, screenshot.py and build.sh,
+# are not part of the site).
+shopt -s nullglob
+cp web/*.html web/*.js web/*.css web/*.webmanifest web/*.svg "$out.tmp/"
+shopt -u nullglob
 cp -R js/src "$out.tmp/js/src"
 cp -R "$wasm" "$out.tmp/js/wasm"
 rm -rf "$out"
