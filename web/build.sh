@@ -27,6 +27,19 @@ cp web/*.html web/*.js web/*.css web/*.webmanifest web/*.svg "$out.tmp/"
 shopt -u nullglob
 cp -R js/src "$out.tmp/js/src"
 cp -R "$wasm" "$out.tmp/js/wasm"
+# The service worker's list of the site's files is made here from what was just copied, never kept
+# by hand; its version is a hash of them, so a changed site is a new worker with a new cache.
+if [ -f "$out.tmp/sw.js" ]; then
+  files=$(cd "$out.tmp" && find . -type f ! -path ./sw.js | sed 's|^\./||' | LC_ALL=C sort)
+  version=$(cd "$out.tmp" && printf '%s\n' "$files" | while IFS= read -r f; do sha256sum "$f"; done | sha256sum | cut -c1-16)
+  precache=$(printf '%s\n' "$files" | sed 's/.*/"&"/' | paste -sd, -)
+  sed -i.orig -e "s|^const VERSION = .*|const VERSION = \"$version\";|" -e "s|^const PRECACHE = .*|const PRECACHE = [$precache];|" "$out.tmp/sw.js"
+  rm -f "$out.tmp/sw.js.orig"
+  if ! grep -q "^const VERSION = \"$version\";" "$out.tmp/sw.js" || ! grep -q '^const PRECACHE = \["' "$out.tmp/sw.js"; then
+    echo "web/build.sh: web/sw.js lacks a line 'const VERSION = ...;' or 'const PRECACHE = ...;' to stamp" >&2
+    exit 2
+  fi
+fi
 rm -rf "$out"
 mv "$out.tmp" "$out"
 echo "web/build.sh: built $out; serve it with: python3 -m http.server -d $out 8000"
