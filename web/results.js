@@ -292,9 +292,9 @@ function renderStats() {
   const list = $("stats");
   list.replaceChildren();
   for (const [id, label, value] of stats) {
-    const group = document.createElement("div");
-    group.append(cell("dt", label), cell("dd", value, { id: `stat-${id}` }));
-    list.append(group);
+    const item = document.createElement("li");
+    item.append(cell("span", label, { class: "label" }), " ", cell("strong", value, { id: `stat-${id}` }));
+    list.append(item);
   }
 }
 
