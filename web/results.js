@@ -179,20 +179,35 @@ function unfinishedText(f) {
   return `hand ${Number(f.handNumber) + 1}, phase ${f.phase}`;
 }
 
+// What each stored text reads as, so that a page drawn again replays only what is new.
+const readings = new Map();
+
+function reading(text) {
+  if (!readings.has(text)) {
+    try {
+      readings.set(text, { entry: readEntry(text) });
+    } catch (error) {
+      readings.set(text, { reason: error.message });
+    }
+  }
+  return readings.get(text);
+}
+
 function load() {
   const store = storage();
   page.entries = [];
   page.unreadable = [];
   if (!store) return;
+  const seen = new Set();
   for (const key of storedKeys(FINISHED_PREFIX).sort().reverse()) {
     const text = store.getItem(key);
     if (text === null) continue;
-    try {
-      page.entries.push({ key, text, when: keptAt(key), ...readEntry(text) });
-    } catch (error) {
-      page.unreadable.push({ key, text, reason: error.message });
-    }
+    seen.add(text);
+    const read = reading(text);
+    if (read.entry) page.entries.push({ key, text, when: keptAt(key), ...read.entry });
+    else page.unreadable.push({ key, text, reason: read.reason });
   }
+  for (const text of readings.keys()) if (!seen.has(text)) readings.delete(text);
 }
 
 // Drawing -------------------------------------------------------------------------------------------
