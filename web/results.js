@@ -125,8 +125,6 @@ function facts(game) {
     isPreset,
     seed: game.seed,
     players: ruleset.players,
-    phase: game.phase,
-    handNumber: game.handNumber,
     totals: Array.from(game.scores, (value) => String(value)),
     winners: Array.from(game.winners),
     hands: handScores.length,
@@ -167,16 +165,15 @@ function readEntry(text) {
   if (typeof data.record !== "string") throw new Error("it holds no game record");
   const game = gameFromBytes(new TextEncoder().encode(data.record));
   try {
-    const entry = { facts: facts(game), opponents: data.settings?.opponents ?? null, imported: data.imported === true };
-    if (entry.facts.phase !== "over") throw new Error(`its match is not over (${unfinishedText(entry.facts)})`);
-    return entry;
+    if (game.phase !== "over") throw new Error(`its match is not over (${unfinishedText(game)})`);
+    return { facts: facts(game), opponents: data.settings?.opponents ?? null, imported: data.imported === true };
   } finally {
     game.free();
   }
 }
 
-function unfinishedText(f) {
-  return `hand ${Number(f.handNumber) + 1}, phase ${f.phase}`;
+function unfinishedText(game) {
+  return `hand ${Number(game.handNumber) + 1}, phase ${game.phase}`;
 }
 
 // What each stored text reads as, so that a page drawn again replays only what is new.
@@ -469,12 +466,12 @@ function importRecord(bytes) {
   const game = gameFromBytes(bytes);
   let f;
   try {
+    if (game.phase !== "over") {
+      throw new Error(`its match is not over (${unfinishedText(game)}): only finished matches are results; nothing was added`);
+    }
     f = facts(game);
   } finally {
     game.free();
-  }
-  if (f.phase !== "over") {
-    throw new Error(`its match is not over (${unfinishedText(f)}): only finished matches are results; nothing was added`);
   }
   const twin = page.entries.find((entry) => entry.facts.recordText === f.recordText);
   if (twin) return { added: false, text: `already kept (the match kept ${keptText(twin)}); not added again` };
