@@ -31,6 +31,22 @@ from webpage import (
 )
 
 
+LEVELS = {"random", "rules", "learned", "search"}
+
+
+def choose_players(table: Table, name: str, preset: str | None = None) -> None:
+    """Choose the next match's computer players: a level by its player's name, or any player
+    for every seat through the "each seat" choice (after the preset, whose seats it lists)."""
+    from selenium.webdriver.support.ui import Select
+
+    if preset is not None:
+        Select(table.driver.find_element("id", "preset")).select_by_value(preset)
+    Select(table.driver.find_element("id", "difficulty")).select_by_value(name if name in LEVELS else "each")
+    if name not in LEVELS:
+        for select in table.driver.find_elements("css selector", "#seat-players select"):
+            Select(select).select_by_value(name)
+
+
 def assert_no_hidden_cards(table: Table) -> None:
     """No card another seat holds unseen by seat 0 is anywhere in the page (001 ¶9)."""
     game = table.game()
@@ -60,9 +76,9 @@ def test_default_preset_and_every_preset_listed(table: Table) -> None:
     assert [o.get_attribute("value") for o in select.options] == list(reversis.preset_names())
     assert table.game().ruleset.name == "hearts-computer"
     assert "Computer-table Hearts" in table.driver.find_element("id", "status").text
-    opponents = Select(table.driver.find_element("id", "opponents"))
-    assert opponents.first_selected_option.get_attribute("value") == "rules"  # as `reversis play`
-    assert [o.get_attribute("value") for o in opponents.options] == ["rules", "random", "montecarlo", "search"]
+    difficulty = Select(table.driver.find_element("id", "difficulty"))
+    assert difficulty.first_selected_option.get_attribute("value") == "rules"  # as `reversis play`
+    assert [o.get_attribute("value") for o in difficulty.options] == ["random", "rules", "learned", "search", "each"]
 
 
 def test_pass_and_play_with_the_keyboard_alone(table: Table) -> None:
@@ -398,10 +414,8 @@ def test_the_moon_choice_and_a_shared_win(table: Table) -> None:
 def test_two_pack_tables_play_a_whole_hand(table: Table, opponents: str, preset: str) -> None:
     """Cancellation Hearts (RS-21, RS-22) at the table: every kind of computer player, each seat
     count of the presets; the hand is scored as the Python engine scores the saved record."""
-    from selenium.webdriver.support.ui import Select
-
-    Select(table.driver.find_element("id", "opponents")).select_by_value(opponents)
-    table.deal(seed=5, preset=preset)
+    choose_players(table, opponents, preset)
+    table.deal(seed=5)
     players = table.game().ruleset.players
     assert len(table.driver.find_elements("css selector", "#seats > *")) == players
     while True:
@@ -426,7 +440,7 @@ def test_two_pack_tables_play_a_whole_hand(table: Table, opponents: str, preset:
     assert [int(td.text) for td in rows[0].find_elements("css selector", "td")] == list(game.hand_scores[0])
     computer = [a for a in game.actions if a.get("seat") not in (None, 0)]
     assert int(table.data("workerDecisions")) == len(computer)
-    assert table.save()["settings"]["opponents"] == opponents
+    assert table.save()["settings"]["players"] == [None] + [opponents] * (players - 1)
     log = table.driver.find_element("id", "log").text
     assert "undefined" not in log and "Hand 1 is over" in log
 
@@ -461,9 +475,7 @@ def test_a_held_over_trick_is_shown_as_such(table: Table) -> None:
 
 @pytest.mark.parametrize("opponents", ["random", "montecarlo", "search"])
 def test_every_kind_of_computer_player_plays(table: Table, opponents: str) -> None:
-    from selenium.webdriver.support.ui import Select
-
-    Select(table.driver.find_element("id", "opponents")).select_by_value(opponents)
+    choose_players(table, opponents)
     table.deal(seed=3)
     table.pass_first()
     table.wait(lambda d: table.my_turn(), timeout=60)
@@ -471,7 +483,7 @@ def test_every_kind_of_computer_player_plays(table: Table, opponents: str) -> No
     game = table.game()
     assert len([a for a in game.actions if a.get("seat") not in (None, 0)]) >= 3
     assert int(table.data("workerDecisions")) >= 3
-    assert table.save()["settings"]["opponents"] == opponents
+    assert table.save()["settings"]["players"] == [None, opponents, opponents, opponents]
 
 
 def test_there_is_no_take_back(table: Table) -> None:
