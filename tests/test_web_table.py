@@ -30,7 +30,6 @@ from webpage import (
     card_name,
 )
 
-
 LEVELS = {"random", "rules", "learned", "search"}
 
 
@@ -399,6 +398,12 @@ def test_the_moon_choice_and_a_shared_win(table: Table) -> None:
     assert rows == [["Start", "26", "0", "90", "90"], ["4", "0", "26", "26", "26"]]
     winners = driver.find_elements("css selector", "#scores tfoot td.winner")
     assert [td.text for td in winners] == ["26", "26"]
+    # ...and on the table itself, at the winners' seats.
+    seats = driver.find_elements("css selector", "#seats > li")
+    marked = [int(s.get_attribute("data-seat")) for s in seats if "winner" in s.get_attribute("class").split()]
+    assert marked == game.winners
+    assert all("shares the win" in seats[seat].text for seat in game.winners)
+    assert all("win" not in seats[seat].text for seat in range(4) if seat not in game.winners)
     assert "Match over" in driver.find_element("id", "prompt-text").text
 
 

@@ -358,17 +358,45 @@ function moveAside(text, prefix = ASIDE_PREFIX) {
 
 /** Hold the save's lock for as long as this tab lives: true, false (another tab has it), or
  *  null where the browser has no Web Locks (then only the version check guards the save). */
-function acquireLock() {
-  if (!navigator.locks) return Promise.resolve(null);
+function tryLock() {
   return new Promise((resolve) => {
     navigator.locks
       .request(LOCK_NAME, { ifAvailable: true }, (lock) => {
         resolve(lock !== null);
-        return lock === null ? undefined : new Promise(() => {});
+        return lock === null ? undefined : new Promise((release) => {
+          releaseLock = release;
+        });
       })
       .catch(() => resolve(null));
   });
 }
+
+let releaseLock = null;
+
+/** The lock, asked for a few times over half a second: the page this one replaces in the same
+ *  tab (a reload, another address of the table) may not have let go of it yet. */
+async function acquireLock() {
+  if (!navigator.locks) return null;
+  for (let attempt = 0; ; attempt++) {
+    const held = await tryLock();
+    if (held !== false || attempt >= 5) return held;
+    await pause(100);
+  }
+}
+
+// Leaving the page lets go of the lock at once, for the page that comes next in this tab; a
+// page brought back from the browser's back-forward cache asks for it again.
+window.addEventListener("pagehide", () => {
+  if (releaseLock) releaseLock();
+  releaseLock = null;
+});
+window.addEventListener("pageshow", async (event) => {
+  if (!event.persisted || !table.holdsLock || table.readOnly) return;
+  table.holdsLock = (await acquireLock()) !== false;
+  if (!table.holdsLock) {
+    becomeReadOnly("This match was opened in another tab meanwhile, so this tab shows it read-only.");
+  }
+});
 
 function becomeReadOnly(why) {
   table.readOnly = why;
