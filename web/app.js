@@ -98,6 +98,11 @@ function cardFace(card) {
   return `${card[0] === "T" ? "10" : card[0]}${SUIT_SYMBOLS[card[1]]}`;
 }
 
+/** "1 point", "2 points", "0 points". */
+function plural(count, word) {
+  return `${count} ${word}${Math.abs(Number(count)) === 1 ? "" : "s"}`;
+}
+
 function cardNames(cards) {
   const names = cards.map(cardName);
   return names.length <= 1 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
@@ -581,7 +586,7 @@ function narrate(game, action, leading) {
     const plan = passPlan(game);
     const cards = cardNames(sortCards(action.cards));
     if (seat === 0) lines.push(`You pass the ${cards} ${plan.direction} to ${seatName(plan.to[0])}.`);
-    else lines.push(`${who} has chosen ${action.cards.length} cards to pass.`);
+    else lines.push(`${who} has chosen ${plural(action.cards.length, "card")} to pass.`);
   } else if (action.type === "moon") {
     const bonus = table.rules.moon.bonus;
     const whose = seat === 0 ? "your" : "their";
@@ -688,7 +693,7 @@ function passText(coming, game = table.game) {
   if (plan === null) return game.passDirection === null ? "no passing in this game" : "no passing this hand";
   const [to, from] = [seatName(plan.to[0]), seatName(plan.from[0])];
   return coming
-    ? `pass ${plan.size} cards ${plan.direction} to ${to}`
+    ? `pass ${plural(plan.size, "card")} ${plan.direction} to ${to}`
     : `passed ${plan.direction}: to ${to}, from ${from}`;
 }
 
@@ -711,13 +716,13 @@ const COUNT_DOWN_ENDS = {
 /** How the match ends, in a few words for the status line (the core's `standing`). */
 function endsShort(standing, handNumber) {
   return standing.ends.map((end) => {
-    if (end.kind === "target") return `the match ends at ${end.target} points`;
+    if (end.kind === "target") return `the match ends at ${plural(end.target, "point")}`;
     if (end.kind === "deals") return `deal ${Math.min(Number(handNumber) + 1, Number(end.deals))} of ${end.deals}`;
     const countDown = COUNT_DOWN_ENDS[end.count_down_end];
     if (end.kind === "count-down" && end.counting) {
       return `${countDown.short} since ${joinNames(end.reached)} reached ${end.target}`;
     }
-    if (end.kind === "count-down") return `the count-down starts at ${end.target} points`;
+    if (end.kind === "count-down") return `the count-down starts at ${plural(end.target, "point")}`;
     return `the match ends by its ${end.kind} rule`;
   }).join(" or ");
 }
@@ -1002,7 +1007,6 @@ function placeAt(element, point, prefix = "") {
   element.style.setProperty(`--${prefix}y`, `${point.y.toFixed(2)}%`);
 }
 
-const plural = (count, word) => `${count} ${word}${Math.abs(Number(count)) === 1 ? "" : "s"}`;
 
 function renderSeats(obs, list) {
   const size = table.game.ruleset.handSize;
@@ -1043,8 +1047,12 @@ function renderSeats(obs, list) {
     title.textContent = name;
     const detail = document.createElement("span");
     detail.className = "seat-facts";
-    detail.textContent = facts.join(" · ");
-    item.append(title, detail);
+    detail.textContent = facts[0];
+    // The rest, which a crowded table on a phone leaves to the seat's label.
+    const more = document.createElement("span");
+    more.className = "seat-more";
+    more.textContent = facts.slice(1).join(" · ");
+    item.append(title, detail, more);
     const badges = [];
     if (leader === seat) badges.push(["lead", "leads"]);
     if (winners.includes(seat)) badges.push(["winner", winners.length > 1 ? "shares the win" : "wins"]);
@@ -1225,8 +1233,8 @@ function renderPrompt(obs, rules) {
   if (obs.phase === "pass" && obs.awaiting_pass.includes(0)) {
     const { size, direction, to: [to] } = passPlan();
     const chosen = table.selection.length;
-    text.textContent = `Choose ${size} cards to pass ${direction} to ${seatName(to)}: ${chosen} of ${size} chosen.`;
-    const confirm = button(`Pass ${size} cards ${direction} to ${seatName(to)}`, () =>
+    text.textContent = `Choose ${plural(size, "card")} to pass ${direction} to ${seatName(to)}: ${chosen} of ${size} chosen.`;
+    const confirm = button(`Pass ${plural(size, "card")} ${direction} to ${seatName(to)}`, () =>
       humanAct({ type: "pass", seat: 0, cards: [...table.selection] }),
     );
     confirm.id = "pass-confirm";
