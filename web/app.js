@@ -1196,14 +1196,19 @@ function tableEvents(obs, list) {
 function renderEvents(obs, list) {
   const events = tableEvents(obs, list);
   const element = $("events");
-  const seen = table.eventsSeen;
-  element.replaceChildren();
-  events.forEach((event, index) => {
+  const drawn = Array.from(element.children, (item) => item.textContent);
+  // Only a new event is added, so that the live region says each once; a new hand starts over.
+  const goesOn = drawn.length <= events.length && drawn.every((text, i) => text === events[i].text);
+  if (!goesOn) element.replaceChildren();
+  const fresh = table.eventsSeen !== null;
+  const added = events.slice(goesOn ? drawn.length : 0);
+  if (added.length) for (const item of element.children) item.classList.remove("fresh");
+  for (const event of added) {
     const item = document.createElement("li");
-    item.className = `event event-${event.kind}` + (seen !== null && index >= seen ? " fresh" : "");
+    item.className = `event event-${event.kind}` + (fresh ? " fresh" : "");
     item.textContent = event.text;
     element.append(item);
-  });
+  }
   table.eventsSeen = events.length;
 }
 
