@@ -175,7 +175,7 @@ def test_the_table_at_a_glance(table: Table) -> None:
         # Seats: you at the bottom, West left, North at the top, East right (clockwise, the
         # order of play); each card of the trick lies between its player and the middle.
         felt = _centre(driver, driver.find_element("id", "felt"))
-        seats = {int(e.get_attribute("data-seat")): e for e in driver.find_elements("css selector", "#seats > li")}
+        seats = {int(e.get_attribute("data-seat")): e for e in driver.find_elements("css selector", "#seats > .seat")}
         assert sorted(seats) == [0, 1, 2, 3]
         where = {seat: _centre(driver, e) for seat, e in seats.items()}
         assert where[0][1] > felt[1] and where[2][1] < felt[1] and where[1][0] < felt[0] < where[3][0]
@@ -364,7 +364,7 @@ def test_the_hands_events_the_winners_and_one_point_on_the_table(table: Table) -
     assert f"{broken}: {names[first['seat']]} played the {card_name(first['card'])}." in events
     assert f"{names[taker].capitalize()} took the queen of spades (13 points)." in events
     # Seat 0's total is 1 (and no seat has taken points this hand before the queen's taker).
-    you = driver.find_element("css selector", '#seats > li[data-seat="0"]')
+    you = driver.find_element("css selector", '#seats > .seat[data-seat="0"]')
     assert re.search(r"\b1 point\b", you.text), you.text
     assert "1 point," in you.get_attribute("aria-label")
     page = driver.execute_script("return document.body.innerText")

@@ -399,7 +399,7 @@ def test_the_moon_choice_and_a_shared_win(table: Table) -> None:
     winners = driver.find_elements("css selector", "#scores tfoot td.winner")
     assert [td.text for td in winners] == ["26", "26"]
     # ...and on the table itself, at the winners' seats.
-    seats = driver.find_elements("css selector", "#seats > li")
+    seats = driver.find_elements("css selector", "#seats > .seat")
     marked = [int(s.get_attribute("data-seat")) for s in seats if "winner" in s.get_attribute("class").split()]
     assert marked == game.winners
     assert all("shares the win" in seats[seat].text for seat in game.winners)

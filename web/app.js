@@ -1024,7 +1024,8 @@ function renderSeats(obs, list) {
   const seats = $("seats");
   seats.replaceChildren();
   list.forEach((name, seat) => {
-    const item = document.createElement("li");
+    // A labelled group per seat (not a list item: a list holds list items only).
+    const item = document.createElement("div");
     item.className = "seat" + (seat === 0 ? " you" : "");
     item.dataset.seat = String(seat);
     item.setAttribute("role", "group");
