@@ -30,6 +30,21 @@ from webpage import (
     card_name,
 )
 
+LEVELS = {"random", "rules", "learned", "search"}
+
+
+def choose_players(table: Table, name: str, preset: str | None = None) -> None:
+    """Choose the next match's computer players: a level by its player's name, or any player
+    for every seat through the "each seat" choice (after the preset, whose seats it lists)."""
+    from selenium.webdriver.support.ui import Select
+
+    if preset is not None:
+        Select(table.driver.find_element("id", "preset")).select_by_value(preset)
+    Select(table.driver.find_element("id", "difficulty")).select_by_value(name if name in LEVELS else "each")
+    if name not in LEVELS:
+        for select in table.driver.find_elements("css selector", "#seat-players select"):
+            Select(select).select_by_value(name)
+
 
 def assert_no_hidden_cards(table: Table) -> None:
     """No card another seat holds unseen by seat 0 is anywhere in the page (001 ¶9)."""
@@ -60,9 +75,9 @@ def test_default_preset_and_every_preset_listed(table: Table) -> None:
     assert [o.get_attribute("value") for o in select.options] == list(reversis.preset_names())
     assert table.game().ruleset.name == "hearts-computer"
     assert "Computer-table Hearts" in table.driver.find_element("id", "status").text
-    opponents = Select(table.driver.find_element("id", "opponents"))
-    assert opponents.first_selected_option.get_attribute("value") == "rules"  # as `reversis play`
-    assert [o.get_attribute("value") for o in opponents.options] == ["rules", "random", "montecarlo", "search"]
+    difficulty = Select(table.driver.find_element("id", "difficulty"))
+    assert difficulty.first_selected_option.get_attribute("value") == "rules"  # as `reversis play`
+    assert [o.get_attribute("value") for o in difficulty.options] == ["random", "rules", "learned", "search", "each"]
 
 
 def test_pass_and_play_with_the_keyboard_alone(table: Table) -> None:
@@ -383,6 +398,12 @@ def test_the_moon_choice_and_a_shared_win(table: Table) -> None:
     assert rows == [["Start", "26", "0", "90", "90"], ["4", "0", "26", "26", "26"]]
     winners = driver.find_elements("css selector", "#scores tfoot td.winner")
     assert [td.text for td in winners] == ["26", "26"]
+    # ...and on the table itself, at the winners' seats.
+    seats = driver.find_elements("css selector", "#seats > .seat")
+    marked = [int(s.get_attribute("data-seat")) for s in seats if "winner" in s.get_attribute("class").split()]
+    assert marked == game.winners
+    assert all("shares the win" in seats[seat].text for seat in game.winners)
+    assert all("win" not in seats[seat].text for seat in range(4) if seat not in game.winners)
     assert "Match over" in driver.find_element("id", "prompt-text").text
 
 
@@ -398,10 +419,8 @@ def test_the_moon_choice_and_a_shared_win(table: Table) -> None:
 def test_two_pack_tables_play_a_whole_hand(table: Table, opponents: str, preset: str) -> None:
     """Cancellation Hearts (RS-21, RS-22) at the table: every kind of computer player, each seat
     count of the presets; the hand is scored as the Python engine scores the saved record."""
-    from selenium.webdriver.support.ui import Select
-
-    Select(table.driver.find_element("id", "opponents")).select_by_value(opponents)
-    table.deal(seed=5, preset=preset)
+    choose_players(table, opponents, preset)
+    table.deal(seed=5)
     players = table.game().ruleset.players
     assert len(table.driver.find_elements("css selector", "#seats > *")) == players
     while True:
@@ -426,7 +445,7 @@ def test_two_pack_tables_play_a_whole_hand(table: Table, opponents: str, preset:
     assert [int(td.text) for td in rows[0].find_elements("css selector", "td")] == list(game.hand_scores[0])
     computer = [a for a in game.actions if a.get("seat") not in (None, 0)]
     assert int(table.data("workerDecisions")) == len(computer)
-    assert table.save()["settings"]["opponents"] == opponents
+    assert table.save()["settings"]["players"] == [None] + [opponents] * (players - 1)
     log = table.driver.find_element("id", "log").text
     assert "undefined" not in log and "Hand 1 is over" in log
 
@@ -461,9 +480,7 @@ def test_a_held_over_trick_is_shown_as_such(table: Table) -> None:
 
 @pytest.mark.parametrize("opponents", ["random", "montecarlo", "search"])
 def test_every_kind_of_computer_player_plays(table: Table, opponents: str) -> None:
-    from selenium.webdriver.support.ui import Select
-
-    Select(table.driver.find_element("id", "opponents")).select_by_value(opponents)
+    choose_players(table, opponents)
     table.deal(seed=3)
     table.pass_first()
     table.wait(lambda d: table.my_turn(), timeout=60)
@@ -471,7 +488,7 @@ def test_every_kind_of_computer_player_plays(table: Table, opponents: str) -> No
     game = table.game()
     assert len([a for a in game.actions if a.get("seat") not in (None, 0)]) >= 3
     assert int(table.data("workerDecisions")) >= 3
-    assert table.save()["settings"]["opponents"] == opponents
+    assert table.save()["settings"]["players"] == [None, opponents, opponents, opponents]
 
 
 def test_there_is_no_take_back(table: Table) -> None:
