@@ -189,7 +189,7 @@ def test_finished_matches_listed_with_their_totals_and_winners(results: Results,
         assert f"(preset {game.ruleset.name})" in cells["Rules"].text
         assert game.ruleset.title in cells["Rules"].text
     opponents = {key: rows[key].find_element("css selector", "td.opponents").text for key in readable}
-    assert opponents[readable[0]] == "rule-based computer players"
+    assert opponents[readable[0]] == "Easy computer players (rule-based)"
     assert opponents[readable[1]] == "Monte Carlo computer players"
     assert opponents[readable[2]] == "not recorded"
     date = rows[readable[0]].find_element("css selector", "th time")

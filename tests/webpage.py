@@ -171,10 +171,28 @@ class Table:
         return self.driver.find_elements("css selector", "#hand button.card")
 
     def hand(self) -> list[str]:
-        return [b.get_attribute("data-card") for b in self.hand_buttons()]
+        # Read in one script: the hand may be drawn anew (a finished trick cleared after the
+        # pace) between two calls of the driver.
+        return self.driver.execute_script(
+            "return Array.from(document.querySelectorAll('#hand button.card'), b => b.dataset.card)"
+        )
 
     def enabled(self) -> list[str]:
-        return [b.get_attribute("data-card") for b in self.hand_buttons() if b.is_enabled()]
+        return self.driver.execute_script(
+            "return Array.from(document.querySelectorAll('#hand button.card:enabled'), b => b.dataset.card)"
+        )
+
+    def click_card(self, card: str) -> None:
+        """Press the button of ``card`` in the hand, found anew if the hand was redrawn meanwhile."""
+        from selenium.common.exceptions import StaleElementReferenceException
+
+        for _ in range(5):
+            try:
+                self.driver.find_element("css selector", f'#hand button[data-card="{card}"]').click()
+                return
+            except StaleElementReferenceException:
+                continue
+        raise AssertionError(f"the button of {card} was redrawn under every click")
 
     def my_turn(self) -> bool:
         game = self.game()
@@ -185,14 +203,14 @@ class Table:
         size = self.game().ruleset.passing["size"]
         cards = self.enabled()[:size]
         for card in cards:
-            self.driver.find_element("css selector", f'#hand button[data-card="{card}"]').click()
+            self.click_card(card)
         self.driver.find_element("id", "pass-confirm").click()
         self.wait_idle()
         return cards
 
     def play_first_legal(self) -> str:
         card = self.enabled()[0]
-        self.driver.find_element("css selector", f'#hand button[data-card="{card}"]').click()
+        self.click_card(card)
         self.wait_idle()
         return card
 

@@ -4,22 +4,21 @@
 // from seat 0's observation (OBS-1) and the public state of the match, so no hidden card ever
 // reaches the page's text. The computer players run in worker.js and get one seat's observation.
 import * as reversis from "./js/src/index.js";
+import {
+  ASIDE_PREFIX,
+  EACH_SEAT,
+  FINISHED_PREFIX,
+  LEVELS,
+  PLAYERS,
+  playersText as playersWords,
+  SAVE_FORMAT,
+  SAVE_KEY,
+  SAVE_VERSION,
+  seatNames,
+} from "./common.js";
 
-const SAVE_KEY = "reversis.save";
-const ASIDE_PREFIX = "reversis.save.unreadable.";
-// A finished match is kept under a key of its own when the next one starts, as reversis play
-// keeps save.json.finished-*: the result is the person's.
-const FINISHED_PREFIX = "reversis.save.finished.";
 const LOCK_NAME = "reversis.save";
-const SAVE_FORMAT = "reversis-web-save";
-const SAVE_VERSION = 1;
 const DEFAULT_PRESET = "hearts-computer";
-// Every computer player the worker knows, by the name it is asked for.
-const PLAYERS = { random: "random", rules: "rule-based", montecarlo: "Monte Carlo", search: "search", learned: "learned" };
-// The difficulty levels as people name them, each one player for every computer seat; "each"
-// gives every seat a player of its own (the save's `players`).
-const LEVELS = { random: "Beginner", rules: "Easy", learned: "Medium", search: "Hard" };
-const EACH_SEAT = "each";
 const DEFAULT_OPPONENTS = "rules";
 // The view and the choices for the next match, kept apart from the match's save: settings are
 // the person's, whichever match is on the table.
@@ -33,8 +32,6 @@ const LOG_LIMIT = 200;
 // As `reversis play`: playouts per legal card of the Monte Carlo player.
 const DEFAULT_ROLLOUTS = 100;
 const MAX_SEED = (1n << 64n) - 1n;
-const NAMES_4 = ["You", "West", "North", "East"];
-const NAMES = ["You", "Ada", "Bram", "Cleo", "Dirk", "Eva", "Floor", "Gijs", "Hanna", "Ivo"];
 const SUIT_ORDER = "CDSH";
 const SUIT_SYMBOLS = { C: "♣", D: "♦", H: "♥", S: "♠" };
 const SUIT_NAMES = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
@@ -166,8 +163,7 @@ function cardElement(card, tag = "span") {
 // Seats ---------------------------------------------------------------------------------------
 
 function names(count = table.rules.players) {
-  const list = count === 4 ? NAMES_4 : NAMES;
-  return Array.from({ length: count }, (_, s) => list[s] ?? `Seat ${s}`);
+  return seatNames(count);
 }
 
 const seatName = (seat) => names()[seat];
@@ -455,13 +451,7 @@ function playersFor(opponents, players) {
 
 /** The match's computer players in words, for the status line and the log. */
 function playersText(settings) {
-  if (settings.opponents !== EACH_SEAT) {
-    const level = LEVELS[settings.opponents];
-    const name = PLAYERS[settings.opponents];
-    return level ? `${level} computer players (${name})` : `${name} computer players`;
-  }
-  const list = settings.players.map((name, seat) => (seat === 0 ? null : `${seatName(seat)} ${PLAYERS[name]}`));
-  return `computer players: ${list.filter(Boolean).join(", ")}`;
+  return playersWords(settings, seatName);
 }
 
 // Matches -------------------------------------------------------------------------------------

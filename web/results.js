@@ -4,17 +4,17 @@
 // Every figure comes from the record, replayed by the core (Game.fromRecord); the page never
 // restates a rule. An entry that cannot be read is listed as such and kept: only the person
 // deletes anything, one entry or all, after a confirmation.
+import {
+  ASIDE_PREFIX,
+  FINISHED_PREFIX,
+  playersText,
+  SAVE_FORMAT,
+  SAVE_KEY,
+  SAVE_VERSION,
+  seatNames,
+} from "./common.js";
 import * as reversis from "./js/src/index.js";
 
-const SAVE_KEY = "reversis.save";
-// As web/app.js: the table keeps a finished match under this prefix when the next one starts.
-const FINISHED_PREFIX = "reversis.save.finished.";
-const ASIDE_PREFIX = "reversis.save.unreadable.";
-const SAVE_FORMAT = "reversis-web-save";
-const SAVE_VERSION = 1;
-const OPPONENTS = { rules: "rule-based", random: "random", montecarlo: "Monte Carlo", search: "search" };
-const NAMES_4 = ["You", "West", "North", "East"];
-const NAMES = ["You", "Ada", "Bram", "Cleo", "Dirk", "Eva", "Floor", "Gijs", "Hanna", "Ivo"];
 // A file larger than this is refused before it is read: no record of a match comes near it.
 const MAX_IMPORT_BYTES = 32 * 1024 * 1024;
 
@@ -77,11 +77,6 @@ function keptText(entry) {
 }
 
 // Reading a record --------------------------------------------------------------------------------
-
-function seatNames(players) {
-  const list = players === 4 ? NAMES_4 : NAMES;
-  return Array.from({ length: players }, (_, seat) => list[seat] ?? `Seat ${seat}`);
-}
 
 function joinNames(names) {
   return names.length <= 1 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
@@ -166,7 +161,7 @@ function readEntry(text) {
   const game = gameFromBytes(new TextEncoder().encode(data.record));
   try {
     if (game.phase !== "over") throw new Error(`its match is not over (${unfinishedText(game)})`);
-    return { facts: facts(game), opponents: data.settings?.opponents ?? null, imported: data.imported === true };
+    return { facts: facts(game), settings: data.settings ?? null, imported: data.imported === true };
   } finally {
     game.free();
   }
@@ -210,7 +205,9 @@ function load() {
 // Drawing -------------------------------------------------------------------------------------------
 
 function opponentsText(entry) {
-  if (entry.opponents && OPPONENTS[entry.opponents]) return `${OPPONENTS[entry.opponents]} computer players`;
+  const names = seatNames(entry.facts.players);
+  const text = playersText(entry.settings, (seat) => names[seat]);
+  if (text) return text;
   return entry.imported ? "not recorded (imported)" : "not recorded";
 }
 
@@ -482,7 +479,7 @@ function importRecord(bytes) {
   } catch (error) {
     throw new Error(`this browser has no room to keep it (${error.message}); nothing was added`);
   }
-  page.entries.push({ key, text, when: keptAt(key), facts: f, opponents: null, imported: true });
+  page.entries.push({ key, text, when: keptAt(key), facts: f, settings: null, imported: true });
   return { added: true, text: `added: ${f.rulesTitle}, winners ${winnersText(f)}` };
 }
 
