@@ -28,18 +28,37 @@ class _NoStore(_Quiet):
         super().end_headers()
 
 
+class _Hanging(_NoStore):
+    """Answers nothing until ``release`` is set: a host that hangs rather than fails."""
+
+    release: threading.Event
+
+    def do_GET(self) -> None:
+        self.release.wait(timeout=120)
+        super().do_GET()
+
+
 class Server:
     """web/dist copied to a folder of the test's, served until :meth:`stop`."""
 
     def __init__(self, root: Path) -> None:
         self.root = root
-        handler = functools.partial(_NoStore, directory=str(root))
+        # Set: every request is answered; cleared by hang(), none is until it is set again.
+        self.answering = threading.Event()
+        self.answering.set()
+        handler_class = type("_Handler", (_Hanging,), {"release": self.answering})
+        handler = functools.partial(handler_class, directory=str(root))
         self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}/"
         self.running = True
 
+    def hang(self) -> None:
+        """From now on the host takes every request and answers none."""
+        self.answering.clear()
+
     def stop(self) -> None:
+        self.answering.set()
         if self.running:
             self.server.shutdown()
             self.server.server_close()
@@ -147,3 +166,17 @@ def test_an_update_shows_on_the_next_load_and_keeps_the_save(server: Server, bro
     table.open(fresh=False)
     assert browser.title.startswith("Version two · ")  # offline, the new version's cache
     assert browser.execute_script(f"return localStorage.getItem('{SAVE_KEY}')") == saved
+
+
+def test_a_host_that_hangs_does_not_hang_the_table(server: Server, browser: Any) -> None:
+    """A connection that never answers (rather than fails) gives way to the kept site after a wait."""
+    table = Table(browser, server.url).open()
+    wait_controlled(table)
+    table.wait(lambda d: cache_names(table) == [f"reversis-site-{sw_version(server.root)}"])
+    saved = table.save_text()
+    server.hang()
+    # The first request waits the service worker's patience (4 s); the files after it come from
+    # the cache at once, so the whole page is well within the wait.
+    table.open(fresh=False)
+    assert table.save_text() == saved
+    assert table.data("phase") in ("pass", "play")

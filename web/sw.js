@@ -43,18 +43,47 @@ self.addEventListener("fetch", (event) => {
   event.respondWith(networkFirst(event));
 });
 
+// How long a request waits for the host before the kept copy answers: a connection that hangs
+// rather than fails (a captive portal, a dead access point) must not hang the table.
+const PATIENCE_MS = 4000;
+// After the host was that slow once, the kept copies answer at once for a while (and the host is
+// still asked, to refresh them): a page loads its files in waves, and each would wait again.
+const SLOW_HOST_MS = 30000;
+let hostSlowUntil = 0;
+
 async function networkFirst(event) {
   const request = event.request;
   const cache = await caches.open(CACHE);
-  try {
-    // "no-cache": revalidated with the host, never a stale copy from the HTTP cache.
-    const response = await fetch(request, { cache: "no-cache" });
+  // A page's address may carry a query (?pace=0): the page is the same file.
+  const kept = () => cache.match(request, { ignoreSearch: request.mode === "navigate" });
+  // "no-cache": revalidated with the host, never a stale copy from the HTTP cache.
+  const network = fetch(request, { cache: "no-cache" }).then((response) => {
     if (response.ok) event.waitUntil(cache.put(request, response.clone()).catch(() => {}));
     return response;
+  });
+  network.catch(() => {}); // awaited below, or dropped for the kept copy
+  if (Date.now() < hostSlowUntil) {
+    const copy = await kept();
+    if (copy) {
+      event.waitUntil(network.catch(() => {}));
+      return copy;
+    }
+  }
+  let timer;
+  const patience = new Promise((resolve) => {
+    timer = setTimeout(resolve, PATIENCE_MS);
+  });
+  try {
+    const first = await Promise.race([network, patience]);
+    if (first) return first;
+    // The host is slow: the kept copy if there is one, else keep waiting for the host.
+    hostSlowUntil = Date.now() + SLOW_HOST_MS;
+    return (await kept()) ?? (await network);
   } catch (error) {
-    // A page's address may carry a query (?pace=0): the page is the same file.
-    const kept = await cache.match(request, { ignoreSearch: request.mode === "navigate" });
-    if (kept) return kept;
+    const copy = await kept();
+    if (copy) return copy;
     throw error;
+  } finally {
+    clearTimeout(timer);
   }
 }
