@@ -560,13 +560,12 @@ def test_a_finished_match_is_kept_when_the_next_one_starts(table: Table) -> None
     assert "finished match is kept" in driver.find_element("tag name", "body").text
 
 
-def test_the_readme_screenshot_command_takes_a_picture(site: Path, tmp_path: Path) -> None:
-    """web/screenshot.py, as the README gives it, writes a PNG of a table in play."""
+def test_the_readme_screenshot_command_takes_its_pictures(site: Path, tmp_path: Path) -> None:
+    """web/screenshot.py, as the README gives it, writes a PNG of the table at each window's size."""
     import sys
 
-    destination = tmp_path / "table.png"
     taken = subprocess.run(
-        [sys.executable, str(WEB / "screenshot.py"), str(destination), "--cards", "1"],
+        [sys.executable, str(WEB / "screenshot.py"), str(tmp_path), "--only", "table"],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -574,11 +573,13 @@ def test_the_readme_screenshot_command_takes_a_picture(site: Path, tmp_path: Pat
         check=False,
     )
     assert taken.returncode == 0, taken.stderr
-    png = destination.read_bytes()
-    assert png.startswith(b"\x89PNG\r\n\x1a\n")
-    width, height = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
-    assert width >= 800 and height >= 600, (width, height)
-    assert list(tmp_path.iterdir()) == [destination], "a temporary file was left behind"
+    sizes = {}
+    for path in sorted(tmp_path.iterdir()):
+        png = path.read_bytes()
+        assert png.startswith(b"\x89PNG\r\n\x1a\n"), path
+        sizes[path.name] = (int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big"))
+    # Every file is a picture: no temporary file is left behind.
+    assert sizes == {"table-desktop.png": (1280, 900), "table-phone.png": (390, 844)}, sizes
 
 
 def _count_down_match(seed: int) -> Any:
