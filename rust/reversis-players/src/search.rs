@@ -956,6 +956,13 @@ pub fn evaluate_decision(
     }
 }
 
+// The search's decision with a budget of `playouts` alone, which reads no clock (there is none
+// to read on `wasm32-unknown-unknown`): the same as `search_decision`'s.
+fn searched(rules: &Ruleset, obs: &Value, playouts: u64, seed: u64) -> Result<Vec<u16>, Error> {
+    let no_clock = || Duration::ZERO;
+    search_decision_timed(rules, obs, Budget::playouts(playouts), seed, &no_clock)
+}
+
 // Sums of a candidate's hand scores over layouts, as estimates.
 #[derive(Clone, Copy, Default)]
 struct Tally {
@@ -1001,7 +1008,7 @@ fn evaluate_card(
             )));
         }
     }
-    let choice = search_decision(rules, obs, Budget::playouts(playouts), seed)?;
+    let choice = searched(rules, obs, playouts, seed)?;
     let policy = Policy::new(rules);
     let mut rng = SplitMix64::new(seed);
     let worlds = CardLayouts::new(
@@ -1050,7 +1057,7 @@ fn evaluate_pass(
 ) -> Result<Evaluation, Error> {
     let decision = PassDecision::of(rules, obs)?;
     let given = action.map(|ids| pass_of_ids(&decision, ids)).transpose()?;
-    let choice = search_decision(rules, obs, Budget::playouts(playouts), seed)?;
+    let choice = searched(rules, obs, playouts, seed)?;
     let mut candidates = vec![pass_of_ids(&decision, &choice)?];
     candidates.extend(given.filter(|&p| p != candidates[0]));
     let sampler = Sampler::new(rules, &knowledge_from_observation(rules, obs)?)?;
