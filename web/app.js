@@ -4,6 +4,7 @@
 // from seat 0's observation (OBS-1) and the public state of the match, so no hidden card ever
 // reaches the page's text. The computer players run in worker.js and get one seat's observation.
 import * as reversis from "./js/src/index.js";
+import { startReview } from "./review.js";
 
 const SAVE_KEY = "reversis.save";
 const ASIDE_PREFIX = "reversis.save.unreadable.";
@@ -1097,6 +1098,7 @@ function recoverUnreadable(text, error) {
 
 async function start() {
   setUpControls();
+  startReview();
   startWorker();
   const lock = await acquireLock();
   table.holdsLock = lock === true;
