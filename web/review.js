@@ -13,10 +13,11 @@ import * as reversis from "./js/src/index.js";
 
 const SAVE_KEY = "reversis.save";
 const HINT_KEY = "reversis.hint";
-/** The search's playouts per card of a review and a hint (a pass gets four times as many, as in
- *  the search player): a 13-trick hearts-computer hand is reviewed within 2 s in Chromium here
- *  (benches/test_bench_browser.py, web/README.md). */
-export const REVIEW_PLAYOUTS = 2000;
+/** The search's playouts per card of a review and a hint, the search player's default (a pass
+ *  gets four times as many, as in the search player), so that its choice is what the table's
+ *  search opponents would play: a 13-trick hearts-computer hand is reviewed in about a second in
+ *  Chromium here, within the 2 s goal (benches/test_bench_browser.py, web/README.md). */
+export const REVIEW_PLAYOUTS = 4000;
 /** The longest the replay runs before it lets the page draw (the page must never freeze 100 ms). */
 const SLICE_MS = 25;
 const SUIT_SYMBOLS = { C: "♣", D: "♦", H: "♥", S: "♠" };
