@@ -99,10 +99,16 @@ def test_a_review_lists_seat_zeros_decisions_from_what_it_saw(table: Table) -> N
     assert [(int(r.get_attribute("data-index")), r.get_attribute("data-phase")) for r in rows] == [
         (index, phase) for index, phase, _ in expected
     ]
-    for row in rows:
-        assert (row.get_attribute("data-differs") == "true") == (
-            row.get_attribute("data-action") != row.get_attribute("data-choice")
-        )
+    marks = [row.find_element("css selector", "td").text for row in rows]
+    for row, mark in zip(rows, marks):
+        differs = row.get_attribute("data-differs") == "true"
+        other = row.get_attribute("data-action") != row.get_attribute("data-choice")
+        # Marked different only where the choice differs; a different choice of the same
+        # estimated points is marked as good as the search's.
+        assert mark == ("≠" if differs else "≈" if other else "="), (mark, differs, other)
+        if other and not differs:
+            cells = row.find_elements("css selector", "td")
+            assert cells[2].text == cells[4].text
     sent = table.driver.execute_script("return window.evaluations")
     assert len(sent) == len(expected)
     for message, (index, _, observation) in zip(sent, expected):

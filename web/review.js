@@ -172,6 +172,7 @@ const STYLE = `
 .review-section th, .review-section td { padding: 0.15rem 0.4rem; text-align: left; }
 .review-section tr.differs td { font-weight: bold; }
 .review-section .hands { display: flex; flex-wrap: wrap; gap: 0.3rem; }
+.review-section label { display: flex; gap: 0.4rem; align-items: center; }
 .hand button.card.hint { outline: 3px dashed #c80; outline-offset: 2px; }
 `;
 
@@ -321,7 +322,13 @@ async function showReview(hand) {
     await reviewHand(record, hand, {
       onRow: ({ index, phase, action, evaluation }) => {
         if (generation !== page.generation) return;
-        const differs = !sameAction(action, evaluation.choice);
+        const mine = estimateOf(evaluation, action);
+        const chosen = estimateOf(evaluation, evaluation.choice);
+        const same = sameAction(action, evaluation.choice);
+        // Another card of the same worth (one no play can tell from the search's, or as good in
+        // every layout measured) is no different choice.
+        const equivalent = !same && mine && chosen && mine.points === chosen.points && mine.margin === chosen.margin;
+        const differs = !same && !equivalent;
         if (differs) differ += 1;
         const row = body.insertRow();
         row.dataset.index = String(index);
@@ -331,18 +338,22 @@ async function showReview(hand) {
         row.dataset.differs = String(differs);
         if (differs) row.classList.add("differs");
         const cells = [
-          differs ? "≠" : "=",
+          differs ? "≠" : equivalent ? "≈" : "=",
           actionText(action),
-          points(estimateOf(evaluation, action)),
+          points(mine),
           actionText(evaluation.choice),
-          points(estimateOf(evaluation, evaluation.choice)),
+          points(chosen),
         ];
         for (const text of cells) row.insertCell().textContent = text;
-        row.cells[0].title = differs ? "the search would have chosen otherwise" : "the search's choice too";
+        row.cells[0].title = differs
+          ? "the search would have chosen otherwise"
+          : equivalent
+            ? "as good as the search's choice"
+            : "the search's choice too";
       },
     });
     if (generation !== page.generation) return;
-    status.textContent = `${body.rows.length} decisions; the search would have chosen otherwise in ${differ}.`;
+    status.textContent = `${body.rows.length} decisions; the search would have chosen otherwise in ${differ} (≠; ≈ marks a choice as good as the search's).`;
     out.dataset.state = "done";
   } catch (error) {
     if (generation !== page.generation) return;
