@@ -91,6 +91,7 @@ def test_a_review_lists_seat_zeros_decisions_from_what_it_saw(table: Table) -> N
         message="the review did not finish",
     )
     assert table.driver.execute_script("return document.getElementById('review-result').dataset.state") == "done"
+    assert table.data("review") == "done"
     record = reversis.load_record(table.save()["record"].encode())
     expected = seat_zero_decisions(record, 0)
     # A hand of hearts-computer: a pass (hand 0 passes left) and 13 cards.

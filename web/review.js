@@ -298,7 +298,12 @@ async function showReview(hand) {
   const generation = ++page.generation;
   const out = $("review-result");
   out.replaceChildren();
-  out.dataset.state = "running";
+  // The state is on <body> too, where the page's tools (web/screenshot.py) wait for it.
+  const state = (value) => {
+    out.dataset.state = value;
+    document.body.dataset.review = value;
+  };
+  state("running");
   out.dataset.hand = String(hand);
   const title = document.createElement("p");
   title.textContent = `Hand ${hand + 1}: your decisions beside the search player's, in the points each is expected to cost you this hand (lower is better), from what you knew then.`;
@@ -308,6 +313,12 @@ async function showReview(hand) {
     const th = document.createElement("th");
     th.scope = "col";
     th.textContent = label;
+    if (!label) {
+      const hidden = document.createElement("span");
+      hidden.className = "visually-hidden";
+      hidden.textContent = "Same as the search's choice?";
+      th.append(hidden);
+    }
     head.append(th);
   }
   const body = table.createTBody();
@@ -354,11 +365,11 @@ async function showReview(hand) {
     });
     if (generation !== page.generation) return;
     status.textContent = `${body.rows.length} decisions; the search would have chosen otherwise in ${differ} (≠; ≈ marks a choice as good as the search's).`;
-    out.dataset.state = "done";
+    state("done");
   } catch (error) {
     if (generation !== page.generation) return;
     status.textContent = `The review failed: ${error.message}.`;
-    out.dataset.state = "failed";
+    state("failed");
   }
 }
 
