@@ -106,6 +106,7 @@ def pytest_terminal_summary(terminalreporter: Any, config: Any) -> None:
     per_call: dict[str, float] = {}
     wasm: dict[str, Any] | None = None
     browser: dict[str, Any] | None = None
+    review: dict[str, Any] | None = None
     learned: dict[str, Any] | None = None
     rates: dict[str, float] = {}
     threads: dict[str, Any] | None = None
@@ -117,6 +118,8 @@ def pytest_terminal_summary(terminalreporter: Any, config: Any) -> None:
             wasm = info
         elif info.get("kind") == "browser-search":
             browser = info
+        elif info.get("kind") == "browser-review":
+            review = info
         elif info.get("kind") == "learned":
             learned = info
         elif info.get("kind") == "vector":
@@ -168,6 +171,13 @@ def pytest_terminal_summary(terminalreporter: Any, config: Any) -> None:
         _write_learned(write, learned)
     if wasm is not None:
         _write_wasm(write, wasm)
+    if review is not None:
+        reviews = sorted(review["review_ms"])
+        write(f"the review of a hearts-computer hand in {review['browser']}, {review['playouts']} playouts a card:")
+        write(
+            f"  median {statistics.median(reviews):.0f} ms, slowest {reviews[-1]:.0f} ms, of {len(reviews)} "
+            f"(goal: 2000 ms); the page's longest task meanwhile {review['longest_task_ms']:.0f} ms (goal: 100 ms)"
+        )
     if browser is not None:
         plays = sorted(browser["play_ms"])
         write(f"the search player's decisions in {browser['browser']}, its default budget, through web/worker.js:")

@@ -6,8 +6,12 @@ rule-based player at every other seat, and times each of seat 0's decisions from
 observation is posted to the worker until its action comes back: the search player at its
 default budget (4,000 playouts a card, four times that for a pass), the package's
 ``createPlayer("search")`` without options. ``conftest.py`` prints the median, the slowest and the
-count. Needs Selenium, Chromium and chromedriver (Debian's ``chromium`` and ``chromium-driver``)
-and the built module (``bash js/build.sh``); skipped without them. Run:
+count. A second benchmark times the table's review of a whole hand (web/review.js): a seeded
+``hearts-computer`` hand is played by the rule-based player at every seat, and the review of seat 0's
+pass and 13 cards, at review.js's playouts, is timed from the saved record to the last row, with the
+longest task the page's thread ran meanwhile (the longtask entries of the Performance API). Needs
+Selenium, Chromium and chromedriver (Debian's ``chromium`` and ``chromium-driver``) and the built
+module (``bash js/build.sh``); skipped without them. Run:
 
     python -m pytest benches/test_bench_browser.py --benchmark-only
 """
@@ -84,6 +88,59 @@ const [seeds, handsPerMatch, done] = arguments;
 """
 
 
+#: Seeds of the hands reviewed (hand 0 of each match).
+REVIEW_SEEDS = (1, 2, 3, 4, 5)
+#: The review of a hand may take this long at review.js's playouts (median, ms) ...
+REVIEW_GOAL_MS = 2000
+#: ... and never hold the page's thread longer than this (ms).
+LONGEST_TASK_MS = 100
+
+# Runs in the page: arguments are the seeds and Selenium's callback.
+TIME_REVIEWS = """
+const [seeds, done] = arguments;
+(async () => {
+  const reversis = await import("/js/src/index.js");
+  const review = await import("/review.js");
+  const ruleset = reversis.preset("hearts-computer");
+  const rules = reversis.createPlayer("rules", { seed: 1 });
+  const players = [rules, rules, rules, rules];
+  let longest = 0;
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) longest = Math.max(longest, entry.duration);
+  }).observe({ type: "longtask" });
+  // The observer sees a task of 70 ms, or its silence below would mean nothing.
+  const busy = performance.now();
+  while (performance.now() - busy < 70);
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  const seen = longest;
+  // The worker starts once, as on the page, before the first review is timed.
+  const warm = new reversis.Game(ruleset, { seed: 99n });
+  await review.evaluate(ruleset.toJson(), warm.observation(0), { seed: 0, playouts: 1 });
+  const times = [];
+  const rows = [];
+  let worst = 0;
+  for (const seed of seeds) {
+    const game = new reversis.Game(ruleset, { seed: BigInt(seed) });
+    while (Number(game.handNumber) === 0) reversis.actFor(game, players);
+    // The record as the page saves it and reads it back.
+    const saved = new TextDecoder().decode(reversis.dumpRecord(game.toRecord(), "json"));
+    game.free();
+    // Long tasks are reported a little after they end: settle before and after each review.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    longest = 0;
+    const started = performance.now();
+    const record = reversis.loadRecord(new TextEncoder().encode(saved));
+    const reviewed = await review.reviewHand(record, 0);
+    times.push(performance.now() - started);
+    rows.push(reviewed.length);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    worst = Math.max(worst, longest);
+  }
+  done({ times, rows, longest: worst, seen, playouts: review.REVIEW_PLAYOUTS, agent: navigator.userAgent });
+})().catch((error) => done({ error: String(error && error.stack ? error.stack : error) }));
+"""
+
+
 class _Quiet(http.server.SimpleHTTPRequestHandler):
     extensions_map: ClassVar[dict[str, str]] = {
         **http.server.SimpleHTTPRequestHandler.extensions_map,
@@ -142,3 +199,25 @@ def test_search_decision_in_the_browser(benchmark: Any, browser: Any, site_url: 
         pass_ms=times["pass"],
         median_play_ms=statistics.median(times["play"]),
     )
+
+
+def test_review_of_a_hand_in_the_browser(benchmark: Any, browser: Any, site_url: str) -> None:
+    browser.get(site_url + "style.css")
+    result: dict[str, Any] = benchmark.pedantic(
+        lambda: browser.execute_async_script(TIME_REVIEWS, list(REVIEW_SEEDS)), rounds=1
+    )
+    assert "error" not in result, result.get("error")
+    assert result["seen"] >= 70, result
+    # hearts-computer's first hand: a pass and 13 cards of seat 0.
+    assert result["rows"] == [14] * len(REVIEW_SEEDS), result
+    median = statistics.median(result["times"])
+    benchmark.extra_info.update(
+        kind="browser-review",
+        browser=result["agent"],
+        review_ms=result["times"],
+        playouts=result["playouts"],
+        longest_task_ms=result["longest"],
+        median_review_ms=median,
+    )
+    assert median <= REVIEW_GOAL_MS, result
+    assert result["longest"] <= LONGEST_TASK_MS, result

@@ -16,6 +16,7 @@ import {
   SAVE_VERSION,
   seatNames,
 } from "./common.js";
+import { startReview } from "./review.js";
 
 const LOCK_NAME = "reversis.save";
 const DEFAULT_PRESET = "hearts-computer";
@@ -1610,6 +1611,7 @@ function recoverUnreadable(text, error) {
 
 async function start() {
   setUpControls();
+  startReview();
   startWorker();
   const lock = await acquireLock();
   table.holdsLock = lock === true;

@@ -15,6 +15,8 @@ try {
 const OPTIONS = { random: [], rules: [], montecarlo: ["rollouts"], search: [] };
 
 self.addEventListener("message", (event) => {
+  // A review (review.js) asks for an evaluation of seat 0's decision from its observation alone.
+  if (event.data.type === "evaluate") return evaluate(event.data);
   const { id, ruleset, observation, player } = event.data;
   try {
     const options = { seed: player.seed };
@@ -25,3 +27,12 @@ self.addEventListener("message", (event) => {
     self.postMessage({ type: "error", id, message: String(error && error.message ? error.message : error) });
   }
 });
+
+function evaluate({ id, ruleset, observation, seed, playouts, action }) {
+  try {
+    const evaluation = reversis.evaluateDecision(reversis.Ruleset.fromJson(ruleset), observation, { seed, playouts, action });
+    self.postMessage({ type: "evaluation", id, evaluation });
+  } catch (error) {
+    self.postMessage({ type: "error", id, message: String(error && error.message ? error.message : error) });
+  }
+}

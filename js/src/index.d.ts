@@ -387,3 +387,34 @@ export function createPlayer(name: "random" | "rules", options?: Pick<PlayerOpti
 export function createPlayer(name: "montecarlo", options?: Pick<PlayerOptions, "seed" | "rollouts">): Player;
 export function createPlayer(name: "search", options?: Pick<PlayerOptions, "seed" | "playouts" | "timeMs">): Player;
 export function actFor(game: Game, players: Player[]): Action;
+/** A candidate of a reviewed decision and what it is expected to score. */
+export interface Estimate {
+  action: Action;
+  /** The seat's expected points for the hand (what it adds to its total; lower is better). */
+  points: number;
+  /** The expected points minus the other seats' mean. */
+  margin: number;
+}
+/** The review of one decision: the search player's choice beside every candidate's estimate. */
+export interface Evaluation {
+  /** What the search player with these playouts and this decision seed plays. */
+  choice: Action;
+  /** Every legal card (phase play); the search's pass, then the given one (pass); both moon
+   *  choices, exact (moon). */
+  estimates: Estimate[];
+  /** The layouts of the hidden cards each estimate was measured on, the same for all (0 for a
+   *  moon choice). */
+  layouts: number;
+}
+/**
+ * Reviews the decision the observing seat has to make, from its observation alone: the search
+ * player's choice with `playouts` (4000 by default) and the decision seed `seed` (0 by default),
+ * and each candidate's expected points, measured on the same layouts drawn as the search draws
+ * them. `action`, where given, is the seat's own (for a pass, the one compared).
+ */
+export function evaluateDecision(
+  ruleset: Ruleset,
+  observation: Observation,
+  options?: { seed?: Int64; playouts?: number; action?: Action | null },
+): Evaluation;
+

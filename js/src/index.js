@@ -1130,6 +1130,38 @@ export function createPlayer(name, options = {}) {
   }
 }
 
+/**
+ * Reviews the decision the observing seat of `observation` (OBS-1) has to make, from the
+ * observation alone: what the search player would choose and what each candidate is expected
+ * to score.
+ *
+ * `choice` is the ACT-1 action of the search player's `searchPlay` with `playouts` and the
+ * decision seed `seed` (what a search player bounded by `playouts` plays when it draws that
+ * seed). Each estimate is a candidate with `points`, the seat's expected points for the hand
+ * (what the hand adds to its total, the moon rule included; lower is better), and `margin`,
+ * its expected points minus the other seats' mean. The candidates: in phase `play` every legal
+ * card; in phase `pass` the search's pass, then `action` (the seat's own pass) where given and
+ * different; in phase `moon` both choices, scored exactly. Cards and passes are played in the
+ * same `layouts` layouts of the hidden cards, drawn as the search draws them (and the hand
+ * finished by the search's playout policy), so that the estimates compare; a card is measured
+ * on `playouts / (distinct legal cards)` layouts, a pass on `4 × playouts / candidates`.
+ *
+ * @param {Ruleset} ruleset
+ * @param {object} observation
+ * @param {{seed?: number|bigint, playouts?: number, action?: object|null}} [options]
+ *   `seed` 0 … 2^64 − 1 (0 by default); `playouts` (4000 by default); `action` an ACT-1 action of
+ *   the observing seat, or null
+ * @returns {{choice: object, estimates: {action: object, points: number, margin: number}[], layouts: number}}
+ * @throws {InvalidInputError} `invalid-action` for an observation with no decision to make or
+ *   an action the seat may not make; `invalid-setup` for a bad option
+ */
+export function evaluateDecision(ruleset, observation, options = {}) {
+  const rules = rulesetArg(ruleset, "evaluateDecision");
+  checkOptions(options, ["seed", "playouts", "action"], "evaluateDecision");
+  const { seed = 0, playouts = DEFAULT_PLAYOUTS, action = null } = options;
+  return call(() => wasm.evaluateDecision(rules, observation, seed, positiveInteger(playouts, "playouts"), action));
+}
+
 /** A uniformly random legal action of the observing seat. */
 function randomAction(observation, ruleset, nextSeed) {
   const below = (n) => Number(nextSeed() % BigInt(n));

@@ -36,6 +36,7 @@ __all__ = [
     "dump_record",
     "encode_observation_json",
     "episode_seed",
+    "evaluate_decision",
     "load_record",
     "monte_carlo_play",
     "parse_card",
@@ -350,6 +351,13 @@ def search_play(
     time_ms: float | None = None,
 ) -> list[int]: ...
 def search_policy(ruleset: Ruleset, observation: dict[str, Any], seed: int | None = None) -> list[int]: ...
+def evaluate_decision(
+    ruleset: Ruleset,
+    observation: dict[str, Any],
+    seed: int,
+    playouts: int,
+    action: dict[str, Any] | None = None,
+) -> dict[str, Any]: ...
 def sample_consistent(
     ruleset: Ruleset, observation: dict[str, Any], samples: int, seed: int
 ) -> list[list[list[str]]]: ...

@@ -32,7 +32,7 @@ from typing import Any
 from .. import _core
 from .base import Observation, Player
 
-__all__ = ["SearchPlayer"]
+__all__ = ["SearchPlayer", "evaluate_decision"]
 
 #: The playouts of one decision when neither a number of playouts nor a time is given.
 DEFAULT_PLAYOUTS = 4000
@@ -93,3 +93,33 @@ class SearchPlayer(Player):
             return {"type": "pass", "seat": seat, "cards": [deck[i - 52] for i in ids]}
         action: dict[str, Any] = _core.action_from_ids(ids, seat)
         return action
+
+
+def evaluate_decision(
+    observation: Observation,
+    *,
+    playouts: int = DEFAULT_PLAYOUTS,
+    seed: int = 0,
+    action: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Reviews the decision the observing seat has to make, from its observation alone.
+
+    Returns ``{"choice", "estimates", "layouts"}``: ``choice`` is the action a
+    :class:`SearchPlayer` with ``playouts`` plays given the decision seed ``seed``; each entry
+    of ``estimates`` is ``{"action", "points", "margin"}``, a candidate with the observing seat's
+    expected points for the hand (what the hand adds to its total, the moon rule included; lower
+    is better) and its expected points minus the other seats' mean. In phase ``play`` the
+    candidates are every legal card, in phase ``pass`` the search's pass and ``action`` (the
+    pass the seat made, where given), in phase ``moon`` both choices (exact scores). The cards and
+    passes are played in the same ``layouts`` layouts of the hidden cards each, drawn as the
+    search draws them, and the hand finished by the search's playout policy, so the estimates
+    compare. ``action``, where given, must be one the seat may make.
+
+    Raises :class:`~reversis.InvalidInputError` (``invalid-action``) for an observation that is
+    malformed or has no decision to make, or an action the seat may not make, and
+    ``invalid-setup`` for a bad ``playouts`` or ``seed``.
+    """
+    review: dict[str, Any] = _core.evaluate_decision(
+        _core_ruleset(observation.ruleset), observation.data, seed, playouts, action
+    )
+    return review

@@ -31,7 +31,10 @@ pub use learned::{
     best_legal, f16_to_f32, Activation, InputValue, Network, MAX_LAYERS, MAX_METADATA_BYTES,
     MAX_WIDTH, WEIGHTS_MAGIC, WEIGHTS_VERSION,
 };
-pub use search::{monotonic, policy_decision, search_decision, search_decision_timed, Budget};
+pub use search::{
+    evaluate_decision, monotonic, policy_decision, search_decision, search_decision_timed, Budget,
+    Estimate, Evaluation,
+};
 
 use reversis_core::{
     Card, CardMultiset, CardSet, Error, ErrorCode, HandState, Knowledge, Layout, MoonChoice,

@@ -196,16 +196,23 @@ pub(crate) fn moon_id(choice: MoonChoice) -> u16 {
     }
 }
 
-// Plays the hand out with the policy for every seat and scores it for `seat`: (n − 1) × (own
-// score − the others' mean), lower is better.
+// Plays the hand out with the policy for every seat, exact ties drawn from `seed`.
 #[inline]
-fn playout(rules: &Ruleset, policy: &Policy, mut h: HandState, seed: u64, seat: usize) -> i64 {
+fn finish(rules: &Ruleset, policy: &Policy, mut h: HandState, seed: u64) -> HandState {
     let mut rng = SplitMix64::new(seed);
     let mut tie = Some(&mut rng);
     while !h.is_complete(rules) {
         let card = policy.play(rules, &h, &mut tie);
         h.play_unchecked(rules, card);
     }
+    h
+}
+
+// Plays the hand out with the policy for every seat and scores it for `seat`: (n − 1) × (own
+// score − the others' mean), lower is better.
+#[inline]
+fn playout(rules: &Ruleset, policy: &Policy, h: HandState, seed: u64, seat: usize) -> i64 {
+    let h = finish(rules, policy, h, seed);
     margin(&final_scores(rules, &h), seat, rules.players())
 }
 
@@ -468,6 +475,58 @@ fn distinct_cards(rules: &Ruleset, h: &HandState, legal: u64) -> Vec<Card> {
     out
 }
 
+// A card decision: the observer's position and one card of each class of its legal cards
+// that no play can tell apart.
+struct CardDecision {
+    root: Root,
+    cards: Vec<Card>,
+}
+
+impl CardDecision {
+    fn of(rules: &Ruleset, obs: &Value) -> Result<CardDecision, Error> {
+        let root = Root::of(rules, obs)?;
+        let legal = root.probe.legal_plays(rules).0;
+        let cards = distinct_cards(rules, &root.probe, legal);
+        Ok(CardDecision { root, cards })
+    }
+}
+
+// Where a card decision's layouts come from: the exact sampler, and the belief that weighs its
+// layouts once another seat has played.
+struct CardLayouts {
+    sampler: Sampler,
+    belief: Option<Belief>,
+}
+
+impl CardLayouts {
+    // Draws the belief's pool from `rng`, sized for `budget`.
+    fn new(
+        rules: &Ruleset,
+        obs: &Value,
+        policy: &Policy,
+        root: &Root,
+        budget: Budget,
+        rng: &mut SplitMix64,
+    ) -> Result<CardLayouts, Error> {
+        let excluded = play_exclusions(rules, obs)?;
+        let sampler = Sampler::with_exclusions(rules, &root.knowledge, &excluded)?;
+        // Before any other seat has played there is nothing to weigh.
+        let belief = root
+            .plays
+            .iter()
+            .any(|&(s, _)| s != root.seat)
+            .then(|| Belief::new(rules, policy, root, &sampler, pool_size(budget), rng));
+        Ok(CardLayouts { sampler, belief })
+    }
+
+    fn draw(&self, rng: &mut SplitMix64) -> Layout {
+        match &self.belief {
+            Some(b) => b.draw(rng),
+            None => self.sampler.sample(rng),
+        }
+    }
+}
+
 fn search_card(
     rules: &Ruleset,
     obs: &Value,
@@ -475,31 +534,19 @@ fn search_card(
     seed: u64,
     start: Stopwatch<'_>,
 ) -> Result<Card, Error> {
-    let root = Root::of(rules, obs)?;
-    let legal = root.probe.legal_plays(rules).0;
-    let cards = distinct_cards(rules, &root.probe, legal);
+    let CardDecision { root, cards } = CardDecision::of(rules, obs)?;
     if cards.len() == 1 {
         return Ok(cards[0]);
     }
     let policy = Policy::new(rules);
-    let excluded = play_exclusions(rules, obs)?;
-    let sampler = Sampler::with_exclusions(rules, &root.knowledge, &excluded)?;
     let mut rng = SplitMix64::new(seed);
-    // Before any other seat has played there is nothing to weigh.
-    let belief = root
-        .plays
-        .iter()
-        .any(|&(s, _)| s != root.seat)
-        .then(|| Belief::new(rules, &policy, &root, &sampler, pool_size(budget), &mut rng));
+    let layouts = CardLayouts::new(rules, obs, &policy, &root, budget, &mut rng)?;
     let best = halving(
         cards.len(),
         budget,
         start,
         &mut rng,
-        |r| match &belief {
-            Some(b) => b.draw(r),
-            None => sampler.sample(r),
-        },
+        |r| layouts.draw(r),
         |layout, arm, s| {
             let mut h = root.state(rules, layout);
             h.play_unchecked(rules, cards[arm]);
@@ -593,6 +640,70 @@ fn binomial(n: usize, k: usize) -> usize {
     (0..k).fold(1usize, |acc, i| acc * (n - i) / (i + 1))
 }
 
+// A pass decision: the observer's dealt hand, the pass's size and direction, and where the
+// deals come from.
+struct PassDecision {
+    seat: usize,
+    dealer: usize,
+    hand: CardMultiset,
+    size: usize,
+    direction: PassDirection,
+    policy: Policy,
+}
+
+impl PassDecision {
+    fn of(rules: &Ruleset, obs: &Value) -> Result<PassDecision, Error> {
+        let n = rules.players();
+        let (hand, size, direction) = pass_setup(rules, obs)?;
+        Ok(PassDecision {
+            seat: seat_of(field(obs, "seat")?, n, "seat")?,
+            dealer: seat_of(field(obs, "dealer")?, n, "dealer")?,
+            hand,
+            size,
+            direction,
+            policy: Policy::new(rules),
+        })
+    }
+
+    // A deal drawn from `sampler`, and the others' passes in it (made before anyone sees
+    // another's).
+    fn world(
+        &self,
+        rules: &Ruleset,
+        sampler: &Sampler,
+        r: &mut SplitMix64,
+    ) -> (Layout, [u64; MAX_PLAYERS]) {
+        let deal = sampler.sample(r);
+        let mut passes = [0u64; MAX_PLAYERS];
+        for s in (0..rules.players()).filter(|&s| s != self.seat) {
+            passes[s] = self.policy.pass(deal[s], self.size, &mut Some(&mut *r));
+        }
+        (deal, passes)
+    }
+
+    // The hand played out from `deal` after the observer passes `pass` and the others
+    // `passes`.
+    fn play(
+        &self,
+        rules: &Ruleset,
+        (deal, passes): &(Layout, [u64; MAX_PLAYERS]),
+        pass: u64,
+        seed: u64,
+    ) -> HandState {
+        let n = rules.players();
+        let mut passes = *passes;
+        passes[self.seat] = pass;
+        let mut hands = [CardMultiset::EMPTY; MAX_PLAYERS];
+        for (to, cards) in hands.iter_mut().enumerate().take(n) {
+            let from = self.direction.source(to, n);
+            let kept = deal[to].minus(CardMultiset::from_set(CardSet(passes[to])));
+            *cards = kept.plus(CardMultiset::from_set(CardSet(passes[from])));
+        }
+        let h = HandState::new(rules, &hands, self.dealer);
+        finish(rules, &self.policy, h, seed)
+    }
+}
+
 fn search_pass(
     rules: &Ruleset,
     obs: &Value,
@@ -600,12 +711,8 @@ fn search_pass(
     seed: u64,
     start: Stopwatch<'_>,
 ) -> Result<u64, Error> {
-    let n = rules.players();
-    let (hand, size, direction) = pass_setup(rules, obs)?;
-    let seat = seat_of(field(obs, "seat")?, n, "seat")?;
-    let dealer = seat_of(field(obs, "dealer")?, n, "dealer")?;
-    let policy = Policy::new(rules);
-    let candidates = pass_candidates(&policy, hand, size);
+    let decision = PassDecision::of(rules, obs)?;
+    let candidates = pass_candidates(&decision.policy, decision.hand, decision.size);
     if candidates.len() == 1 {
         return Ok(candidates[0]);
     }
@@ -616,26 +723,10 @@ fn search_pass(
         budget,
         start,
         &mut rng,
-        |r| {
-            // The deal, and the others' passes (made before anyone sees another's).
-            let deal = sampler.sample(r);
-            let mut passes = [0u64; MAX_PLAYERS];
-            for s in (0..n).filter(|&s| s != seat) {
-                passes[s] = policy.pass(deal[s], size, &mut Some(&mut *r));
-            }
-            (deal, passes)
-        },
-        |(deal, passes), arm, s| {
-            let mut passes = *passes;
-            passes[seat] = candidates[arm];
-            let mut hands = [CardMultiset::EMPTY; MAX_PLAYERS];
-            for (to, cards) in hands.iter_mut().enumerate().take(n) {
-                let from = direction.source(to, n);
-                let kept = deal[to].minus(CardMultiset::from_set(CardSet(passes[to])));
-                *cards = kept.plus(CardMultiset::from_set(CardSet(passes[from])));
-            }
-            let h = HandState::new(rules, &hands, dealer);
-            playout(rules, &policy, h, s, seat)
+        |r| decision.world(rules, &sampler, r),
+        |world, arm, s| {
+            let h = decision.play(rules, world, candidates[arm], s);
+            margin(&final_scores(rules, &h), decision.seat, rules.players())
         },
     );
     Ok(candidates[best])
@@ -647,34 +738,69 @@ fn search_pass(
 // the taker losing is worst. Otherwise, leading (or level), the taker adds to the others, which
 // brings the end nearer; trailing, it subtracts from itself, which puts the end off.
 fn moon_choice(rules: &Ruleset, obs: &Value) -> Result<MoonChoice, Error> {
-    let n = rules.players();
-    let seat = seat_of(field(obs, "seat")?, n, "seat")?;
-    if field(obs, "moon_taker")?.as_u64() != Some(seat as u64) {
-        return Err(invalid(format!("seat {seat} has no moon choice to make")));
+    let moon = MoonDecision::of(rules, obs)?;
+    moon_choice_of(rules, moon.shot, &moon.points, &moon.scores)
+}
+
+// A moon choice to make: the observer's shot, every seat's points of the hand as captured and
+// the match totals before it.
+struct MoonDecision {
+    shot: Shot,
+    points: Vec<i128>,
+    scores: Vec<i128>,
+}
+
+impl MoonDecision {
+    fn of(rules: &Ruleset, obs: &Value) -> Result<MoonDecision, Error> {
+        let n = rules.players();
+        let seat = seat_of(field(obs, "seat")?, n, "seat")?;
+        if field(obs, "moon_taker")?.as_u64() != Some(seat as u64) {
+            return Err(invalid(format!("seat {seat} has no moon choice to make")));
+        }
+        let numbers = |key: &str| -> Result<Vec<i128>, Error> {
+            field(obs, key)?
+                .as_array()
+                .filter(|v| v.len() == n)
+                .and_then(|v| {
+                    v.iter()
+                        .map(|x| {
+                            x.as_i64()
+                                .map(i128::from)
+                                .or_else(|| x.as_u64().map(i128::from))
+                        })
+                        .collect()
+                })
+                .ok_or_else(|| invalid(format!("{key} must hold one integer per seat")))
+        };
+        let shot = shot_of(rules, obs)?
+            .filter(|s| s.taker == seat)
+            .ok_or_else(|| {
+                invalid(format!(
+                    "seat {seat} shot nothing that replaces the hand's scores"
+                ))
+            })?;
+        Ok(MoonDecision {
+            shot,
+            points: numbers("points")?,
+            scores: numbers("scores")?,
+        })
     }
-    let numbers = |key: &str| -> Result<Vec<i128>, Error> {
-        field(obs, key)?
-            .as_array()
-            .filter(|v| v.len() == n)
-            .and_then(|v| {
-                v.iter()
-                    .map(|x| {
-                        x.as_i64()
-                            .map(i128::from)
-                            .or_else(|| x.as_u64().map(i128::from))
-                    })
-                    .collect()
-            })
-            .ok_or_else(|| invalid(format!("{key} must hold one integer per seat")))
-    };
-    let shot = shot_of(rules, obs)?
-        .filter(|s| s.taker == seat)
-        .ok_or_else(|| {
-            invalid(format!(
-                "seat {seat} shot nothing that replaces the hand's scores"
-            ))
-        })?;
-    moon_choice_of(rules, shot, &numbers("points")?, &numbers("scores")?)
+}
+
+// Every seat's hand score when the taker of `shot` makes `choice`, from the points it captured
+// (the kernel's, SCORE-2, SCORE-5).
+fn shot_scores(
+    rules: &Ruleset,
+    shot: Shot,
+    points: &[i128],
+    choice: MoonChoice,
+) -> Result<Vec<i32>, Error> {
+    let mut hand: Vec<i32> = points
+        .iter()
+        .map(|&p| i32::try_from(p).map_err(|_| invalid("points out of range")))
+        .collect::<Result<_, _>>()?;
+    Scoring::new(rules).score_shot(&mut hand, shot, choice);
+    Ok(hand)
 }
 
 // The shot of the hand of `obs` (SCORE-2), from its tricks (OBS-1): their races replayed
@@ -724,16 +850,10 @@ pub(crate) fn moon_choice_of(
         return Err(invalid("the ruleset gives no moon choice"));
     }
     let seat = shot.taker;
-    let captured: Vec<i32> = points
-        .iter()
-        .map(|&p| i32::try_from(p).map_err(|_| invalid("points out of range")))
-        .collect::<Result<_, _>>()?;
     // Without a target only the number of deals ends the match, which this ranking leaves out.
     let target = rules.target().map_or(i128::MAX, i128::from);
-    let scoring = Scoring::new(rules);
-    let rank = |choice: MoonChoice| {
-        let mut hand = captured.clone();
-        scoring.score_shot(&mut hand, shot, choice);
+    let rank = |choice: MoonChoice| -> Result<_, Error> {
+        let hand = shot_scores(rules, shot, points, choice)?;
         let totals: Vec<i128> = (0..n).map(|s| scores[s] + i128::from(hand[s])).collect();
         let low = *totals.iter().min().expect("a table has seats");
         let winners = totals.iter().filter(|&&t| t == low).count();
@@ -753,13 +873,273 @@ pub(crate) fn moon_choice_of(
         } else {
             1
         };
-        (standing, !preferred)
+        Ok((standing, !preferred))
     };
-    let add = rank(MoonChoice::AddToOthers);
-    let subtract = rank(MoonChoice::SubtractFromTaker);
+    let add = rank(MoonChoice::AddToOthers)?;
+    let subtract = rank(MoonChoice::SubtractFromTaker)?;
     Ok(if subtract < add {
         MoonChoice::SubtractFromTaker
     } else {
         MoonChoice::AddToOthers
+    })
+}
+
+/// One candidate of a decision with what it is expected to score, from [`evaluate_decision`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Estimate {
+    /// The action ids (ACT-2) that make it, as [`search_decision`] gives a decision.
+    pub action: Vec<u16>,
+    /// The observer's expected score for the hand, in the ruleset's points (SCORE-1: what the
+    /// hand adds to its total, the moon rule included), over the layouts measured; lower is
+    /// better.
+    pub points: f64,
+    /// The expected own hand score minus the other seats' mean hand score, in points: the
+    /// measure the search minimises (own points alone ignore what the others take).
+    pub margin: f64,
+}
+
+/// A decision of the observer reviewed from its observation: the search player's choice and an
+/// estimate of each candidate, from [`evaluate_decision`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Evaluation {
+    /// What the search player chooses: [`search_decision`] with the same budget and seed.
+    pub choice: Vec<u16>,
+    /// The candidates with their estimates: every legal card of the observer in card order,
+    /// the search's pass then the pass given, or both moon choices (add, then subtract).
+    pub estimates: Vec<Estimate>,
+    /// The layouts of the hidden cards each estimate was measured on, the same for every
+    /// candidate (0 for a moon choice, which is exact).
+    pub layouts: u64,
+}
+
+/// Reviews the decision the observer of `obs` (OBS-1) has to make under `rules`, from the
+/// observation alone: the search player's choice, exactly [`search_decision`] with a budget of
+/// `playouts` and `seed`, and what each candidate is expected to score for the observer.
+///
+/// - Phase `play`: every legal card of the observer. The cards are played in the same layouts
+///   of the hidden cards, drawn as the search draws them (uniformly among those consistent with
+///   what the observer knows, then weighed by the belief of how the other seats' plays so far
+///   fit the rule-based player), and each hand finished by every seat following the search's
+///   playout policy; one card of each class that no play can tell apart is measured, and the
+///   others of its class get its estimate. Each card is measured on `playouts / classes`
+///   layouts (at least one), so that the estimates cost about the playouts of the search.
+/// - Phase `pass`: the search's pass, then `action` (a pass of the observer, as the ids
+///   `52 + c`) where it differs, each on the same `4 × playouts / candidates` deals (a pass gets
+///   [`Budget::PASS_FACTOR`] times the budget, as in the search), the other seats' passes drawn
+///   from the rule-based player in each.
+/// - Phase `moon`: both choices with the hand's exact scores under each (the search decides by
+///   the match totals, [`search_decision`]).
+///
+/// `action`, where given, must be a decision the observer may make (a legal card, a pass of
+/// `size` distinct cards of its hand, a moon choice); in phase `play` and `moon` every
+/// candidate is measured anyway. Deterministic for `seed`.
+///
+/// # Errors
+///
+/// `invalid-action` if the observation is malformed or inconsistent (a field missing
+/// included), the observer has no decision to make, `playouts` is 0, or `action` is not one
+/// the observer may make.
+pub fn evaluate_decision(
+    rules: &Ruleset,
+    obs: &Value,
+    playouts: u64,
+    seed: u64,
+    action: Option<&[u16]>,
+) -> Result<Evaluation, Error> {
+    let budget = Budget::playouts(playouts);
+    budget.check()?;
+    match field(obs, "phase")?.as_str() {
+        Some("play") => evaluate_card(rules, obs, playouts, seed, action),
+        Some("pass") => evaluate_pass(rules, obs, playouts, seed, action),
+        Some("moon") => evaluate_moon(rules, obs, action),
+        _ => Err(invalid("the observer has no decision to make")),
+    }
+}
+
+// The search's decision with a budget of `playouts` alone, which reads no clock (there is none
+// to read on `wasm32-unknown-unknown`): the same as `search_decision`'s.
+fn searched(rules: &Ruleset, obs: &Value, playouts: u64, seed: u64) -> Result<Vec<u16>, Error> {
+    let no_clock = || Duration::ZERO;
+    search_decision_timed(rules, obs, Budget::playouts(playouts), seed, &no_clock)
+}
+
+// Sums of a candidate's hand scores over layouts, as estimates.
+#[derive(Clone, Copy, Default)]
+struct Tally {
+    points: i64,
+    margin: i64,
+}
+
+impl Tally {
+    fn add(&mut self, rules: &Ruleset, h: &HandState, seat: usize) {
+        let scores = final_scores(rules, h);
+        self.points += i64::from(scores[seat]);
+        self.margin += margin(&scores, seat, rules.players());
+    }
+
+    fn estimate(self, rules: &Ruleset, action: Vec<u16>, layouts: u64) -> Estimate {
+        let layouts = layouts as f64;
+        Estimate {
+            action,
+            points: self.points as f64 / layouts,
+            margin: self.margin as f64 / layouts / (rules.players() - 1) as f64,
+        }
+    }
+}
+
+fn evaluate_card(
+    rules: &Ruleset,
+    obs: &Value,
+    playouts: u64,
+    seed: u64,
+    action: Option<&[u16]>,
+) -> Result<Evaluation, Error> {
+    let CardDecision { root, cards } = CardDecision::of(rules, obs)?;
+    let legal = root.probe.legal_plays(rules);
+    if let Some(ids) = action {
+        let played = match ids {
+            [id] => Card::from_id(u32::from(*id)),
+            _ => None,
+        };
+        if !played.is_some_and(|c| legal.contains(c)) {
+            return Err(invalid(format!(
+                "{ids:?} is not a legal card of seat {}",
+                root.seat
+            )));
+        }
+    }
+    let choice = searched(rules, obs, playouts, seed)?;
+    let policy = Policy::new(rules);
+    let mut rng = SplitMix64::new(seed);
+    let worlds = CardLayouts::new(
+        rules,
+        obs,
+        &policy,
+        &root,
+        Budget::playouts(playouts),
+        &mut rng,
+    )?;
+    let layouts = (playouts / cards.len() as u64).max(1);
+    let mut tallies = vec![Tally::default(); cards.len()];
+    for _ in 0..layouts {
+        let layout = worlds.draw(&mut rng);
+        let s = rng.next_u64();
+        for (tally, &card) in tallies.iter_mut().zip(&cards) {
+            let mut h = root.state(rules, &layout);
+            h.play_unchecked(rules, card);
+            tally.add(rules, &finish(rules, &policy, h, s), root.seat);
+        }
+    }
+    // A card is measured by the one its class was measured by: the last before it in its suit.
+    let estimates = legal
+        .into_iter()
+        .map(|c| {
+            let class = cards
+                .iter()
+                .rposition(|r| r.suit() == c.suit() && r.id() <= c.id())
+                .expect("every legal card is in a class");
+            tallies[class].estimate(rules, vec![u16::from(c.id())], layouts)
+        })
+        .collect();
+    Ok(Evaluation {
+        choice,
+        estimates,
+        layouts,
+    })
+}
+
+fn evaluate_pass(
+    rules: &Ruleset,
+    obs: &Value,
+    playouts: u64,
+    seed: u64,
+    action: Option<&[u16]>,
+) -> Result<Evaluation, Error> {
+    let decision = PassDecision::of(rules, obs)?;
+    let given = action.map(|ids| pass_of_ids(&decision, ids)).transpose()?;
+    let choice = searched(rules, obs, playouts, seed)?;
+    let mut candidates = vec![pass_of_ids(&decision, &choice)?];
+    candidates.extend(given.filter(|&p| p != candidates[0]));
+    let sampler = Sampler::new(rules, &knowledge_from_observation(rules, obs)?)?;
+    let mut rng = SplitMix64::new(seed);
+    let budget = playouts.saturating_mul(u64::from(Budget::PASS_FACTOR));
+    let layouts = (budget / candidates.len() as u64).max(1);
+    let mut tallies = vec![Tally::default(); candidates.len()];
+    for _ in 0..layouts {
+        let world = decision.world(rules, &sampler, &mut rng);
+        let s = rng.next_u64();
+        for (tally, &pass) in tallies.iter_mut().zip(&candidates) {
+            tally.add(rules, &decision.play(rules, &world, pass, s), decision.seat);
+        }
+    }
+    let estimates = candidates
+        .iter()
+        .zip(tallies)
+        .map(|(&pass, tally)| tally.estimate(rules, pass_ids(pass), layouts))
+        .collect();
+    Ok(Evaluation {
+        choice,
+        estimates,
+        layouts,
+    })
+}
+
+// The cards of a pass given as its action ids, checked to be `size` distinct cards of the
+// observer's hand.
+fn pass_of_ids(decision: &PassDecision, ids: &[u16]) -> Result<u64, Error> {
+    let mut pass = 0u64;
+    for &id in ids {
+        let card = id
+            .checked_sub(PASS_BASE)
+            .and_then(|c| Card::from_id(u32::from(c)))
+            .filter(|&c| decision.hand.count(c) > 0 && pass & c.bit() == 0)
+            .ok_or_else(|| {
+                invalid(format!(
+                    "{ids:?} is not a pass of {} distinct cards of seat {}'s hand",
+                    decision.size, decision.seat
+                ))
+            })?;
+        pass |= card.bit();
+    }
+    if ids.len() != decision.size {
+        return Err(invalid(format!(
+            "{ids:?} is not a pass of {} distinct cards of seat {}'s hand",
+            decision.size, decision.seat
+        )));
+    }
+    Ok(pass)
+}
+
+fn evaluate_moon(
+    rules: &Ruleset,
+    obs: &Value,
+    action: Option<&[u16]>,
+) -> Result<Evaluation, Error> {
+    let moon = MoonDecision::of(rules, obs)?;
+    if let Some(ids) = action {
+        if ids != [MOON_ADD_ID] && ids != [MOON_SUBTRACT_ID] {
+            return Err(invalid(format!("{ids:?} is not a moon choice")));
+        }
+    }
+    let choice = moon_choice_of(rules, moon.shot, &moon.points, &moon.scores)?;
+    let seat = moon.shot.taker;
+    let n = rules.players();
+    let estimates = [MoonChoice::AddToOthers, MoonChoice::SubtractFromTaker]
+        .into_iter()
+        .map(|how| {
+            let hand = shot_scores(rules, moon.shot, &moon.points, how)?;
+            let mut scores = PerSeat::splat(0i32);
+            scores[..n].copy_from_slice(&hand[..n]);
+            let tally = Tally {
+                points: i64::from(scores[seat]),
+                margin: margin(&scores, seat, n),
+            };
+            Ok(tally.estimate(rules, vec![moon_id(how)], 1))
+        })
+        .collect::<Result<_, Error>>()?;
+    Ok(Evaluation {
+        choice: vec![moon_id(choice)],
+        estimates,
+        layouts: 0,
     })
 }

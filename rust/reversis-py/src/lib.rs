@@ -1699,6 +1699,55 @@ fn search_play(
     core_result(py.detach(|| players::search_decision(&rules, &obs, budget, seed)))
 }
 
+/// The review of the decision the observer of `observation` (OBS-1) has to make:
+/// `{"choice", "estimates": [{"action", "points", "margin"}], "layouts"}`, where `choice` is the
+/// search player's ACT-1 action with `playouts` and `seed` (exactly `search_play`'s), and each
+/// estimate a candidate (every legal card; the search's pass and `action`; both moon choices)
+/// with the observer's expected points for the hand and its expected margin over the others'
+/// mean, measured on the same layouts of the hidden cards. `action` is the ACT-1 action the
+/// person made, or `None`.
+#[pyfunction]
+#[pyo3(signature = (ruleset, observation, seed, playouts, action=None))]
+fn evaluate_decision(
+    py: Python<'_>,
+    ruleset: &Bound<'_, PyAny>,
+    observation: &Bound<'_, PyAny>,
+    seed: &Bound<'_, PyAny>,
+    playouts: &Bound<'_, PyAny>,
+    action: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Py<PyAny>> {
+    let rules = ruleset_arg(ruleset)?;
+    let seed = unsigned_arg(seed, ErrorCode::InvalidSetup, "a seed")?;
+    let playouts = count_arg(playouts, "a number of playouts", 1, MAX_PLAYOUTS)? as u64;
+    let action = match action.filter(|a| !a.is_none()) {
+        Some(a) => Some(core_result(core::action_ids(&action_arg(a)?))?),
+        None => None,
+    };
+    let obs = json_arg(observation, ErrorCode::InvalidAction, "an observation")?;
+    let review =
+        core_result(py.detach(|| {
+            players::evaluate_decision(&rules, &obs, playouts, seed, action.as_deref())
+        }))?;
+    // The observation named a seat, or the review would have been refused.
+    let seat = obs["seat"].as_u64().unwrap_or(0) as usize;
+    let act = |ids: &[u16]| -> PyResult<Py<PyAny>> {
+        action_to_python(py, &core_result(core::action_from_ids(ids, seat))?)
+    };
+    let estimates = PyList::empty(py);
+    for e in &review.estimates {
+        let entry = PyDict::new(py);
+        entry.set_item("action", act(&e.action)?)?;
+        entry.set_item("points", e.points)?;
+        entry.set_item("margin", e.margin)?;
+        estimates.append(entry)?;
+    }
+    let out = PyDict::new(py);
+    out.set_item("choice", act(&review.choice)?)?;
+    out.set_item("estimates", estimates)?;
+    out.set_item("layouts", review.layouts)?;
+    Ok(out.into_any().unbind())
+}
+
 /// The decision of the search's playout policy (the rule-based player) for the observer of
 /// `observation`, as `search_play` gives it: exact ties to the lowest card without a `seed`,
 /// else drawn from a generator seeded with it.
@@ -1812,6 +1861,7 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(monte_carlo_play, module)?)?;
     module.add_function(wrap_pyfunction!(search_play, module)?)?;
     module.add_function(wrap_pyfunction!(search_policy, module)?)?;
+    module.add_function(wrap_pyfunction!(evaluate_decision, module)?)?;
     module.add_function(wrap_pyfunction!(sample_consistent, module)?)?;
     module.add_function(wrap_pyfunction!(count_consistent, module)?)?;
     Ok(())

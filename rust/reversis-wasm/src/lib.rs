@@ -1186,3 +1186,65 @@ pub fn rules_play(
     let obs = json_arg(observation, ErrorCode::InvalidAction, "an observation")?;
     core_result(players::policy_decision(&ruleset.inner, &obs, seed))
 }
+
+/// The review of the decision the observer of `observation` (OBS-1) has to make:
+/// `{choice, estimates: [{action, points, margin}], layouts}`, where `choice` is the search
+/// player's ACT-1 action with `playouts` and `seed` (exactly `searchPlay`'s), and each estimate
+/// a candidate (every legal card; the search's pass and `action`; both moon choices) with the
+/// observer's expected points for the hand and its expected margin over the others' mean,
+/// measured on the same layouts of the hidden cards (`reversis_players::evaluate_decision`).
+/// `action` is the ACT-1 action the person made, or `null`.
+#[wasm_bindgen(js_name = evaluateDecision)]
+pub fn evaluate_decision(
+    ruleset: &WasmRuleset,
+    observation: &JsValue,
+    seed: &JsValue,
+    playouts: &JsValue,
+    action: &JsValue,
+) -> Result<JsValue, JsValue> {
+    let seed = unsigned_arg(seed, ErrorCode::InvalidSetup, "a seed")?;
+    let playouts = count_arg(playouts, "playouts", 1, MAX_PLAYOUTS)? as u64;
+    let action = if action.is_null() || action.is_undefined() {
+        None
+    } else {
+        Some(core_result(core::action_ids(&action_arg(action)?))?)
+    };
+    let obs = json_arg(observation, ErrorCode::InvalidAction, "an observation")?;
+    let review = core_result(players::evaluate_decision(
+        &ruleset.inner,
+        &obs,
+        playouts,
+        seed,
+        action.as_deref(),
+    ))?;
+    // The observation named a seat, or the review would have been refused.
+    let seat = obs["seat"].as_u64().unwrap_or(0) as usize;
+    let act = |ids: &[u16]| -> Result<JsValue, JsValue> {
+        Ok(to_js(
+            &core_result(core::action_from_ids(ids, seat))?.to_value(),
+        ))
+    };
+    // Plain numbers, not `to_js`'s Number objects for whole floats: an estimate is a mean, of
+    // no integer kind to keep.
+    let object = |entries: &[(&str, JsValue)]| {
+        let object = Object::new();
+        for (key, value) in entries {
+            // Setting a property of a fresh plain object cannot fail.
+            let _ = Reflect::set(&object, &JsValue::from_str(key), value);
+        }
+        JsValue::from(object)
+    };
+    let estimates = Array::new();
+    for e in &review.estimates {
+        estimates.push(&object(&[
+            ("action", act(&e.action)?),
+            ("points", JsValue::from_f64(e.points)),
+            ("margin", JsValue::from_f64(e.margin)),
+        ]));
+    }
+    Ok(object(&[
+        ("choice", act(&review.choice)?),
+        ("estimates", estimates.into()),
+        ("layouts", JsValue::from_f64(review.layouts as f64)),
+    ]))
+}
