@@ -17,7 +17,7 @@ from typing import Any
 import reversis
 from reversis.players import Observation
 from reversis.players.search import evaluate_decision
-from webpage import WEB, Table
+from webpage import WEB, Table, severe_violations
 
 DECISIONS = ("pass", "play", "moon")
 
@@ -92,6 +92,8 @@ def test_a_review_lists_seat_zeros_decisions_from_what_it_saw(table: Table) -> N
     )
     assert table.driver.execute_script("return document.getElementById('review-result').dataset.state") == "done"
     assert table.data("review") == "done"
+    # axe-core on the table with its review open: no serious or critical violation.
+    assert severe_violations(table.driver) == []
     record = reversis.load_record(table.save()["record"].encode())
     expected = seat_zero_decisions(record, 0)
     # A hand of hearts-computer: a pass (hand 0 passes left) and 13 cards.

@@ -9,12 +9,15 @@ Without the WebAssembly module, Selenium or Chromium the tests are skipped, unle
 
 from __future__ import annotations
 
+import fcntl
 import functools
+import hashlib
 import http.server
 import json
 import os
 import shutil
 import subprocess
+import tempfile
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -62,10 +65,17 @@ def site() -> Path:
     """web/dist, built first when it is missing or older than web/, js/src or js/wasm."""
     if not (WASM / "reversis_wasm_bg.wasm").is_file():
         _unavailable("the WebAssembly module is not built (bash js/build.sh builds js/wasm)")
-    if not _dist_is_fresh():
-        built = subprocess.run(["bash", str(WEB / "build.sh")], check=False, cwd=ROOT, capture_output=True, text=True)
-        if built.returncode != 0:
-            pytest.fail(f"web/build.sh failed: {built.stderr.strip()}")
+    # One builder at a time: the test modules of the table run in parallel workers (pytest-xdist),
+    # and build.sh replaces dist/ while another worker may be about to serve it.
+    lock = Path(tempfile.gettempdir()) / f"reversis-web-dist-{hashlib.sha256(str(ROOT).encode()).hexdigest()[:12]}.lock"
+    with lock.open("a") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        if not _dist_is_fresh():
+            built = subprocess.run(
+                ["bash", str(WEB / "build.sh")], check=False, cwd=ROOT, capture_output=True, text=True
+            )
+            if built.returncode != 0:
+                pytest.fail(f"web/build.sh failed: {built.stderr.strip()}")
     return DIST
 
 
@@ -246,3 +256,33 @@ def card_name(card: str) -> str:
 
 def card_face(card: str) -> str:
     return ("10" if card[0] == "T" else card[0]) + SUITS[card[1]]
+
+
+# axe-core, as PyPI's axe-selenium-python bundles it (the ``web`` extra), injected into the page.
+SEVERE = ("serious", "critical")
+
+
+def axe_source() -> str:
+    try:
+        import axe_selenium_python
+    except ImportError:
+        _unavailable("axe-selenium-python is not installed (pip install '.[web]' in the checkout)")
+    return (Path(axe_selenium_python.__file__).parent / "node_modules" / "axe-core" / "axe.min.js").read_text()
+
+
+def severe_violations(driver: Any) -> list[tuple[str, str, list[str]]]:
+    """axe-core's violations of impact serious or critical on the page as it is now: for each, the
+    rule, what it asks and the selectors of the nodes that break it."""
+    driver.execute_script(axe_source())
+    result = driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "axe.run(document, {resultTypes: ['violations']})"
+        ".then(r => done(JSON.stringify(r.violations)), e => done(JSON.stringify({error: String(e)})))"
+    )
+    violations = json.loads(result)
+    assert isinstance(violations, list), violations
+    return [
+        (v["id"], f"{v['impact']}: {v['help']}", [" ".join(n["target"]) for n in v["nodes"]])
+        for v in violations
+        if v["impact"] in SEVERE
+    ]
