@@ -90,6 +90,7 @@ def table_screen(driver: Any, url: str, seed: int) -> None:
     """A seeded match a few cards in."""
     _deal(driver, url, seed)
     _play(driver, 3)
+    driver.execute_script("document.activeElement.blur(); window.scrollTo(0, 0)")
 
 
 def review_screen(driver: Any, url: str, seed: int) -> None:
@@ -106,6 +107,7 @@ def review_screen(driver: Any, url: str, seed: int) -> None:
     WebDriverWait(driver, 60, poll_frequency=0.1).until(
         lambda d: d.execute_script("return document.body.dataset.review === 'done'")
     )
+    driver.execute_script("document.activeElement.blur(); document.getElementById('review').scrollIntoView()")
 
 
 def _finished_saves() -> dict[str, str]:
@@ -181,8 +183,8 @@ def take(folder: Path, screens: tuple[str, ...], seed: int) -> list[Path]:
                     {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": window == "phone"},
                 )
                 for screen in screens:
+                    driver.execute_script("window.scrollTo(0, 0)")
                     SCREEN[screen](driver, url, seed)
-                    driver.execute_script("document.activeElement.blur(); window.scrollTo(0, 0)")
                     destination = folder / f"{screen}-{window}.png"
                     _write(destination, driver.get_screenshot_as_png())
                     written.append(destination)
