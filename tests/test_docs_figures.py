@@ -397,7 +397,11 @@ def _search_playouts() -> str:
 
 
 def _table_pace() -> str:
-    return str(js_constant(r"Math\.min\(asked, \d+\) : (\d+);", "web/app.js"))
+    # The default speed's milliseconds: SPEEDS[DEFAULT_SPEED].
+    found = re.search(r'const DEFAULT_SPEED = "(\w+)";', (ROOT / "web/app.js").read_text(encoding="utf-8"))
+    assert found, "web/app.js no longer names its DEFAULT_SPEED"
+    speed = found.group(1)
+    return str(js_constant(rf"const SPEEDS = \{{[^}}]*\b{speed}: (\d+)", "web/app.js"))
 
 
 def _table_pace_limit() -> str:
