@@ -27,6 +27,8 @@ cp web/*.html web/*.js web/*.css web/*.webmanifest web/*.svg "$out.tmp/"
 shopt -u nullglob
 cp -R js/src "$out.tmp/js/src"
 cp -R "$wasm" "$out.tmp/js/wasm"
+# The learned player's network, which the worker fetches only when that player is chosen.
+cp python/reversis/players/learned-hearts-computer.rvnn "$out.tmp/js/"
 rm -rf "$out"
 mv "$out.tmp" "$out"
 echo "web/build.sh: built $out; serve it with: python3 -m http.server -d $out 8000"
