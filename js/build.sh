@@ -67,7 +67,7 @@ if [ -f "$out.tmp/optimized.wasm" ]; then
     mv "$out.tmp/optimized.wasm" "$out.tmp/reversis_wasm_bg.wasm"
   else
     # What the page loads is the module gzipped: wasm-opt's output of a module optimized for
-    # size by rustc is smaller but compresses worse (by 7 KB gzipped: benches/README.md).
+    # size by rustc is smaller but compresses worse (by 6 to 9 KB gzipped: benches/README.md).
     rm "$out.tmp/optimized.wasm"
   fi
 fi
