@@ -107,6 +107,8 @@ def pytest_terminal_summary(terminalreporter: Any, config: Any) -> None:
     wasm: dict[str, Any] | None = None
     browser: dict[str, Any] | None = None
     review: dict[str, Any] | None = None
+    web_size: dict[str, Any] | None = None
+    browser_load: dict[str, Any] | None = None
     learned: dict[str, Any] | None = None
     rates: dict[str, float] = {}
     threads: dict[str, Any] | None = None
@@ -120,6 +122,10 @@ def pytest_terminal_summary(terminalreporter: Any, config: Any) -> None:
             browser = info
         elif info.get("kind") == "browser-review":
             review = info
+        elif info.get("kind") == "web-size":
+            web_size = info
+        elif info.get("kind") == "browser-load":
+            browser_load = info
         elif info.get("kind") == "learned":
             learned = info
         elif info.get("kind") == "vector":
@@ -190,4 +196,28 @@ def pytest_terminal_summary(terminalreporter: Any, config: Any) -> None:
             write(
                 f"  a pass (four times the budget): median {statistics.median(passes):.1f} ms, "
                 f"slowest {passes[-1]:.1f} ms"
+            )
+    if web_size is not None:
+        sizes = web_size["sizes"]
+        write("the page and its module in web/dist (bytes, and under gzip -9):")
+        for name, (raw, packed) in sizes.items():
+            write(f"  {name:<36} {raw:>9,} {packed:>9,}")
+        total, packed = sum(r for r, _ in sizes.values()), sum(p for _, p in sizes.values())
+        write(f"  {'all':<36} {total:>9,} {packed:>9,}  (goal: 300 KB gzipped)")
+        write(
+            f"  not part of it: the learned player's network, {web_size['learned_network_bytes']:,} bytes, "
+            "fetched only when that player is chosen"
+        )
+    if browser_load is not None:
+        loads = len(browser_load["ready_ms"])
+        write(
+            f"cold loads of the page in HeadlessChrome/{browser_load['browser']} (each in a new profile), "
+            f"medians of {loads}:"
+        )
+        write(f"  navigation until the table is ready to play: {statistics.median(browser_load['ready_ms']):.0f} ms")
+        for key, what in (("longest_load_ms", "the load"), ("longest_hand_ms", "a played hand")):
+            values = browser_load[key]
+            write(
+                f"  longest main-thread task during {what}: {statistics.median(values):.0f} ms "
+                f"(longest of all {max(values):.0f} ms; 0: none of 50 ms or more)"
             )

@@ -14,11 +14,20 @@ Selenium, Chromium and chromedriver (Debian's ``chromium`` and ``chromium-driver
 module (``bash js/build.sh``); skipped without them. Run:
 
     python -m pytest benches/test_bench_browser.py --benchmark-only
+
+Beside it, what loading the page costs: the gzipped size of every file of the page and its
+module (``gzip -9``; the learned player's network, fetched only when that player is chosen, is
+not part of it), and over ``LOADS`` cold loads (each in a browser of a new profile: nothing cached,
+no match saved) the time from navigation until the table is ready to play (``document.body`` carries a
+``data-phase`` and ``data-busy="false"``) and the longest main-thread task (a ``longtask`` entry
+of the Long Tasks API: 50 ms or more) during the load and during one hand then played through the
+page's buttons against the rule-based players.
 """
 
 from __future__ import annotations
 
 import functools
+import gzip
 import http.server
 import os
 import shutil
@@ -35,6 +44,8 @@ ROOT = Path(__file__).resolve().parent.parent
 #: Seeds of the matches played; each plays HANDS hands.
 SEEDS = (1, 2, 3)
 HANDS = 2
+#: Cold loads of the page timed, each in a new browser.
+LOADS = 5
 
 # Runs in the page: arguments are the seeds, the hands per match, and Selenium's callback.
 TIME_DECISIONS = """
@@ -140,6 +151,31 @@ const [seeds, done] = arguments;
 })().catch((error) => done({ error: String(error && error.stack ? error.stack : error) }));
 """
 
+# Runs in every new document before its own scripts: records when the table is first ready to play
+# and every long task (the Long Tasks API), with its start, both on the page's clock (from navigation).
+OBSERVE_LOAD = """
+(() => {
+  const marks = { ready: null, tasks: [], error: null };
+  window.__reversisLoad = marks;
+  try {
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) marks.tasks.push([entry.startTime, entry.duration]);
+    }).observe({ type: "longtask", buffered: true });
+  } catch (error) {
+    marks.error = String(error);
+  }
+  const check = () => {
+    const body = document.body;
+    if (marks.ready === null && body && body.dataset.phase !== undefined && body.dataset.busy === "false") {
+      marks.ready = performance.now();
+    }
+  };
+  new MutationObserver(check).observe(document, {
+    subtree: true, attributes: true, attributeFilter: ["data-phase", "data-busy"],
+  });
+})();
+"""
+
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):
     extensions_map: ClassVar[dict[str, str]] = {
@@ -165,8 +201,8 @@ def site_url() -> Iterator[str]:
     server.server_close()
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
+def _new_browser() -> Any:
+    """Headless Chromium with a profile of its own, new and empty."""
     webdriver = pytest.importorskip("selenium.webdriver")
     chromium = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
     driver_path = os.environ.get("CHROMEDRIVER") or shutil.which("chromedriver")
@@ -178,6 +214,12 @@ def browser() -> Iterator[Any]:
     options.binary_location = chromium
     driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(driver_path))
     driver.set_script_timeout(600)
+    return driver
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    driver = _new_browser()
     yield driver
     driver.quit()
 
@@ -221,3 +263,91 @@ def test_review_of_a_hand_in_the_browser(benchmark: Any, browser: Any, site_url:
     )
     assert median <= REVIEW_GOAL_MS, result
     assert result["longest"] <= LONGEST_TASK_MS, result
+
+
+def page_sizes(dist: Path) -> dict[str, tuple[int, int]]:
+    """Every file of the page and its module in ``dist``: its bytes and its bytes under ``gzip -9``.
+
+    The type declarations (``.d.ts``) are never loaded, and the learned player's network
+    (``.rvnn``) only when that player is chosen: neither is counted.
+    """
+    return {
+        str(path.relative_to(dist)): (len(data), len(gzip.compress(data, 9, mtime=0)))
+        for path in sorted(dist.rglob("*"))
+        if path.is_file() and not path.name.endswith((".d.ts", ".rvnn"))
+        for data in [path.read_bytes()]
+    }
+
+
+def test_page_size(benchmark: Any, site_url: str) -> None:
+    sizes = benchmark.pedantic(lambda: page_sizes(ROOT / "web" / "dist"), rounds=1)
+    network = (ROOT / "web" / "dist" / "js" / "learned-hearts-computer.rvnn").stat().st_size
+    benchmark.extra_info.update(kind="web-size", sizes=sizes, learned_network_bytes=network)
+
+
+def _idle(driver: Any) -> bool:
+    if driver.execute_script("return document.getElementById('status').classList.contains('error')"):
+        raise AssertionError(driver.find_element("id", "status").text)
+    return bool(
+        driver.execute_script(
+            "return document.body.dataset.phase !== undefined && document.body.dataset.busy === 'false'"
+        )
+    )
+
+
+def _play_one_hand(driver: Any) -> None:
+    """Plays seat 0's part of the current hand through the page's buttons: the first cards it
+    may pass, the first card it may play, the first moon choice."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    wait = WebDriverWait(driver, 120, poll_frequency=0.02)
+    wait.until(_idle)
+    hand = driver.execute_script("return document.body.dataset.handNumber")
+    for _ in range(200):
+        wait.until(_idle)
+        phase, number = driver.execute_script("return [document.body.dataset.phase, document.body.dataset.handNumber]")
+        if number != hand or phase == "over":
+            return
+        clicked = driver.execute_script(
+            """
+            const confirm = document.getElementById("pass-confirm");
+            if (confirm && !confirm.disabled) { confirm.click(); return "confirm"; }
+            const moon = document.querySelector(".moon button");
+            if (moon) { moon.click(); return "moon"; }
+            const card = [...document.querySelectorAll("#hand button.card")].find(
+              (b) => !b.disabled && b.getAttribute("aria-pressed") !== "true");
+            if (card) { card.click(); return "card"; }
+            return null;
+            """
+        )
+        assert clicked is not None, f"seat 0 has nothing to do in phase {phase} and the table is idle"
+    raise AssertionError("the hand did not end within 200 clicks")
+
+
+def test_cold_load_in_the_browser(benchmark: Any, site_url: str) -> None:
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    def load_and_play() -> dict[str, Any]:
+        figures: dict[str, Any] = {"ready_ms": [], "longest_load_ms": [], "longest_hand_ms": []}
+        for _ in range(LOADS):
+            # Cold: a browser of a new profile, so nothing is cached and no match is saved.
+            browser = _new_browser()
+            try:
+                browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": OBSERVE_LOAD})
+                browser.get(site_url + "?pace=0")
+                WebDriverWait(browser, 120, poll_frequency=0.02).until(_idle)
+                marks = browser.execute_script("return window.__reversisLoad")
+                assert marks["error"] is None and marks["ready"] is not None, marks
+                _play_one_hand(browser)
+                marks = browser.execute_script("return window.__reversisLoad")
+                figures["browser"] = browser.capabilities.get("browserVersion")
+            finally:
+                browser.quit()
+            ready = marks["ready"]
+            figures["ready_ms"].append(ready)
+            figures["longest_load_ms"].append(max([d for t, d in marks["tasks"] if t < ready], default=0.0))
+            figures["longest_hand_ms"].append(max([d for t, d in marks["tasks"] if t >= ready], default=0.0))
+        return figures
+
+    figures = benchmark.pedantic(load_and_play, rounds=1)
+    benchmark.extra_info.update(kind="browser-load", **figures)

@@ -29,9 +29,17 @@ if ! { [ -x "$bindgen" ] && "$bindgen" --version | grep -qx "wasm-bindgen $bindg
   cargo install --quiet --root "$tools" --version "=$bindgen_version" wasm-bindgen-cli
 fi
 
+# The size of the module (the page's budget is 300 KB gzipped with the page, benches/README.md):
+# - panic_immediate_abort: a panic traps at once, as it did (the module has no panic hook to show
+#   a message), without the formatting code and the messages of every panic site;
+# - without reference types, wasm-bindgen keeps JavaScript values in a JavaScript array rather than
+#   an externref table, and Debian's wasm-opt (Binaryen 108) can then read the module and keep
+#   it working (with them it wrote the externref table's export as the function table);
+# - the `wasm` profile of Cargo.toml optimizes for size all but the search's own code.
 RUSTC_BOOTSTRAP=1 RUSTC="$rustc_web" CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER=wasm-ld \
-  cargo build --locked --quiet -Z build-std=std,panic_abort --target wasm32-unknown-unknown \
-  --profile wasm -p reversis-wasm
+  CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-C target-feature=-reference-types" \
+  cargo build --locked --quiet -Z build-std=std,panic_abort -Z build-std-features=panic_immediate_abort \
+  --target wasm32-unknown-unknown --profile wasm -p reversis-wasm
 
 out=js/wasm
 rm -rf "$out.tmp"
@@ -52,10 +60,14 @@ if [ -f "$out.tmp/optimized.wasm" ]; then
   # keep the optimized module only if that export still names a table of references.
   listing=$(wasm-dis "$out.tmp/optimized.wasm")
   table=$(sed -n 's/^ *(export "__wbindgen_externrefs" (table \([^)]*\)))$/\1/p' <<<"$listing")
-  if [ -z "$table" ] || grep -Eq "^ *\(table \\$table [0-9 ]*(anyref|externref)\)" <<<"$listing"; then
+  if [ -n "$table" ] && ! grep -Eq "^ *\(table \\$table [0-9 ]*(anyref|externref)\)" <<<"$listing"; then
+    echo "js/build.sh: this wasm-opt ($(wasm-opt --version)) breaks the module's externref table; keeping it unoptimized" >&2
+    rm "$out.tmp/optimized.wasm"
+  elif [ "$(gzip -9 -c "$out.tmp/optimized.wasm" | wc -c)" -lt "$(gzip -9 -c "$out.tmp/reversis_wasm_bg.wasm" | wc -c)" ]; then
     mv "$out.tmp/optimized.wasm" "$out.tmp/reversis_wasm_bg.wasm"
   else
-    echo "js/build.sh: this wasm-opt ($(wasm-opt --version)) breaks the module's externref table; keeping it unoptimized" >&2
+    # What the page loads is the module gzipped: wasm-opt's output of a module optimized for
+    # size by rustc is smaller but compresses worse (by 6 to 9 KB gzipped: benches/README.md).
     rm "$out.tmp/optimized.wasm"
   fi
 fi

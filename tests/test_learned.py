@@ -26,6 +26,7 @@ from reversis.players.learned import LearnedPlayer, parse_weights, read_weights,
 from reversis.reference.batch import hand_generator
 
 TIMEOUT = 300
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def random_layers(rng: random.Random, hidden: list[int], activations: list[str] | None = None) -> list[Any]:
@@ -544,3 +545,19 @@ def test_computer_actions_arguments_are_checked() -> None:
         ids = computer_actions(two_packs, player, 0)
         masks = two_packs.legal_action_mask.tolist()
         assert len(ids) == 2 and all(masks[i][a] for i, a in enumerate(ids))
+
+
+def test_the_javascript_fixtures_are_the_shipped_players_decisions() -> None:
+    # js/test/learned.test.mjs holds the JavaScript package's learned player to these decisions,
+    # written by tests/learned_fixtures.py with the pure-Python forward pass; the Rust network of
+    # the Python package must make them too, or the fixtures are stale.
+    fixtures = json.loads((ROOT / "js" / "test" / "fixtures" / "learned-decisions.json").read_text(encoding="utf-8"))
+    player = LearnedPlayer()
+    phases = Counter(case["observation"]["phase"] for case in fixtures["cases"])
+    assert phases["pass"] >= 3 and phases["play"] >= 6 and phases["moon"] >= 1, phases
+    assert any(
+        case["ruleset"] == "cancellation-6" and case["observation"]["phase"] == "pass" for case in fixtures["cases"]
+    )
+    for case in fixtures["cases"]:
+        observation = Observation(reversis.preset(case["ruleset"]), case["observation"])
+        assert player.act(observation) == case["action"], case["ruleset"]

@@ -27,10 +27,13 @@ cp web/*.html web/*.js web/*.css web/*.webmanifest web/*.svg "$out.tmp/"
 shopt -u nullglob
 cp -R js/src "$out.tmp/js/src"
 cp -R "$wasm" "$out.tmp/js/wasm"
+# The learned player's network, which the worker fetches only when that player is chosen.
+cp python/reversis/players/learned-hearts-computer.rvnn "$out.tmp/js/"
 # The service worker's list of the site's files is made here from what was just copied, never kept
-# by hand; its version is a hash of them, so a changed site is a new worker with a new cache.
+# by hand (the network, fetched and kept only when its player is chosen, and the type
+# declarations, which no page loads, left out); its version is a hash of them, so a changed site is a new worker with a new cache.
 if [ -f "$out.tmp/sw.js" ]; then
-  files=$(cd "$out.tmp" && find . -type f ! -path ./sw.js | sed 's|^\./||' | LC_ALL=C sort)
+  files=$(cd "$out.tmp" && find . -type f ! -path ./sw.js ! -name '*.rvnn' ! -name '*.d.ts' | sed 's|^\./||' | LC_ALL=C sort)
   version=$(cd "$out.tmp" && printf '%s\n' "$files" | while IFS= read -r f; do sha256sum "$f"; done | sha256sum | cut -c1-16)
   precache=$(printf '%s\n' "$files" | sed 's/.*/"&"/' | paste -sd, -)
   sed -i.orig -e "s|^const VERSION = .*|const VERSION = \"$version\";|" -e "s|^const PRECACHE = .*|const PRECACHE = [$precache];|" "$out.tmp/sw.js"

@@ -12,16 +12,33 @@ try {
   self.postMessage({ type: "failed", message: String(error && error.message ? error.message : error) });
 }
 
-const OPTIONS = { random: [], rules: [], montecarlo: ["rollouts"], search: [] };
+const OPTIONS = { random: [], rules: [], montecarlo: ["rollouts"], search: [], learned: [] };
 
-self.addEventListener("message", (event) => {
+// The learned player's network (428 KB) is no part of the page: it is fetched once, when that
+// player is first asked for, and read once; a failed fetch is tried again on the next request.
+let learned = null;
+function learnedPlayer() {
+  learned ??= fetch(new URL("./js/learned-hearts-computer.rvnn", import.meta.url))
+    .then(async (response) => {
+      if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
+      return reversis.createPlayer("learned", { weights: new Uint8Array(await response.arrayBuffer()) });
+    })
+    .catch((error) => {
+      learned = null;
+      throw new Error(`the learned player's network could not be loaded: ${error && error.message ? error.message : error}`);
+    });
+  return learned;
+}
+
+self.addEventListener("message", async (event) => {
   // A review (review.js) asks for an evaluation of seat 0's decision from its observation alone.
   if (event.data.type === "evaluate") return evaluate(event.data);
   const { id, ruleset, observation, player } = event.data;
   try {
     const options = { seed: player.seed };
     for (const name of OPTIONS[player.name]) options[name] = player[name];
-    const action = reversis.createPlayer(player.name, options).act(observation, reversis.Ruleset.fromJson(ruleset));
+    const chosen = player.name === "learned" ? await learnedPlayer() : reversis.createPlayer(player.name, options);
+    const action = chosen.act(observation, reversis.Ruleset.fromJson(ruleset));
     self.postMessage({ type: "action", id, action });
   } catch (error) {
     self.postMessage({ type: "error", id, message: String(error && error.message ? error.message : error) });

@@ -366,7 +366,7 @@ export function simulate(ruleset: Ruleset, hands: number, seed: Int64): Int32Arr
 export function sampleHidden(ruleset: Ruleset, observation: Observation, samples: number, seed: Int64): Card[][][];
 export function countLayouts(ruleset: Ruleset, observation: Observation): bigint;
 
-export type PlayerName = "random" | "rules" | "montecarlo" | "search";
+export type PlayerName = "random" | "rules" | "montecarlo" | "search" | "learned";
 export interface PlayerOptions {
   /** 0 … 2^64 − 1; without one each decision's seed comes from fresh entropy. */
   seed?: Int64 | null;
@@ -376,6 +376,8 @@ export interface PlayerOptions {
   playouts?: number;
   /** search: milliseconds per decision. */
   timeMs?: number;
+  /** learned (required): the bytes of a `.rvnn` weight file (spec/learned.md). */
+  weights?: Uint8Array;
 }
 /** A computer player deciding from an observation and the public ruleset only. */
 export class Player {
@@ -386,6 +388,7 @@ export class Player {
 export function createPlayer(name: "random" | "rules", options?: Pick<PlayerOptions, "seed">): Player;
 export function createPlayer(name: "montecarlo", options?: Pick<PlayerOptions, "seed" | "rollouts">): Player;
 export function createPlayer(name: "search", options?: Pick<PlayerOptions, "seed" | "playouts" | "timeMs">): Player;
+export function createPlayer(name: "learned", options: Pick<PlayerOptions, "seed"> & { weights: Uint8Array }): Player;
 export function actFor(game: Game, players: Player[]): Action;
 /** A candidate of a reviewed decision and what it is expected to score. */
 export interface Estimate {

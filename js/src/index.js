@@ -1067,14 +1067,25 @@ const DEFAULT_PLAYOUTS = 4000;
  *   and/or `timeMs` per decision (4000 playouts when neither is given; a pass gets four times as
  *   much). Options: `playouts`, `timeMs`, `seed`.
  *
+ * - `"learned"`: the learned player of python/reversis/players/learned.py, a network of the
+ *   `.rvnn` weight format (spec/learned.md) scoring the 106 action ids from the seat's OBS-3
+ *   encoding ({@link encodeObservation}); it takes the legal id scored highest, the lowest among
+ *   equals. A pass is chosen one card at a time, the network run once per card with the cards
+ *   chosen so far in the observation's `selected`; a moon choice is the better scored of ids 104
+ *   and 105. `weights` (required) is the bytes of the weight file as a `Uint8Array`, e.g. the
+ *   network the Python package ships, python/reversis/players/learned-hearts-computer.rvnn
+ *   (428 KB, trained on `hearts-computer`); they are read once, here. Deterministic: `seed` is
+ *   accepted and unused. Options: `weights`, `seed`.
+ *
  * Each decision draws its seed from a generator seeded with `seed` (fresh entropy without one),
  * so repeated decisions differ while a seeded player replays exactly (the search player given
  * `timeMs` excepted: how far it gets depends on the clock).
  *
- * @param {"random"|"rules"|"montecarlo"|"search"} name
- * @param {{seed?: number|bigint, rollouts?: number, playouts?: number, timeMs?: number}} [options]
+ * @param {"random"|"rules"|"montecarlo"|"search"|"learned"} name
+ * @param {{seed?: number|bigint, rollouts?: number, playouts?: number, timeMs?: number, weights?: Uint8Array}} [options]
  * @returns {Player}
  * @throws {InvalidInputError} `invalid-setup` for an unknown name or option, or a bad value
+ *   (for `"learned"`: missing weights, or bytes that are not a valid weight file, naming the problem)
  */
 export function createPlayer(name, options = {}) {
   const allowed = {
@@ -1082,6 +1093,7 @@ export function createPlayer(name, options = {}) {
     rules: ["seed"],
     montecarlo: ["rollouts", "seed"],
     search: ["playouts", "timeMs", "seed"],
+    learned: ["weights", "seed"],
   };
   if (typeof name !== "string" || !Object.hasOwn(allowed, name)) {
     throw new InvalidInputError(
@@ -1127,6 +1139,19 @@ export function createPlayer(name, options = {}) {
         return actionFromIds(Array.from(ids), observation.seat);
       });
     }
+    case "learned": {
+      const weights = options.weights;
+      if (!(weights instanceof Uint8Array)) {
+        throw new InvalidInputError(
+          "invalid-setup",
+          weights === undefined
+            ? "the learned player needs its network: weights, the bytes of a .rvnn weight file as a Uint8Array"
+            : `the learned player's weights are the bytes of a .rvnn weight file as a Uint8Array, not ${shown(weights)}`,
+        );
+      }
+      const network = call(() => new wasm.LearnedNetwork(weights));
+      return new Player(name, (observation, ruleset) => learnedAction(network, observation, ruleset));
+    }
   }
 }
 
@@ -1160,6 +1185,44 @@ export function evaluateDecision(ruleset, observation, options = {}) {
   checkOptions(options, ["seed", "playouts", "action"], "evaluateDecision");
   const { seed = 0, playouts = DEFAULT_PLAYOUTS, action = null } = options;
   return call(() => wasm.evaluateDecision(rules, observation, seed, positiveInteger(playouts, "playouts"), action));
+}
+
+/** The first action id of a pass (ACT-2): a passed card's id is this plus its card id. */
+const PASS_BASE = 52;
+/** The moon choices by their action id (ACT-2). */
+const MOON_CHOICES = new Map([
+  [104, "add-to-others"],
+  [105, "subtract-from-taker"],
+]);
+
+/**
+ * The learned player's action, as python/reversis/players/learned.py's `LearnedPlayer.act`
+ * decides it: the best scored legal id, a pass one card at a time.
+ */
+function learnedAction(network, observation, ruleset) {
+  const seat = observation.seat;
+  const players = ruleset.players;
+  // The legal ids `byId` maps to what they stand for: the network's choice among them.
+  const decide = (seen, byId) => byId.get(call(() => network.decide(seen, players, Uint16Array.from(byId.keys()))));
+  if (observation.phase === "play") {
+    return { type: "play", seat, card: decide(observation, new Map(observation.legal.map((c) => [cardId(c), c]))) };
+  }
+  if (observation.phase === "moon") return { type: "moon", seat, choice: decide(observation, MOON_CHOICES) };
+  if (observation.phase !== "pass") {
+    throw new IllegalActionError("wrong-phase", `no decision for seat ${seat} in phase ${JSON.stringify(observation.phase)}`);
+  }
+  const count = (cards) => cards.reduce((counts, c) => counts.set(c, (counts.get(c) ?? 0) + 1), new Map());
+  const held = count(observation.hand);
+  const selected = [...(observation.selected ?? [])];
+  while (selected.length < ruleset.passing.size) {
+    // The seat's observation as the vector environment shows it at this selection (ACT-2): a
+    // card held twice (two packs) stays legal until both copies are chosen.
+    const chosen = count(selected);
+    const legal = new Map();
+    for (const [c, n] of held) if (n > (chosen.get(c) ?? 0)) legal.set(PASS_BASE + cardId(c), c);
+    selected.push(decide({ ...observation, selected: [...selected] }, legal));
+  }
+  return { type: "pass", seat, cards: selected };
 }
 
 /** A uniformly random legal action of the observing seat. */

@@ -1,0 +1,60 @@
+// The learned player: the shipped network's decisions against those of the Python package's
+// LearnedPlayer, computed with its pure-Python forward pass (tests/learned_fixtures.py wrote
+// them; tests/test_learned.py checks them against the Python package's Rust network too).
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { test } from "node:test";
+
+import { Game, InvalidInputError, actionIds, createPlayer, preset } from "../src/index.js";
+
+const WEIGHTS = new Uint8Array(readFileSync(new URL("../../python/reversis/players/learned-hearts-computer.rvnn", import.meta.url)));
+const FIXTURES = JSON.parse(readFileSync(new URL("fixtures/learned-decisions.json", import.meta.url), "utf8"));
+
+test("the learned player decides as the Python LearnedPlayer: plays, passes card by card, moon choices", () => {
+  const player = createPlayer("learned", { weights: WEIGHTS });
+  const phases = new Set();
+  for (const { ruleset, observation, action } of FIXTURES.cases) {
+    assert.deepStrictEqual(player.act(observation, preset(ruleset)), action, `${ruleset} ${observation.phase}`);
+    phases.add(observation.phase);
+  }
+  assert.deepStrictEqual([...phases].sort(), ["moon", "pass", "play"]);
+});
+
+test("the learned player plays whole hands legally, two packs included, and replays them", () => {
+  for (const rules of ["hearts-computer", "hearts-4", "cancellation-6"]) {
+    const run = () => {
+      const game = new Game(preset(rules), { seed: 5 });
+      const players = Array.from({ length: game.ruleset.players }, (_, seat) => createPlayer("learned", { weights: WEIGHTS, seed: seat }));
+      const actions = [];
+      while (game.handScores.length === 0 && game.phase !== "over") {
+        const seat = game.phase === "pass" ? game.awaitingPass[0] : game.toMove;
+        const legal = game.legalActions(seat);
+        const action = players[seat].act(game.observation(seat), game.ruleset);
+        assert.equal(action.seat, seat);
+        // ACT-2: a legal pass is made of legal selections, a play or moon choice is one legal id.
+        for (const id of actionIds(action)) assert.ok(legal.includes(id), JSON.stringify(action));
+        game.apply(action);
+        actions.push(action);
+      }
+      game.free();
+      return actions;
+    };
+    const first = run();
+    assert.equal(first.filter((a) => a.type === "play").length, preset(rules).deck.length);
+    assert.deepStrictEqual(run(), first);
+  }
+});
+
+test("the learned player needs weights, and bytes of a valid weight file", () => {
+  const invalid = (fn, pattern) =>
+    assert.throws(fn, (e) => e instanceof InvalidInputError && e.code === "invalid-setup" && pattern.test(e.message));
+  invalid(() => createPlayer("learned"), /needs its network/);
+  invalid(() => createPlayer("learned", { seed: 1 }), /needs its network/);
+  invalid(() => createPlayer("learned", { weights: [1, 2, 3] }), /Uint8Array/);
+  invalid(() => createPlayer("learned", { weights: "learned-hearts-computer.rvnn" }), /Uint8Array/);
+  invalid(() => createPlayer("learned", { weights: new Uint8Array() }), /truncated/);
+  invalid(() => createPlayer("learned", { weights: new TextEncoder().encode("NOPE and more bytes") }), /bad magic/);
+  invalid(() => createPlayer("learned", { weights: WEIGHTS.subarray(0, WEIGHTS.length - 1) }), /truncated/);
+  invalid(() => createPlayer("learned", { weights: WEIGHTS, rollouts: 3 }), /no option "rollouts"/);
+  invalid(() => createPlayer("learned", { weights: WEIGHTS, seed: -1 }), /seed/);
+});
