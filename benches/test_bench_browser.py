@@ -279,10 +279,22 @@ def page_sizes(dist: Path) -> dict[str, tuple[int, int]]:
     }
 
 
+#: Each page's own files, which the other page never loads (as tests/test_web_size.py counts them).
+OWN_FILES = {
+    "index.html": {"index.html", "app.js", "review.js", "style.css", "worker.js"},
+    "results.html": {"results.html", "results.js", "results.css"},
+}
+
+
 def test_page_size(benchmark: Any, site_url: str) -> None:
     sizes = benchmark.pedantic(lambda: page_sizes(ROOT / "web" / "dist"), rounds=1)
     network = (ROOT / "web" / "dist" / "js" / "learned-hearts-computer.rvnn").stat().st_size
-    benchmark.extra_info.update(kind="web-size", sizes=sizes, learned_network_bytes=network)
+    # Each page with everything it loads: every file but the other page's own.
+    pages = {
+        page: sorted(set(sizes) - set().union(*(own for other, own in OWN_FILES.items() if other != page)))
+        for page in OWN_FILES
+    }
+    benchmark.extra_info.update(kind="web-size", sizes=sizes, pages=pages, learned_network_bytes=network)
 
 
 def _idle(driver: Any) -> bool:
