@@ -478,7 +478,7 @@ def test_a_held_over_trick_is_shown_as_such(table: Table) -> None:
     assert sorted(table.hand()) == sorted(game.hand(0))
 
 
-@pytest.mark.parametrize("opponents", ["random", "montecarlo", "search"])
+@pytest.mark.parametrize("opponents", ["random", "montecarlo", "search", "learned"])
 def test_every_kind_of_computer_player_plays(table: Table, opponents: str) -> None:
     choose_players(table, opponents)
     table.deal(seed=3)
