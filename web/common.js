@@ -1,5 +1,6 @@
-// What the table (app.js) and the results page (results.js) must say alike: where the table keeps
-// its saves and in what format, and the names of the seats and of the computer players.
+// What the table (app.js), its review (review.js) and the results page (results.js) must say
+// alike: where the table keeps its saves and in what format, and the names of the seats and of
+// the computer players.
 
 export const SAVE_KEY = "reversis.save";
 export const ASIDE_PREFIX = "reversis.save.unreadable.";

@@ -9,9 +9,9 @@
 //
 // Nothing here reads app.js's state: what it needs of the page it reads from the save and from
 // the attributes app.js keeps on <body> (data-phase, data-hand-number, data-actions, data-busy).
+import { SAVE_KEY } from "./common.js";
 import * as reversis from "./js/src/index.js";
 
-const SAVE_KEY = "reversis.save";
 const HINT_KEY = "reversis.hint";
 /** The search's playouts per card of a review and a hint, the search player's default (a pass
  *  gets four times as many, as in the search player), so that its choice is what the table's
