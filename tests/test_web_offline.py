@@ -116,7 +116,19 @@ def test_the_manifest_and_icon_are_linked_from_both_pages(server: Server, browse
     assert listed == files - {"sw.js"} - not_loaded
 
 
-def test_the_table_loads_and_plays_with_the_server_stopped(server: Server, browser: Any) -> None:
+def offline(browser: Any, on: bool) -> None:
+    """Chromium's own network switched off (DevTools' "Offline"), for the page and its workers."""
+    browser.execute_cdp_cmd("Network.enable", {})
+    browser.execute_cdp_cmd(
+        "Network.emulateNetworkConditions",
+        {"offline": on, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1},
+    )
+
+
+@pytest.mark.parametrize("how", ["server stopped", "network disabled"])
+def test_the_table_loads_and_plays_without_the_network(
+    server: Server, browser: Any, how: str, request: pytest.FixtureRequest
+) -> None:
     table = Table(browser, server.url).open()
     wait_controlled(table)
     # The results page, once visited, is kept as well.
@@ -124,7 +136,11 @@ def test_the_table_loads_and_plays_with_the_server_stopped(server: Server, brows
     table.wait(lambda d: d.execute_script("return document.body.dataset.ready === 'true'"))
     table.open(fresh=False)
     actions = len(table.game().actions)
-    server.stop()
+    if how == "server stopped":
+        server.stop()
+    else:
+        offline(browser, True)
+        request.addfinalizer(lambda: offline(browser, False))
 
     table.open(fresh=False)
     assert len(table.game().actions) == actions
