@@ -11,6 +11,7 @@ import {
   LEVELS,
   PLAYERS,
   playersText as playersWords,
+  readSaveData,
   SAVE_FORMAT,
   SAVE_KEY,
   SAVE_VERSION,
@@ -267,19 +268,7 @@ function reportSaveError(message) {
 
 /** The saved match as {game, settings, opponentSeeds}, or throws with why it is not one. */
 function readSave(text) {
-  let data;
-  try {
-    data = reversis.parseJson(text);
-  } catch (error) {
-    throw new Error(`it is not JSON (${error.message})`);
-  }
-  if (!data || typeof data !== "object" || data.format !== SAVE_FORMAT) {
-    throw new Error("it is not a saved match of this table");
-  }
-  if (data.version !== SAVE_VERSION) {
-    throw new Error(`it is from another version of the table (version ${data.version})`);
-  }
-  if (typeof data.record !== "string") throw new Error("it holds no game record");
+  const data = readSaveData(text, reversis.parseJson);
   let game;
   try {
     game = reversis.Game.fromRecord(reversis.loadRecord(new TextEncoder().encode(data.record)));

@@ -10,6 +10,25 @@ export const FINISHED_PREFIX = "reversis.save.finished.";
 export const SAVE_FORMAT = "reversis-web-save";
 export const SAVE_VERSION = 1;
 
+/** The object of a save of the table in `text` (its `record` a string), read by `parseJson`
+ *  (the package's, which keeps 64-bit seeds exact); throws naming why it is not one. */
+export function readSaveData(text, parseJson) {
+  let data;
+  try {
+    data = parseJson(text);
+  } catch (error) {
+    throw new Error(`it is not JSON (${error.message})`);
+  }
+  if (!data || typeof data !== "object" || data.format !== SAVE_FORMAT) {
+    throw new Error("it is not a saved match of the table");
+  }
+  if (data.version !== SAVE_VERSION) {
+    throw new Error(`it is from another version of the table (version ${data.version})`);
+  }
+  if (typeof data.record !== "string") throw new Error("it holds no game record");
+  return data;
+}
+
 // Every computer player the worker knows, by the name it is asked for.
 export const PLAYERS = { random: "random", rules: "rule-based", montecarlo: "Monte Carlo", search: "search", learned: "learned" };
 // The difficulty levels as people name them, each one player for every computer seat; "each"

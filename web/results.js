@@ -8,6 +8,7 @@ import {
   ASIDE_PREFIX,
   FINISHED_PREFIX,
   playersText,
+  readSaveData,
   SAVE_FORMAT,
   SAVE_KEY,
   SAVE_VERSION,
@@ -145,19 +146,7 @@ function gameFromBytes(bytes) {
 
 /** A finished-match entry of the table: {facts, settings, imported}, or throws naming why not. */
 function readEntry(text) {
-  let data;
-  try {
-    data = reversis.parseJson(text);
-  } catch (error) {
-    throw new Error(`it is not JSON (${error.message})`);
-  }
-  if (!data || typeof data !== "object" || data.format !== SAVE_FORMAT) {
-    throw new Error("it is not a saved match of the table");
-  }
-  if (data.version !== SAVE_VERSION) {
-    throw new Error(`it is from another version of the table (version ${data.version})`);
-  }
-  if (typeof data.record !== "string") throw new Error("it holds no game record");
+  const data = readSaveData(text, reversis.parseJson);
   const game = gameFromBytes(new TextEncoder().encode(data.record));
   try {
     if (game.phase !== "over") throw new Error(`its match is not over (${unfinishedText(game)})`);
