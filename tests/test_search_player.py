@@ -250,3 +250,83 @@ def test_a_two_pack_tournament_runs_from_the_command_line() -> None:
     assert done.returncode == 0, done.stderr
     assert "preset cancellation-6, 1 deals x 62 seatings" in done.stdout, done.stdout
     assert "search:playouts=4" in done.stdout and "mean pts/hand" in done.stdout
+
+
+def test_the_objective_is_points_or_match() -> None:
+    game = reversis.Game(reversis.preset("hearts-4"), 3, hand_number=3)
+    obs = game.observation(game.to_move)
+    for objective in ("points", "match"):
+        ids = _core.search_play(game.ruleset, obs, 1, playouts=50, objective=objective)
+        assert ids[0] in game.legal_actions(game.to_move)
+    with pytest.raises(reversis.InvalidInputError) as caught:
+        _core.search_play(game.ruleset, obs, 1, playouts=50, objective="hand")
+    assert caught.value.code == "invalid-setup" and "points or match" in str(caught.value)
+    with pytest.raises(ValueError, match="objective"):
+        SearchPlayer(objective="win")
+    assert tournament.player_options("search:objective=match:playouts=80") == (
+        "search",
+        {"objective": "match", "playouts": 80},
+    )
+    player = tournament.players.make_player("search:objective=match", 1, None)
+    assert isinstance(player, SearchPlayer) and player.objective == "match"
+    for bad in ["search:objective=1", "search:objective=", "search:objective=winning"]:
+        with pytest.raises(tournament.TournamentError):
+            tournament.run_tournament([bad, "rules"], ruleset=reversis.preset("hearts-computer"), hands=1)
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_playing_for_the_match_is_legal_in_every_preset(name: str) -> None:
+    rules = reversis.preset(name)
+    # Totals near the target (or past it: a count-down hand), where the match decides.
+    target = rules.target or 100
+    totals = [target - 10 - 3 * seat for seat in range(rules.players)]
+    game = reversis.Game(rules, 5, hand_number=1, scores=totals)
+    players = [SearchPlayer(playouts=30, seed=seat, objective="match") for seat in range(rules.players)]
+    while game.phase != "over" and game.hand_number == 1:
+        act_for(game, players)
+    assert len(game.hand_scores) == 1
+
+
+def test_playing_for_the_match_is_reproducible() -> None:
+    def match(seed: int) -> list[int]:
+        game = reversis.Game(reversis.preset("hearts-computer"), seed, scores=[70, 80, 75, 60])
+        players = [SearchPlayer(playouts=40, seed=seat, objective="match") for seat in range(4)]
+        while game.phase != "over":
+            act_for(game, players)
+        return [*game.scores, len(game.hand_scores)]
+
+    assert match(4) == match(4)
+
+
+RANKS = "23456789TJQKA"
+
+
+def _takes(trick: list[dict[str, Any]], card: str) -> bool:
+    """Whether ``card``, played last to ``trick``, wins it."""
+    led = trick[0]["card"][1]
+    best = max((p["card"] for p in trick if p["card"][1] == led), key=lambda c: RANKS.index(c[0]))
+    return card[1] == led and RANKS.index(card[0]) > RANKS.index(best[0])
+
+
+@pytest.mark.parametrize("objective", ["points", "match"])
+def test_in_a_count_down_hand_the_search_takes_points(objective: str) -> None:
+    # MATCH-6: in a count-down hand the points a seat takes lower its total toward zero, the
+    # end that wins (MATCH-7), so the last to play to a trick with points takes it when it can.
+    rules = reversis.preset("hartenjagen-count-down")
+    points = rules.to_json()["card_points"]
+    taken = chances = 0
+    for seed in range(30):
+        game = reversis.Game(rules, seed, hand_number=9, scores=[55, 52, 58, 60])
+        players = [RuleBasedPlayer(seat) for seat in range(4)]
+        while game.phase == "play":
+            obs = observe(game, game.to_move)
+            trick = obs.data["trick"]
+            winners = [card for card in obs.legal if len(trick) == 3 and _takes(trick, card)]
+            if sum(points.get(p["card"], 0) for p in trick) >= 2 and 0 < len(winners) < len(obs.legal):
+                assert obs.data["count_down"] is True
+                ids = _core.search_play(rules, obs.data, seed, playouts=200, objective=objective)
+                taken += _takes(trick, _core.action_from_ids(ids, obs.seat)["card"])
+                chances += 1
+            act_for(game, players)
+    assert chances > 50
+    assert taken >= 0.8 * chances, f"took {taken} of {chances} tricks with points"

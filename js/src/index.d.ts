@@ -376,6 +376,8 @@ export interface PlayerOptions {
   playouts?: number;
   /** search: milliseconds per decision. */
   timeMs?: number;
+  /** search: what it plays for, the hand's points (the default) or the chance of winning the match. */
+  objective?: "points" | "match";
   /** learned (required): the bytes of a `.rvnn` weight file (spec/learned.md). */
   weights?: Uint8Array;
 }
@@ -387,7 +389,7 @@ export class Player {
 }
 export function createPlayer(name: "random" | "rules", options?: Pick<PlayerOptions, "seed">): Player;
 export function createPlayer(name: "montecarlo", options?: Pick<PlayerOptions, "seed" | "rollouts">): Player;
-export function createPlayer(name: "search", options?: Pick<PlayerOptions, "seed" | "playouts" | "timeMs">): Player;
+export function createPlayer(name: "search", options?: Pick<PlayerOptions, "seed" | "playouts" | "timeMs" | "objective">): Player;
 export function createPlayer(name: "learned", options: Pick<PlayerOptions, "seed"> & { weights: Uint8Array }): Player;
 export function actFor(game: Game, players: Player[]): Action;
 /** A candidate of a reviewed decision and what it is expected to score. */

@@ -9,6 +9,7 @@ const PLAYERS = [
   ["rules", {}],
   ["montecarlo", { rollouts: 4 }],
   ["search", { playouts: 64 }],
+  ["search", { playouts: 64, objective: "match" }],
 ];
 
 /** Plays `game` to the end of its first hand with `players`, checking each action is legal. */
@@ -29,7 +30,8 @@ function playHand(game, players) {
 }
 
 for (const [name, options] of PLAYERS) {
-  test(`the ${name} player makes only legal decisions, in every phase`, () => {
+  const label = options.objective ? `${name} (${options.objective})` : name;
+  test(`the ${label} player makes only legal decisions, in every phase`, () => {
     for (const rules of ["hearts-4", "hearts-computer", "hartenjagen", "hearts-3"]) {
       const players = [0, 1, 2, 3].map((seat) => createPlayer(name, { ...options, seed: seat }));
       const actions = playHand(new Game(preset(rules), { seed: 17 }), players);
@@ -38,7 +40,7 @@ for (const [name, options] of PLAYERS) {
     }
   });
 
-  test(`the ${name} player plays two packs (RS-21) with cancellation (RS-22), at every seat count`, () => {
+  test(`the ${label} player plays two packs (RS-21) with cancellation (RS-22), at every seat count`, () => {
     for (const rules of ["cancellation-6", "cancellation-8", "cancellation-10"]) {
       const n = preset(rules).players;
       const players = Array.from({ length: n }, (_, seat) => createPlayer(name, { ...options, seed: seat }));
@@ -47,7 +49,7 @@ for (const [name, options] of PLAYERS) {
     }
   });
 
-  test(`a seeded ${name} player replays its decisions`, () => {
+  test(`a seeded ${label} player replays its decisions`, () => {
     const run = () => playHand(new Game(preset("hearts-4"), { seed: 4 }), [0, 1, 2, 3].map(() => createPlayer(name, { ...options, seed: 99n })));
     assert.deepStrictEqual(run(), run());
   });
@@ -111,6 +113,8 @@ test("createPlayer rejects unknown names, unknown options and bad values", () =>
   invalid(() => createPlayer("montecarlo", { rollouts: 0 }));
   invalid(() => createPlayer("search", { timeMs: -1 }));
   invalid(() => createPlayer("search", { time_ms: 5 }));
+  invalid(() => createPlayer("search", { objective: "hand" }));
+  invalid(() => createPlayer("search", { objective: 1 }));
   invalid(() => createPlayer("rules", { seed: -1 }));
   invalid(() => createPlayer("rules", { seed: 1.5 }));
   const game = new Game(preset("hearts-4"), { seed: 1 });

@@ -349,6 +349,7 @@ def search_play(
     seed: int,
     playouts: int | None = None,
     time_ms: float | None = None,
+    objective: str = "points",
 ) -> list[int]: ...
 def search_policy(ruleset: Ruleset, observation: dict[str, Any], seed: int | None = None) -> list[int]: ...
 def evaluate_decision(

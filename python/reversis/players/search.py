@@ -32,7 +32,10 @@ from typing import Any
 from .. import _core
 from .base import Observation, Player
 
-__all__ = ["SearchPlayer", "evaluate_decision"]
+__all__ = ["OBJECTIVES", "SearchPlayer", "evaluate_decision"]
+
+#: What a search player may play for: the hand's points, or the match.
+OBJECTIVES = ("points", "match")
 
 #: The playouts of one decision when neither a number of playouts nor a time is given.
 DEFAULT_PLAYOUTS = 4000
@@ -52,12 +55,25 @@ class SearchPlayer(Player):
     both, whichever runs out first ends it, and with neither it makes
     :data:`DEFAULT_PLAYOUTS`. A pass gets four times the budget of a card. With ``playouts``
     alone the player is a function of its observations and ``seed``.
+
+    ``objective`` is what it plays for: ``"points"``, the fewest points in each hand against the
+    others' mean, or ``"match"``, the greatest chance of winning the match from the totals, each
+    playout judged by where it leaves them (the match played on from there with the rule-based
+    player's hands), the moon choice too.
     """
 
     name = "search"
 
-    def __init__(self, playouts: int | None = None, time_ms: float | None = None, seed: int | None = None) -> None:
-        """Bound each decision by ``playouts`` and/or ``time_ms``; draw decision seeds from ``seed``."""
+    def __init__(
+        self,
+        playouts: int | None = None,
+        time_ms: float | None = None,
+        seed: int | None = None,
+        objective: str = "points",
+    ) -> None:
+        """Bound each decision by ``playouts`` and/or ``time_ms``, seeded by ``seed``, playing for ``objective``."""
+        if objective not in OBJECTIVES:
+            raise ValueError(f"objective must be one of {', '.join(OBJECTIVES)}, not {objective!r}")
         if playouts is not None and playouts < 1:
             raise ValueError("playouts must be at least 1")
         if time_ms is not None and not time_ms > 0:
@@ -66,6 +82,7 @@ class SearchPlayer(Player):
             playouts = DEFAULT_PLAYOUTS
         self.playouts = playouts
         self.time_ms = time_ms
+        self.objective = objective
         self._rng = random.Random(seed)
         self._rules: tuple[Any, _core.Ruleset] | None = None
 
@@ -87,6 +104,7 @@ class SearchPlayer(Player):
             seed,
             playouts=self.playouts,
             time_ms=self.time_ms,
+            objective=self.objective,
         )
         if observation.phase == "pass":
             deck = {_core.card_id(card): card for card in observation.hand}

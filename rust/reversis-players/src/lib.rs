@@ -22,9 +22,12 @@
 #![warn(missing_docs)]
 
 mod computer;
+mod equity;
 mod learned;
 mod policy;
 mod search;
+
+pub use equity::Standing;
 
 pub use computer::{computer_action, computer_actions, decision_generator, Computer};
 pub use learned::{
@@ -32,8 +35,8 @@ pub use learned::{
     MAX_WIDTH, WEIGHTS_MAGIC, WEIGHTS_VERSION,
 };
 pub use search::{
-    evaluate_decision, monotonic, policy_decision, search_decision, search_decision_timed, Budget,
-    Estimate, Evaluation,
+    evaluate_decision, monotonic, policy_decision, search_decision, search_decision_timed,
+    search_decision_with, Budget, Estimate, Evaluation, Objective,
 };
 
 use reversis_core::{

@@ -26,6 +26,7 @@ use reversis_core::{
 };
 use serde_json::Value;
 
+use crate::equity::{MatchEquity, Standing};
 use crate::policy::Policy;
 use crate::{
     field, final_scores, history_of, invalid, knowledge_from_observation, margin, play_exclusions,
@@ -124,22 +125,204 @@ pub fn search_decision_timed(
     seed: u64,
     clock: &dyn Fn() -> Duration,
 ) -> Result<Vec<u16>, Error> {
+    search_decision_with(rules, obs, budget, Objective::Points, seed, clock)
+}
+
+/// What the search player plays for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Objective {
+    /// The hand: the fewest points for itself against the others' mean (own hand score minus
+    /// the others' mean), whatever the totals.
+    #[default]
+    Points,
+    /// The match: the greatest chance of winning it (MATCH-3) from the totals of the
+    /// observation (OBS-1 `scores`, `hand_number`, `count_down`), each finished playout judged
+    /// by where it leaves the totals, the match played on from there with hands of the
+    /// rule-based policy ([`crate::equity`]); the moon choice by the same chance. Playouts
+    /// that leave the chance equal are told apart by the hand's points, as under `Points`.
+    Match,
+}
+
+impl Objective {
+    /// The objective's name: `points` or `match`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Objective::Points => "points",
+            Objective::Match => "match",
+        }
+    }
+
+    /// The objective named `name` ([`Objective::name`]).
+    ///
+    /// # Errors
+    ///
+    /// `invalid-action` for any other name.
+    pub fn from_name(name: &str) -> Result<Objective, Error> {
+        match name {
+            "points" => Ok(Objective::Points),
+            "match" => Ok(Objective::Match),
+            _ => Err(invalid(format!(
+                "unknown search objective {name:?}: points or match"
+            ))),
+        }
+    }
+}
+
+/// [`search_decision_timed`] playing for `objective`.
+///
+/// # Errors
+///
+/// As [`search_decision`]; under [`Objective::Match`] also an observation without the match's
+/// standing (`scores`, `hand_number`, `count_down`).
+pub fn search_decision_with(
+    rules: &Ruleset,
+    obs: &Value,
+    budget: Budget,
+    objective: Objective,
+    seed: u64,
+    clock: &dyn Fn() -> Duration,
+) -> Result<Vec<u16>, Error> {
     budget.check()?;
+    let mut judge = Judge::new(rules, obs, objective, seed)?;
     let start = Stopwatch {
         clock,
         start: clock(),
     };
     match field(obs, "phase")?.as_str() {
         Some("play") => Ok(vec![u16::from(
-            search_card(rules, obs, budget, seed, start)?.id(),
+            search_card(rules, obs, budget, seed, start, &mut judge)?.id(),
         )]),
         Some("pass") => {
-            let cards = search_pass(rules, obs, budget.scaled(Budget::PASS_FACTOR), seed, start)?;
+            let budget = budget.scaled(Budget::PASS_FACTOR);
+            let cards = search_pass(rules, obs, budget, seed, start, &mut judge)?;
             Ok(pass_ids(cards))
         }
-        Some("moon") => Ok(vec![moon_id(moon_choice(rules, obs)?)]),
+        Some("moon") => Ok(vec![moon_id(match &mut judge {
+            Judge::Points | Judge::CountDown(_) => moon_choice(rules, obs)?,
+            Judge::Match(equity) => match_moon_choice(rules, obs, equity)?,
+        })]),
         _ => Err(invalid("the observer has no decision to make")),
     }
+}
+
+// How a finished playout is scored for the searcher, lower being better: by its hand scores
+// (what the hand adds to each total: in a count-down hand, MATCH-6, the change of each total,
+// which taking points lowers), and under `Objective::Match` by the chance of winning the match.
+enum Judge<'r> {
+    Points,
+    // Boxed: an estimator is large, and most searches are of hands outside the count-down.
+    CountDown(Box<MatchEquity<'r>>),
+    Match(Box<MatchEquity<'r>>),
+}
+
+impl<'r> Judge<'r> {
+    fn new(
+        rules: &'r Ruleset,
+        obs: &Value,
+        objective: Objective,
+        seed: u64,
+    ) -> Result<Judge<'r>, Error> {
+        let count_down = obs.get("count_down").and_then(Value::as_bool) == Some(true);
+        Ok(match objective {
+            Objective::Points if !count_down => Judge::Points,
+            Objective::Points => Judge::CountDown(Box::new(MatchEquity::new(
+                rules,
+                standing_of(rules, obs)?,
+                seed,
+            ))),
+            Objective::Match => Judge::Match(Box::new(MatchEquity::new(
+                rules,
+                standing_of(rules, obs)?,
+                seed,
+            ))),
+        })
+    }
+
+    // What the finished hand `h` adds to each seat's total.
+    #[inline]
+    fn hand_scores(&self, rules: &Ruleset, h: &HandState) -> PerSeat<i32> {
+        match self {
+            Judge::Points => final_scores(rules, h),
+            Judge::CountDown(equity) | Judge::Match(equity) => {
+                let mut hand = PerSeat::splat(0i32);
+                for (s, x) in hand.iter_mut().zip(equity.hand_scores(h)) {
+                    *s = x.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32;
+                }
+                hand
+            }
+        }
+    }
+
+    #[inline]
+    fn score(&mut self, rules: &Ruleset, h: &HandState, seat: usize) -> i64 {
+        let hand = self.hand_scores(rules, h);
+        let margin = margin(&hand, seat, rules.players());
+        match self {
+            Judge::Points | Judge::CountDown(_) => margin,
+            Judge::Match(equity) => {
+                let mut scores = [0i64; MAX_PLAYERS];
+                for (s, &x) in scores.iter_mut().zip(hand.iter()) {
+                    *s = i64::from(x);
+                }
+                let chance = equity.chances(&scores)[seat];
+                // A chance in millionths; a hand's margin is far below one step of the
+                // estimate, so it only breaks ties.
+                margin - (chance * 1e6).round() as i64
+            }
+        }
+    }
+}
+
+// The match's standing in `obs` (OBS-1): the totals before the hand, its number, whether it is
+// a count-down hand.
+fn standing_of(rules: &Ruleset, obs: &Value) -> Result<Standing, Error> {
+    let n = rules.players();
+    let totals = field(obs, "scores")?
+        .as_array()
+        .filter(|v| v.len() == n)
+        .and_then(|v| v.iter().map(Value::as_i64).collect::<Option<Vec<i64>>>())
+        .ok_or_else(|| invalid("scores must hold one integer per seat"))?;
+    let hand_number = field(obs, "hand_number")?
+        .as_u64()
+        .ok_or_else(|| invalid("hand_number must be a whole number"))?;
+    let count_down = field(obs, "count_down")?
+        .as_bool()
+        .ok_or_else(|| invalid("count_down must be true or false"))?;
+    let mut standing = Standing {
+        totals: PerSeat::splat(0),
+        hand_number,
+        count_down,
+    };
+    standing.totals[..n].copy_from_slice(&totals);
+    Ok(standing)
+}
+
+// The moon choice that gives the taker the greater chance of winning the match; on a tie (the
+// match far from its end, or decided either way) the choice of `moon_choice`.
+fn match_moon_choice(
+    rules: &Ruleset,
+    obs: &Value,
+    equity: &mut MatchEquity<'_>,
+) -> Result<MoonChoice, Error> {
+    let moon = MoonDecision::of(rules, obs)?;
+    let seat = moon.shot.taker;
+    let mut chance = |how: MoonChoice| -> Result<f64, Error> {
+        let hand = shot_scores(rules, moon.shot, &moon.points, how)?;
+        let mut scores = [0i64; MAX_PLAYERS];
+        for (s, &x) in scores.iter_mut().zip(&hand) {
+            *s = i64::from(x);
+        }
+        Ok(equity.chances(&scores)[seat])
+    };
+    let add = chance(MoonChoice::AddToOthers)?;
+    let subtract = chance(MoonChoice::SubtractFromTaker)?;
+    Ok(if add > subtract {
+        MoonChoice::AddToOthers
+    } else if subtract > add {
+        MoonChoice::SubtractFromTaker
+    } else {
+        moon_choice_of(rules, moon.shot, &moon.points, &moon.scores)?
+    })
 }
 
 /// The decision of the search's playout policy (the rule-based player) for the observer of
@@ -206,14 +389,6 @@ fn finish(rules: &Ruleset, policy: &Policy, mut h: HandState, seed: u64) -> Hand
         h.play_unchecked(rules, card);
     }
     h
-}
-
-// Plays the hand out with the policy for every seat and scores it for `seat`: (n − 1) × (own
-// score − the others' mean), lower is better.
-#[inline]
-fn playout(rules: &Ruleset, policy: &Policy, h: HandState, seed: u64, seat: usize) -> i64 {
-    let h = finish(rules, policy, h, seed);
-    margin(&final_scores(rules, &h), seat, rules.players())
 }
 
 // Sequential halving over `arms` candidates: `world` draws a determinization, `eval` plays one
@@ -533,6 +708,7 @@ fn search_card(
     budget: Budget,
     seed: u64,
     start: Stopwatch<'_>,
+    judge: &mut Judge<'_>,
 ) -> Result<Card, Error> {
     let CardDecision { root, cards } = CardDecision::of(rules, obs)?;
     if cards.len() == 1 {
@@ -550,7 +726,7 @@ fn search_card(
         |layout, arm, s| {
             let mut h = root.state(rules, layout);
             h.play_unchecked(rules, cards[arm]);
-            playout(rules, &policy, h, s, root.seat)
+            judge.score(rules, &finish(rules, &policy, h, s), root.seat)
         },
     );
     Ok(cards[best])
@@ -710,6 +886,7 @@ fn search_pass(
     budget: Budget,
     seed: u64,
     start: Stopwatch<'_>,
+    judge: &mut Judge<'_>,
 ) -> Result<u64, Error> {
     let decision = PassDecision::of(rules, obs)?;
     let candidates = pass_candidates(&decision.policy, decision.hand, decision.size);
@@ -726,7 +903,7 @@ fn search_pass(
         |r| decision.world(rules, &sampler, r),
         |world, arm, s| {
             let h = decision.play(rules, world, candidates[arm], s);
-            margin(&final_scores(rules, &h), decision.seat, rules.players())
+            judge.score(rules, &h, decision.seat)
         },
     );
     Ok(candidates[best])
@@ -971,8 +1148,8 @@ struct Tally {
 }
 
 impl Tally {
-    fn add(&mut self, rules: &Ruleset, h: &HandState, seat: usize) {
-        let scores = final_scores(rules, h);
+    fn add(&mut self, rules: &Ruleset, judge: &Judge<'_>, h: &HandState, seat: usize) {
+        let scores = judge.hand_scores(rules, h);
         self.points += i64::from(scores[seat]);
         self.margin += margin(&scores, seat, rules.players());
     }
@@ -1009,6 +1186,7 @@ fn evaluate_card(
         }
     }
     let choice = searched(rules, obs, playouts, seed)?;
+    let judge = Judge::new(rules, obs, Objective::Points, seed)?;
     let policy = Policy::new(rules);
     let mut rng = SplitMix64::new(seed);
     let worlds = CardLayouts::new(
@@ -1027,7 +1205,7 @@ fn evaluate_card(
         for (tally, &card) in tallies.iter_mut().zip(&cards) {
             let mut h = root.state(rules, &layout);
             h.play_unchecked(rules, card);
-            tally.add(rules, &finish(rules, &policy, h, s), root.seat);
+            tally.add(rules, &judge, &finish(rules, &policy, h, s), root.seat);
         }
     }
     // A card is measured by the one its class was measured by: the last before it in its suit.
@@ -1058,6 +1236,7 @@ fn evaluate_pass(
     let decision = PassDecision::of(rules, obs)?;
     let given = action.map(|ids| pass_of_ids(&decision, ids)).transpose()?;
     let choice = searched(rules, obs, playouts, seed)?;
+    let judge = Judge::new(rules, obs, Objective::Points, seed)?;
     let mut candidates = vec![pass_of_ids(&decision, &choice)?];
     candidates.extend(given.filter(|&p| p != candidates[0]));
     let sampler = Sampler::new(rules, &knowledge_from_observation(rules, obs)?)?;
@@ -1069,7 +1248,12 @@ fn evaluate_pass(
         let world = decision.world(rules, &sampler, &mut rng);
         let s = rng.next_u64();
         for (tally, &pass) in tallies.iter_mut().zip(&candidates) {
-            tally.add(rules, &decision.play(rules, &world, pass, s), decision.seat);
+            tally.add(
+                rules,
+                &judge,
+                &decision.play(rules, &world, pass, s),
+                decision.seat,
+            );
         }
     }
     let estimates = candidates

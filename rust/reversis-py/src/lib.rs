@@ -1667,9 +1667,10 @@ fn millis_arg(value: &Bound<'_, PyAny>) -> PyResult<std::time::Duration> {
 /// The search player's decision for the observer of `observation` (OBS-1), as the action ids
 /// that make it (ACT-2): one for a card or a moon choice, the `52 + c` of each card of a pass.
 /// The budget is `playouts` per decision, `time_ms` per decision, or both (whichever runs out
-/// first); a pass gets four times as much.
+/// first); a pass gets four times as much. `objective` is what the search plays for: `points`
+/// (the hand) or `match` (the chance of winning the match from the totals).
 #[pyfunction]
-#[pyo3(signature = (ruleset, observation, seed, playouts=None, time_ms=None))]
+#[pyo3(signature = (ruleset, observation, seed, playouts=None, time_ms=None, objective="points"))]
 fn search_play(
     py: Python<'_>,
     ruleset: &Bound<'_, PyAny>,
@@ -1677,7 +1678,12 @@ fn search_play(
     seed: &Bound<'_, PyAny>,
     playouts: Option<&Bound<'_, PyAny>>,
     time_ms: Option<&Bound<'_, PyAny>>,
+    objective: &str,
 ) -> PyResult<Vec<u16>> {
+    let objective = match players::Objective::from_name(objective) {
+        Ok(objective) => objective,
+        Err(error) => return fail(ErrorCode::InvalidSetup, error.message().to_owned()),
+    };
     let rules = ruleset_arg(ruleset)?;
     let seed = unsigned_arg(seed, ErrorCode::InvalidSetup, "a seed")?;
     let playouts = match playouts.filter(|p| !p.is_none()) {
@@ -1696,7 +1702,9 @@ fn search_play(
     }
     let budget = players::Budget { playouts, time };
     let obs = json_arg(observation, ErrorCode::InvalidAction, "an observation")?;
-    core_result(py.detach(|| players::search_decision(&rules, &obs, budget, seed)))
+    core_result(py.detach(|| {
+        players::search_decision_with(&rules, &obs, budget, objective, seed, &players::monotonic)
+    }))
 }
 
 /// The review of the decision the observer of `observation` (OBS-1) has to make:

@@ -1129,7 +1129,9 @@ fn host_clock() -> Duration {
 
 /// The search player's decision for the observer of `observation` (OBS-1), as the action ids
 /// that make it (ACT-2). The budget is `playouts` per decision, `timeMs` per decision, or both
-/// (whichever runs out first; `null` for none); a pass gets four times as much.
+/// (whichever runs out first; `null` for none); a pass gets four times as much. `objective` is
+/// what the search plays for: `"points"` (the hand; also for `null`) or `"match"` (the chance
+/// of winning the match from the totals).
 #[wasm_bindgen(js_name = searchPlay)]
 pub fn search_play(
     ruleset: &WasmRuleset,
@@ -1137,8 +1139,28 @@ pub fn search_play(
     seed: &JsValue,
     playouts: &JsValue,
     time_ms: &JsValue,
+    objective: &JsValue,
 ) -> Result<Vec<u16>, JsValue> {
     let seed = unsigned_arg(seed, ErrorCode::InvalidSetup, "a seed")?;
+    let objective = if objective.is_null() || objective.is_undefined() {
+        players::Objective::Points
+    } else {
+        match objective
+            .as_string()
+            .map(|name| players::Objective::from_name(&name))
+        {
+            Some(Ok(objective)) => objective,
+            _ => {
+                return fail(
+                    ErrorCode::InvalidSetup,
+                    format!(
+                        "objective must be \"points\" or \"match\", not {}",
+                        shown(objective)
+                    ),
+                )
+            }
+        }
+    };
     let playouts = if playouts.is_null() || playouts.is_undefined() {
         None
     } else {
@@ -1166,10 +1188,11 @@ pub fn search_play(
     }
     let budget = players::Budget { playouts, time };
     let obs = json_arg(observation, ErrorCode::InvalidAction, "an observation")?;
-    core_result(players::search_decision_timed(
+    core_result(players::search_decision_with(
         &ruleset.inner,
         &obs,
         budget,
+        objective,
         seed,
         &host_clock,
     ))

@@ -29,6 +29,7 @@ __all__ = [
     "OPTION_SEPARATOR",
     "PATH_OPTIONS",
     "PLAYER_CLASSES",
+    "WORD_OPTIONS",
     "PlayerBatch",
     "check_players",
     "command_line",
@@ -51,12 +52,17 @@ PLAYER_CLASSES: dict[str, tuple[str, str]] = {
 }
 
 #: A built-in player's name may carry options for its class: ``search:playouts=8000`` or
-#: ``search:time_ms=50:playouts=20000``, each a keyword argument with a number.
+#: ``search:time_ms=50:playouts=20000``, each a keyword argument with a number (or a path or a
+#: word, below).
 OPTION_SEPARATOR = ":"
 
 #: Options whose value is a path, not a number (``learned:weights=nets/best.rvnn``): the value
 #: is the rest of the name, separators included, so such an option comes last.
 PATH_OPTIONS = frozenset({"weights"})
+
+#: Options whose value is a word, not a number (``search:objective=match``); the player's
+#: class checks the word.
+WORD_OPTIONS = frozenset({"objective"})
 
 #: A player named ``cmd:COMMAND`` is the program ``COMMAND``, through spec/player.md.
 COMMAND_PREFIX = "cmd:"
@@ -113,7 +119,7 @@ def player_options(name: str) -> tuple[str, dict[str, int | float | str]]:
     """The registered name and the options of a built-in player's name ``NAME[:KEY=VALUE]...``.
 
     A value is a number, except for the options of :data:`PATH_OPTIONS`, whose value is the
-    rest of the name.
+    rest of the name, and those of :data:`WORD_OPTIONS`, a word.
 
     :raises TournamentError: for an option that is not ``KEY=NUMBER``, or a path option without
         a path.
@@ -128,6 +134,11 @@ def player_options(name: str) -> tuple[str, dict[str, int | float | str]]:
                 raise TournamentError(f"player {name!r}: the option {key} is {key}=PATH, and the path is empty")
             options[key] = path
             break
+        if equals and key in WORD_OPTIONS:
+            if not text.isidentifier():
+                raise TournamentError(f"player {name!r}: the option {key} is {key}=WORD, not {item!r}")
+            options[key] = text
+            continue
         value: int | float | None = None
         with contextlib.suppress(ValueError):
             value = float(text)
