@@ -13,7 +13,7 @@ import pytest
 
 import reversis
 from reversis.cli import main
-from reversis.commands.tournament import MatchResult, MatchStats, run_tournament, seatings, t_quantile
+from reversis.commands.tournament import MatchPairStats, MatchResult, MatchStats, run_tournament, seatings, t_quantile
 from reversis.commands.tournament.stats import MatchTally
 
 #: Matches to 30 instead of 100: a few hands each, so a test plays whole matches in seconds.
@@ -57,7 +57,8 @@ def test_win_shares_split_ties_and_are_clustered_by_sequence() -> None:
     assert b.mean == pytest.approx((46 / 6 + 10 / 4) / 2)
     (pair,) = result.pairs
     assert pair.deals == 2
-    assert pair.win_rate_difference == pytest.approx(1 / 12)  # (1/6 + 0) / 2  # type: ignore[attr-defined]
+    assert isinstance(pair, MatchPairStats)
+    assert pair.win_rate_difference == pytest.approx(1 / 12)  # (1/6 + 0) / 2
 
 
 def test_rules_wins_more_matches_than_random_and_every_match_is_played_out() -> None:
@@ -107,7 +108,7 @@ def test_jobs_do_not_change_the_matches() -> None:
 def test_each_hand_is_dealt_the_same_cards_in_every_seating(monkeypatch: pytest.MonkeyPatch) -> None:
     games: list[dict[int, list[list[str]]]] = []
 
-    class Recording(reversis.Game):  # type: ignore[misc]
+    class Recording(reversis.Game):
         """Notes every seat's cards at the first action of each hand (before any pass or play)."""
 
         def apply(self, action: dict[str, Any]) -> None:

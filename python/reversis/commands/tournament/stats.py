@@ -474,11 +474,14 @@ class MatchTally:
                 )
             )
         pairs: list[PairStats] = []
-        for key, wins in self.pair_wins.items():
-            mean, low, high = self.pair_points[key].interval()
+        for (first, second), wins in self.pair_wins.items():
+            mean, low, high = self.pair_points[first, second].interval()
             rate, win_low, win_high = wins.interval()
-            difference = {"win_rate_difference": rate, "win_low": win_low, "win_high": win_high}
-            pairs.append(MatchPairStats(*key, wins.n, mean, low, high, **difference))
+            pairs.append(
+                MatchPairStats(
+                    first, second, wins.n, mean, low, high, win_rate_difference=rate, win_low=win_low, win_high=win_high
+                )
+            )
         return TournamentResult(
             ruleset.name,
             seed,
