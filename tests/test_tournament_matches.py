@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import csv
+import importlib.util
 import io
 import json
 import math
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -200,3 +203,20 @@ def test_the_chart_draws_win_rates(tmp_path: Path) -> None:
 def test_t_quantile_used_above() -> None:
     # The half-width above takes t(0.975, 1) from any table of Student's t.
     assert t_quantile(0.975, 1) == pytest.approx(12.706204736)
+
+
+@pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason="Ray is not installed")
+def test_ray_plays_the_same_matches(tmp_path: Path) -> None:
+    common = ["--players", "random,rules", "--ruleset", str(_short_file(tmp_path)), "--matches", "3", "--seed", "6"]
+    command = [sys.executable, "-m", "reversis.cli", "tournament", "--no-progress", *common, "--jobs", "2"]
+    ray_run = [*command, "--ray", "--json", str(tmp_path / "ray.json")]
+    proc = subprocess.run(ray_run, check=False, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert main(["tournament", *common, "--jobs", "1", "--json", str(tmp_path / "local.json")]) == 0
+    remote = json.loads((tmp_path / "ray.json").read_text())
+    local = json.loads((tmp_path / "local.json").read_text())
+    assert len(remote["matches"]) == 3 and remote["matches"] == local["matches"]
+    for data in (remote, local):
+        for stat in data["stats"]:
+            del stat["median_decision_seconds"]
+    assert remote == local
