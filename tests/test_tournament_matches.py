@@ -7,6 +7,7 @@ import importlib.util
 import io
 import json
 import math
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -16,7 +17,15 @@ import pytest
 
 import reversis
 from reversis.cli import main
-from reversis.commands.tournament import MatchPairStats, MatchResult, MatchStats, run_tournament, seatings, t_quantile
+from reversis.commands.tournament import (
+    MatchPairStats,
+    MatchResult,
+    MatchStats,
+    format_table,
+    run_tournament,
+    seatings,
+    t_quantile,
+)
 from reversis.commands.tournament.stats import MatchTally
 
 #: Matches to 30 instead of 100: a few hands each, so a test plays whole matches in seconds.
@@ -185,8 +194,6 @@ def test_one_match_sequence_gives_no_interval() -> None:
     result = run_tournament(["random", "rules"], ruleset=SHORT, matches=1, seed=1)
     stat = result.stats[0]
     assert isinstance(stat, MatchStats) and math.isnan(stat.win_low) and math.isnan(stat.low)
-    from reversis.commands.tournament import format_table
-
     assert "n/a (1 match)" in format_table(result)
 
 
@@ -220,3 +227,51 @@ def test_ray_plays_the_same_matches(tmp_path: Path) -> None:
         for stat in data["stats"]:
             del stat["median_decision_seconds"]
     assert remote == local
+
+
+#: A protocol bot that plays the lowest legal id and crashes at its second decision in each process.
+CRASHING_BOT = r"""
+import json, sys
+
+acts = 0
+for line in sys.stdin:
+    message = json.loads(line)
+    if message["type"] == "hello":
+        print(json.dumps({"type": "hello", "name": "crasher", "protocol_version": 1}), flush=True)
+    elif message["type"] == "act":
+        acts += 1
+        if acts == 2:
+            sys.exit(3)
+        print(json.dumps({"id": message["id"], "action": min(message["legal_actions"])}), flush=True)
+    elif message["type"] == "quit":
+        break
+"""
+
+
+def test_a_bot_that_forfeits_every_hand_still_plays_whole_matches(tmp_path: Path) -> None:
+    script = tmp_path / "crasher.py"
+    script.write_text(CRASHING_BOT)
+    bot = f"cmd:{shlex.join([sys.executable, str(script)])}"
+    result = run_tournament(["rules", bot], ruleset=SHORT, matches=1, seed=3, jobs=1, keep_deals=True)
+    (match,) = result.deals
+    crasher = result.stat("crasher")
+    # Restarted for every hand, it faults in every one; the fallback plays the lowest legal id, as it did.
+    assert crasher.forfeits == crasher.hands == len(match.forfeits) > 0
+    assert {f["hand"] for f in match.forfeits} == set(range(max(len(hands) for hands in match.scores)))
+    lowest = run_tournament(["rules", "lowest"], ruleset=SHORT, matches=1, seed=3, jobs=1, keep_deals=True)
+    assert match.totals == lowest.deals[0].totals and match.winners == lowest.deals[0].winners
+    table = format_table(result)
+    assert f"{crasher.forfeits} forfeited hands in 1 of 1 matches" in table
+    assert "match 0 seating 0 hand 0 seat" in table
+
+
+def test_a_protocol_bot_plays_matches_as_the_player_it_wraps(tmp_path: Path) -> None:
+    from test_ladder import RANDOM_BOT
+
+    script = tmp_path / "bot.py"
+    script.write_text(RANDOM_BOT)
+    bot = f"cmd:{shlex.join([sys.executable, str(script)])}"
+    by_bot = run_tournament(["rules", bot], ruleset=SHORT, matches=2, seed=3, jobs=1, keep_deals=True)
+    by_player = run_tournament(["rules", "random"], ruleset=SHORT, matches=2, seed=3, jobs=1, keep_deals=True)
+    assert by_bot.players == ["rules", "random-bot"] and by_bot.forfeited_deals == 0
+    assert [(m.scores, m.winners) for m in by_bot.deals] == [(m.scores, m.winners) for m in by_player.deals]

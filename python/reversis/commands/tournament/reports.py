@@ -233,9 +233,9 @@ def _forfeit_lines(result: TournamentResult) -> list[str]:
     if not result.forfeited_deals:
         return [f"No forfeits (time limit {result.time_limit_ms} ms per decision).", ""]
     total = sum(s.forfeits for s in result.stats)
-    unit = "match" if result.matches else "deal"
+    unit, units = ("match", "matches") if result.matches else ("deal", "deals")
     lines = [
-        f"{total} forfeited hands in {result.forfeited_deals} of {result.hands} {unit}s: finished by the fallback "
+        f"{total} forfeited hands in {result.forfeited_deals} of {result.hands} {units}: finished by the fallback "
         "(the lowest legal action) and counted as played (spec/player.md PLY-8); the comparison is not clean."
     ]
     for forfeit in result.first_forfeits:
