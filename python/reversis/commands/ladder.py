@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 __all__ = [
     "DEFAULT_HANDS",
     "DEFAULT_MATCHES",
+    "DEFAULT_PLAYERS",
     "DEFAULT_PRESET",
     "DEFAULT_REFERENCE",
     "LadderResult",
@@ -49,6 +50,8 @@ __all__ = [
 
 #: The ruleset of a ladder that names none.
 DEFAULT_PRESET = "hearts-computer"
+#: The players of a ladder that names none: quick ones, for a ladder of a few minutes.
+DEFAULT_PLAYERS = "random,rules,learned"
 #: The player every other is measured against, unless ``--reference`` names another.
 DEFAULT_REFERENCE = "rules"
 #: Deals per pairing: a few minutes for the rule-based and learned players on two cores.
@@ -329,9 +332,10 @@ def register(commands: Any) -> None:
     )
     parser.add_argument(
         "--players",
-        required=True,
+        default=DEFAULT_PLAYERS,
         help="comma-separated, the reference among them: random, rules, montecarlo, search, lowest, learned (with "
-        "options as in reversis tournament), or cmd:COMMAND for a program speaking spec/player.md",
+        f"options as in reversis tournament), or cmd:COMMAND for a program speaking spec/player.md (default "
+        f"{DEFAULT_PLAYERS})",
     )
     parser.add_argument(
         "--reference",
