@@ -15,39 +15,11 @@ import reversis
 from reversis.cli import main
 from reversis.commands.ladder import format_ladder, run_ladder
 from reversis.commands.tournament import TournamentError, run_tournament
+from test_player_protocol import RANDOM_BOT
 
 RULESET = reversis.preset("hartenjagen")
 #: Matches to 30: a few hands each.
 SHORT = reversis.preset("hearts-computer").replace(target=30, name="hearts-30")
-
-#: The protocol bot of the tournament tests (tests/test_player_protocol.py): random play, seeded as the table says.
-RANDOM_BOT = r"""
-import json, sys
-import reversis
-from reversis.players import Observation, RandomPlayer
-
-ruleset, player, pending = None, None, []
-for line in sys.stdin:
-    message = json.loads(line)
-    if message["type"] == "hello":
-        ruleset = reversis.Ruleset.from_json(json.dumps(message["ruleset"]))
-        print(json.dumps({"type": "hello", "name": "random-bot", "protocol_version": 1}), flush=True)
-    elif message["type"] == "start":
-        player, pending = RandomPlayer(message["seed"]), []
-    elif message["type"] == "act":
-        observation = Observation(ruleset, message["observation"])
-        if not pending:
-            action = player.act(observation)
-            if action["type"] == "pass":
-                pending = [52 + reversis.card_id(card) for card in action["cards"]]
-            elif action["type"] == "play":
-                pending = [reversis.card_id(action["card"])]
-            else:
-                pending = [104 if action["choice"] == "add-to-others" else 105]
-        print(json.dumps({"id": message["id"], "action": pending.pop(0)}), flush=True)
-    elif message["type"] == "quit":
-        break
-"""
 
 
 def test_the_ladder_is_best_first_with_the_reference_at_zero() -> None:

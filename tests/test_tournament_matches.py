@@ -266,7 +266,7 @@ def test_a_bot_that_forfeits_every_hand_still_plays_whole_matches(tmp_path: Path
 
 
 def test_a_protocol_bot_plays_matches_as_the_player_it_wraps(tmp_path: Path) -> None:
-    from test_ladder import RANDOM_BOT
+    from test_player_protocol import RANDOM_BOT
 
     script = tmp_path / "bot.py"
     script.write_text(RANDOM_BOT)
