@@ -5,11 +5,11 @@ as in a match), played once per seating of :func:`seatings` to the end of that o
 scored with the moon rule applied. Match sequence ``i`` (``--matches``) is a game seeded as deal
 ``i`` but started at hand 0 with zero totals and played once per seating to the end of the
 match: the game deals each hand from its seed's generator, which nothing else draws from, so
-hand ``k`` is dealt the same cards in every seating while it is played. :func:`play_chunk` is the
-task both backends run, the local
-worker pool (:mod:`.pool`) and Ray (:mod:`reversis.commands.tournament_ray`): it takes the
-ruleset as its canonical JSON text (:func:`ruleset_text`), so any ruleset, not only a preset,
-reaches the workers whole.
+hand ``k`` is dealt the same cards in every seating while it is played.
+
+:func:`play_chunk` is the task both backends run, the local worker pool (:mod:`.pool`) and Ray
+(:mod:`reversis.commands.tournament_ray`): it takes the ruleset as its canonical JSON text
+(:func:`ruleset_text`), so any ruleset, not only a preset, reaches the workers whole.
 """
 
 from __future__ import annotations
