@@ -72,7 +72,7 @@ def test_bad_values_are_usage_errors(capsys: pytest.CaptureFixture[str], argv: l
     _usage_error(capsys, argv)
 
 
-@pytest.mark.parametrize("command", ["play", "tournament", "soak"])
+@pytest.mark.parametrize("command", ["play", "tournament", "ladder", "soak"])
 def test_one_seed_rule_for_every_command(capsys: pytest.CaptureFixture[str], command: str) -> None:
     for bad in ("-1", str(2**64), "seven", "1.5"):
         err = _usage_error(capsys, [command, "--seed", bad])
@@ -82,7 +82,7 @@ def test_one_seed_rule_for_every_command(capsys: pytest.CaptureFixture[str], com
         assert parser.parse_args([command, "--seed", good]).seed == number
 
 
-@pytest.mark.parametrize("command", ["tournament", "conformance"])
+@pytest.mark.parametrize("command", ["tournament", "ladder", "conformance"])
 def test_a_json_path_that_cannot_be_written_is_refused_before_the_run(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, command: str
 ) -> None:

@@ -132,6 +132,8 @@ def _ready_after_first_line(proc: subprocess.Popen[bytes]) -> None:
     ("name", "args"),
     [
         ("tournament", ["tournament", "--hands", "100000", "--jobs", "1"]),
+        ("tournament", ["tournament", "--matches", "100000", "--jobs", "2"]),
+        ("ladder", ["ladder", "--players", "random,rules", "--hands", "100000", "--jobs", "2"]),
         ("soak", ["soak", "--hands", "100000000", "--chunk", "2000", "--checkpoints", "100000", "--sample", "0"]),
         ("conformance", ["conformance", "--driver", "sleep 60", "--timeout", "60"]),
         ("bench", ["bench", "--driver", "sleep 60", "--timeout", "60", "--repeats", "1"]),
@@ -183,10 +185,11 @@ def test_ctrl_c_at_the_prompt_saves_the_match(tmp_path: Path) -> None:
     [
         ["soak", "--hands", "100000", "--chunk", "1000", "--checkpoints", "100", "--sample", "0"],
         ["tournament", "--hands", "2", "--jobs", "1", "--preset", "hartenjagen"],
+        ["ladder", "--players", "random,rules", "--hands", "2", "--jobs", "1", "--preset", "hartenjagen"],
         ["conformance", "--engine", "reference", "--area", "cards"],
         ["play", "--plain", "--engine", "reference", "--seed", "1"],
     ],
-    ids=["soak", "tournament", "conformance", "play"],
+    ids=["soak", "tournament", "ladder", "conformance", "play"],
 )
 def test_a_closed_pipe_ends_quietly(tmp_path: Path, args: list[str]) -> None:
     if args[0] == "soak":

@@ -391,6 +391,14 @@ def _time_limit_ms() -> str:
     return str(DEFAULT_TIME_LIMIT_MS)
 
 
+def _ladder_hands() -> str:
+    return str(cli_default("ladder", "hands"))
+
+
+def _ladder_matches() -> str:
+    return str(cli_default("ladder", "matches"))
+
+
 def _search_playouts() -> str:
     playouts = js_constant(r"const DEFAULT_PLAYOUTS = (\d+);")
     return f"{playouts:,}"
@@ -419,6 +427,8 @@ DEFAULTS = [
     ("conformance/README.md", r"The last (?P<v>\d+) KiB of the implementation's standard error", _stderr_kib),
     ("spec/driver.md", r"It keeps the last (?P<v>\d+) KiB of the", _stderr_kib),
     ("README.md", r"`--time-limit` \((?P<v>\d+) ms per decision by default\)", _time_limit_ms),
+    ("benches/TOURNAMENT.md", r"`--hands` deals, (?P<v>\d+) by default", _ladder_hands),
+    ("benches/TOURNAMENT.md", r"`--matches`\s+whole matches, (?P<v>\d+) by default", _ladder_matches),
     ("web/README.md", r"default budget \((?P<v>[\d,]+) playouts a card", _search_playouts),
     ("benches/README.md", r"default budget \((?P<v>[\d,]+) playouts a card", _search_playouts),
     ("web/README.md", r"players pause (?P<v>\d+) ms before each card", _table_pace),

@@ -36,7 +36,7 @@ TIMEOUT = finite_float(0.0, strict=True, high=86_400.0)
 #: :data:`reversis.conformance.runner.MAX_TIMEOUTS`: the command line imports the runner only when it runs.
 MAX_TIMEOUTS = 3
 #: Modules of :mod:`reversis.commands` that each register one subcommand.
-COMMAND_MODULES: list[str] = ["play", "tournament.cli", "soak", "report", "perft"]
+COMMAND_MODULES: list[str] = ["play", "tournament.cli", "ladder", "soak", "report", "perft"]
 
 
 def _check_conformance(args: argparse.Namespace) -> str | None:

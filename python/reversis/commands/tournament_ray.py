@@ -1,4 +1,4 @@
-"""``reversis tournament --ray``: the deals of a tournament sharded over a Ray cluster.
+"""``reversis tournament --ray``: the deals (or whole matches) of a tournament sharded over a Ray cluster.
 
 The deals are played by the same function as in the local worker processes
 (:func:`~reversis.commands.tournament.deals.play_chunk_task`), a chunk of deals per Ray task, the
@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from .._extras import install_hint
-from .tournament.deals import Backend, DealResult, check_tournament, chunks, play_chunk_task, ruleset_text
+from .tournament.deals import Backend, Unit, check_tournament, chunks, play_chunk_task, ruleset_text
 from .tournament.errors import TournamentError
 from .tournament.players import DEFAULT_TIME_LIMIT_MS
 
@@ -241,10 +241,12 @@ def iter_deals(
     bot_stderr: str = "capture",
     address: str = "",
     jobs: int | None = None,
-) -> Generator[DealResult, None, None]:
+    matches: bool = False,
+) -> Generator[Unit, None, None]:
     """Play deals ``0 … hands − 1`` as Ray tasks and yield their results in order.
 
-    As :func:`reversis.commands.tournament.iter_deals`, with the same checks: at most ``2 · CPUs``
+    As :func:`reversis.commands.tournament.iter_deals` (whole matches where ``matches`` is true),
+    with the same checks: at most ``2 · CPUs``
     tasks of ``chunk`` deals (at most :data:`MAX_CHUNK` by default) are in flight.
     Closing the generator, or an exception, Ctrl-C included, cancels the tasks in flight (their
     ``cmd:`` players' processes are killed as the tasks unwind). ``address`` and ``jobs`` are
@@ -254,9 +256,9 @@ def iter_deals(
     :raises RayClusterError: as :func:`ray_session`, or when a task is lost with its worker.
     """
     names = list(players)
-    check_tournament(names, ruleset, hands, jobs or 1)
+    check_tournament(names, ruleset, hands, jobs or 1, matches=matches)
     text = ruleset_text(ruleset)
-    bots: dict[str, Any] = {"time_limit_ms": time_limit_ms, "bot_stderr": bot_stderr}
+    bots: dict[str, Any] = {"time_limit_ms": time_limit_ms, "bot_stderr": bot_stderr, "matches": matches}
     with ray_session(address, cpus=jobs, show_logs=bot_stderr == "show") as cpus:
         import ray
         from ray.exceptions import RayError, RayTaskError
@@ -304,7 +306,7 @@ def ray_backend(address: str = "") -> Backend:
 _POLL_S = 0.2
 
 
-def _take(ray: Any, ref: Any, act_on_signals: Callable[[], None]) -> list[DealResult]:
+def _take(ray: Any, ref: Any, act_on_signals: Callable[[], None]) -> list[Unit]:
     """The deals of the task ``ref``, acting on a stop signal within :data:`_POLL_S` while waiting.
 
     Never one long ``ray.get``: while it waits, Ray's core runs the Python signal handlers
@@ -315,7 +317,7 @@ def _take(ray: Any, ref: Any, act_on_signals: Callable[[], None]) -> list[DealRe
         ready, _ = ray.wait([ref], timeout=_POLL_S)
         act_on_signals()
         if ready:
-            deals: list[DealResult] = ray.get(ref)
+            deals: list[Unit] = ray.get(ref)
             return deals
 
 

@@ -7,6 +7,12 @@ played to the end of that one hand under the tournament's :class:`reversis.Rules
 or any other) and scored with the moon rule applied. The numbers are mean points per hand with
 95% intervals clustered by deal, paired differences per deal, and the median decision time.
 
+With ``matches`` (``--matches``) the unit is the whole **match** instead: match sequence ``i`` is
+a game seeded as deal ``i``, from hand 0 with zero totals, played in every seating to the end of
+the match (hand ``k`` dealt the same cards in every seating); the numbers are each type's
+match-win rate (ties shared), beside the share under equal play, and its points per hand, with
+intervals clustered by match sequence, and per pair the difference of win rates.
+
 Deals stream: they are generated, played and summed up in order, a bounded number at a time,
 so memory does not grow with the number of deals. A player named ``cmd:COMMAND`` is a program
 in any language speaking the player protocol of spec/player.md; its faults forfeit hands
@@ -33,7 +39,20 @@ The modules, each with one job, in the order a deal goes through them:
 
 from __future__ import annotations
 
-from .deals import MAX_SEATINGS, Backend, DealResult, check_tournament, deal_json, deal_seed, play_deal, seatings
+from .deals import (
+    MAX_SEATINGS,
+    Backend,
+    DealResult,
+    MatchResult,
+    check_tournament,
+    deal_json,
+    deal_seed,
+    match_end,
+    match_json,
+    play_deal,
+    play_match,
+    seatings,
+)
 from .errors import TournamentError
 from .players import (
     COMMAND_PREFIX,
@@ -46,9 +65,28 @@ from .players import (
     split_players,
 )
 from .pool import iter_deals
-from .reports import CHART_FORMATS, CSV_COLUMNS, chart_format, deal_rows, format_table, write_chart
+from .reports import (
+    CHART_FORMATS,
+    CSV_COLUMNS,
+    MATCH_CSV_COLUMNS,
+    chart_format,
+    deal_rows,
+    format_table,
+    match_rows,
+    write_chart,
+)
 from .run import run_tournament
-from .stats import INTERVAL_METHOD, PairStats, PlayerStats, TournamentResult, interval, t_quantile
+from .stats import (
+    INTERVAL_METHOD,
+    MATCH_INTERVAL_METHOD,
+    MatchPairStats,
+    MatchStats,
+    PairStats,
+    PlayerStats,
+    TournamentResult,
+    interval,
+    t_quantile,
+)
 
 __all__ = [
     "CHART_FORMATS",
@@ -56,11 +94,16 @@ __all__ = [
     "CSV_COLUMNS",
     "DEFAULT_TIME_LIMIT_MS",
     "INTERVAL_METHOD",
+    "MATCH_CSV_COLUMNS",
+    "MATCH_INTERVAL_METHOD",
     "MAX_SEATINGS",
     "OPTION_SEPARATOR",
     "PLAYER_CLASSES",
     "Backend",
     "DealResult",
+    "MatchPairStats",
+    "MatchResult",
+    "MatchStats",
     "PairStats",
     "PlayerStats",
     "TournamentError",
@@ -74,7 +117,11 @@ __all__ = [
     "interval",
     "iter_deals",
     "load_player_class",
+    "match_end",
+    "match_json",
+    "match_rows",
     "play_deal",
+    "play_match",
     "player_options",
     "resolve_players",
     "run_tournament",

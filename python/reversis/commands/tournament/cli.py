@@ -1,5 +1,8 @@
 """``reversis tournament``: the command line of the tournament, its options and what it prints.
 
+The unit is the hand (``--hands``: deals of one hand each) or the whole match (``--matches``:
+match sequences, each played to the end of the match in every seating).
+
 Every option value is checked before any work (a bad one is a usage error, exit status 2), and
 so are the players (each ``cmd:`` player is started once to say hello). The ruleset is a preset by name
 (``--preset``) or a ruleset from a JSON file (``--ruleset``); from here on it is a
@@ -24,6 +27,7 @@ from .errors import TournamentError
 from .players import DEFAULT_TIME_LIMIT_MS, is_command, resolve_players, split_players
 from .reports import (
     CSV_COLUMNS,
+    MATCH_CSV_COLUMNS,
     PLOT_INSTALL,
     StreamedReports,
     chart_format,
@@ -37,10 +41,12 @@ from .stats import TournamentResult
 if TYPE_CHECKING:
     from reversis import Ruleset
 
-__all__ = ["DEFAULT_PRESET", "register"]
+__all__ = ["DEFAULT_HANDS", "DEFAULT_PRESET", "register"]
 
 #: The ruleset of a tournament that names none.
 DEFAULT_PRESET = "hearts-computer"
+#: The number of deals of a tournament that gives neither ``--hands`` nor ``--matches``.
+DEFAULT_HANDS = 100
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -49,9 +55,12 @@ def _run(args: argparse.Namespace) -> int:
 
     ruleset: Ruleset = args.ruleset if args.ruleset is not None else reversis.preset(args.preset)
     bots = {"time_limit_ms": args.time_limit, "bot_stderr": args.bot_stderr}
+    if args.hands is None:
+        args.hands = DEFAULT_HANDS
+    whole = args.matches is not None
     try:
         names = split_players(args.players)
-        check_tournament(names, ruleset, args.hands, args.jobs)
+        check_tournament(names, ruleset, args.matches if whole else args.hands, args.jobs, matches=whole)
         if args.chart:
             need_matplotlib()
         labels = resolve_players(names, ruleset, **bots)
@@ -62,6 +71,7 @@ def _run(args: argparse.Namespace) -> int:
     options: dict[str, Any] = {
         "ruleset": ruleset,
         "hands": args.hands,
+        "matches": args.matches,
         "seed": args.seed,
         "jobs": args.jobs,
         "rollouts": args.rollouts,
@@ -92,12 +102,12 @@ def _run(args: argparse.Namespace) -> int:
 def _run_reports(
     args: argparse.Namespace, names: list[str], labels: dict[str, str], options: dict[str, Any]
 ) -> TournamentResult:
-    """Play the tournament, streaming each deal into the ``--json`` and ``--csv`` reports as it comes."""
+    """Play the tournament, streaming each deal (or match sequence) into the ``--json`` and ``--csv`` reports."""
     ruleset = options["ruleset"]
     header = TournamentResult(
         ruleset.name,
         args.seed,
-        args.hands,
+        args.matches if args.matches is not None else args.hands,
         [labels[name] for name in names],
         args.rollouts,
         [],
@@ -107,6 +117,7 @@ def _run_reports(
         commands={labels[name]: name for name in names if is_command(name)},
         time_limit_ms=args.time_limit,
         ruleset=ruleset,
+        unit="match" if args.matches is not None else "hand",
     )
     with StreamedReports(args.json, args.csv, header) as reports:
         result = run_tournament(names, on_deal=reports.add if reports.wanted else None, **options)
@@ -133,11 +144,16 @@ def register(commands: Any) -> None:
         "tournament",
         help="play duplicate hands between computer players and compare them",
         description="Duplicate tournament: each deal is played once per seating, so every player "
-        "type sits at every seat with every deal. The unit is the HAND, not the match: deal i is a fresh "
-        "seeded game at hand number i (passing cycles), played for one hand and scored with the moon rule. "
-        "Reports mean points per hand with 95% intervals clustered by deal (Student's t over the per-deal "
+        "type sits at every seat with every deal. With --hands the unit is the HAND: deal i is a fresh "
+        "seeded game at hand number i (passing cycles), played for one hand and scored with the moon rule; "
+        "it reports mean points per hand with 95% intervals clustered by deal (Student's t over the per-deal "
         "means; none from a single deal), paired differences per deal, and the median decision time per "
-        "card. Deals stream, so any --hands runs in bounded memory; the progress bar is drawn only on a "
+        "card. With --matches the unit is the whole MATCH: match sequence i is a game seeded as deal i, from "
+        "hand 0 with zero totals, played in every seating to the end of the match (the same cards for hand k "
+        "in every seating); it reports each type's match-win rate (its share of its seat-matches won, a win "
+        "shared by k tied winners counting 1/k) beside the share under equal play (1/seats), its points per "
+        "hand, both clustered by match sequence, and per pair the difference of win rates. Units stream, so "
+        "any --hands or --matches runs in bounded memory; the progress bar is drawn only on a "
         "terminal. A player cmd:COMMAND is a program in any language speaking the player protocol of "
         "spec/player.md; its faults forfeit hands, which the fallback (the lowest legal action) finishes, "
         "count as played and are reported.",
@@ -161,8 +177,19 @@ def register(commands: Any) -> None:
         help="play the ruleset in the JSON file FILE instead (spec/ruleset.md): any ruleset, such as a preset "
         "with other card points or no moon",
     )
-    parser.add_argument(
-        "--hands", type=positive, default=100, help="number of deals (hands); each is played once per seating"
+    units = parser.add_mutually_exclusive_group()
+    units.add_argument(
+        "--hands",
+        type=positive,
+        default=None,
+        help=f"number of deals (hands); each is played once per seating (default {DEFAULT_HANDS})",
+    )
+    units.add_argument(
+        "--matches",
+        type=positive,
+        default=None,
+        help="play N whole matches instead of hands: each match sequence is played to the end of the match once "
+        "per seating",
     )
     parser.add_argument("--seed", type=seed, default=0, help="tournament seed, 0 to 2**64-1; deal seeds derive from it")
     parser.add_argument(
@@ -192,8 +219,10 @@ def register(commands: Any) -> None:
         metavar="FILE",
         type=writable_file,
         help="also write the numbers to FILE as JSON, with the ruleset played and every deal: its seed and hand "
-        "number, and per seating and seat the player, its points and whether it forfeited (- for standard output, "
-        "and the table then goes to standard error; a pipe or device is written through, a file replaced whole)",
+        "number, and per seating and seat the player, its points and whether it forfeited (with --matches every "
+        "match sequence: per seating its players, each hand's scores, the totals and the winners) (- for standard "
+        "output, and the table then goes to standard error; a pipe or device is written through, a file replaced "
+        "whole)",
     )
     parser.add_argument(
         "--csv",
@@ -202,13 +231,16 @@ def register(commands: Any) -> None:
         type=writable_file,
         help="also write every deal to FILE as CSV, one row per deal, seating and seat: "
         + ", ".join(CSV_COLUMNS)
+        + "; with --matches one row per match sequence, seating and seat: "
+        + ", ".join(MATCH_CSV_COLUMNS)
         + " (- for standard output, as for --json)",
     )
     parser.add_argument(
         "--chart",
         metavar="FILE",
         type=_chart_file,
-        help="also draw the means and pair differences with their 95%% intervals to FILE, .svg or .png "
+        help="also draw the means and pair differences (with --matches: the match-win rates and their "
+        "differences) with their 95%% intervals to FILE, .svg or .png "
         f"(needs matplotlib: {PLOT_INSTALL})",
     )
     parser.add_argument(

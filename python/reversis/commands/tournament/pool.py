@@ -1,4 +1,4 @@
-"""The local backend: deals played in worker processes on this machine, in order, a bounded number at a time.
+"""The local backend: deals (or whole matches) played in worker processes here, in order, a bounded number at a time.
 
 The workers ignore Ctrl-C, which is the parent's to handle: closing :func:`iter_deals` (or an
 exception in the parent, Ctrl-C included) terminates them at once, and with ``cmd:`` players
@@ -19,7 +19,7 @@ from collections import deque
 from collections.abc import Generator, Sequence
 from typing import TYPE_CHECKING, Any
 
-from .deals import DealResult, check_tournament, chunks, play_chunk, play_chunk_task, ruleset_text
+from .deals import Unit, check_tournament, chunks, play_chunk, play_chunk_task, ruleset_text
 from .errors import WorkerError
 from .players import DEFAULT_TIME_LIMIT_MS, is_command
 
@@ -105,7 +105,8 @@ def iter_deals(
     chunk: int | None = None,
     time_limit_ms: int = DEFAULT_TIME_LIMIT_MS,
     bot_stderr: str = "capture",
-) -> Generator[DealResult, None, None]:
+    matches: bool = False,
+) -> Generator[Unit, None, None]:
     """Play deals ``0 … hands − 1`` under ``ruleset`` and yield their results in order, never holding them all.
 
     With ``jobs`` above 1 the deals are played in that many worker processes, at most
@@ -113,16 +114,18 @@ def iter_deals(
     Ctrl-C included) terminates the workers at once, and the processes of ``cmd:`` players with
     them. The results depend only on the players, ``ruleset``, ``seed`` and ``rollouts``, never
     on ``jobs`` or ``chunk`` (for ``cmd:`` players: if their decisions depend only on what the
-    protocol gives them, PLY-4). Players are named as given (``cmd:…``), not as reported.
+    protocol gives them, PLY-4). Players are named as given (``cmd:…``), not as reported. With
+    ``matches`` the units are whole matches: match sequences ``0 … hands − 1``, each a
+    :class:`~.deals.MatchResult`.
 
     :raises TournamentError: for an unknown or unavailable player, a repeated player, more
         player types than seats, fewer than one deal or fewer than one job.
     """
     names = list(players)
-    check_tournament(names, ruleset, hands, jobs)
+    check_tournament(names, ruleset, hands, jobs, matches=matches)
     text = ruleset_text(ruleset)
     size = chunk or max(1, min(16, hands // (jobs * 8) or 1))
-    bots: dict[str, Any] = {"time_limit_ms": time_limit_ms, "bot_stderr": bot_stderr}
+    bots: dict[str, Any] = {"time_limit_ms": time_limit_ms, "bot_stderr": bot_stderr, "matches": matches}
     if jobs == 1:
         for part in chunks(hands, size):
             yield from play_chunk(text, names, seed, part, rollouts, **bots)
@@ -144,7 +147,7 @@ def iter_deals(
         _stop_pool(pool, workers)
 
 
-def _result(pool: Any, workers: list[Any], pending: Any) -> list[DealResult]:
+def _result(pool: Any, workers: list[Any], pending: Any) -> list[Unit]:
     """The deals of one task, looking at the workers while waiting: never a wait on one that died.
 
     :raises WorkerError: when a worker has died, or the pool's thread that receives the results
@@ -152,7 +155,7 @@ def _result(pool: Any, workers: list[Any], pending: Any) -> list[DealResult]:
     """
     while True:
         try:
-            deals: list[DealResult] = pending.get(_WATCH_S)
+            deals: list[Unit] = pending.get(_WATCH_S)
             return deals
         except multiprocessing.TimeoutError:
             pass

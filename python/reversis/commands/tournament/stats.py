@@ -9,7 +9,13 @@ quantile of Student's t with ``D − 1`` degrees of freedom (the cluster-robust 
 a mean with equal cluster sizes). Per pair of types it gives the mean per-deal difference with
 the same interval, and per type the median time per card decision. One deal gives no interval.
 
-:class:`Tally` sums the deals up as they come, in bounded memory whatever their number.
+With whole matches (``--matches``) the cluster is the **match sequence**: its seatings share the
+cards of every hand. A type's values for a sequence are its share of the wins over the
+seat-matches it held there (a win shared by ``k`` tied winners counts ``1/k``) and its mean points
+per hand over every hand of those matches; the intervals are made the same way over the sequences.
+
+:class:`Tally` sums the deals up as they come, in bounded memory whatever their number;
+:class:`MatchTally` does so for match sequences.
 """
 
 from __future__ import annotations
@@ -21,7 +27,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .deals import DealResult, deal_json
+from .deals import DealResult, MatchResult, deal_json, match_end, match_json
 from .players import DEFAULT_TIME_LIMIT_MS
 
 if TYPE_CHECKING:
@@ -30,6 +36,10 @@ if TYPE_CHECKING:
 __all__ = [
     "FORFEIT_LINES",
     "INTERVAL_METHOD",
+    "MATCH_INTERVAL_METHOD",
+    "MatchPairStats",
+    "MatchStats",
+    "MatchTally",
     "PairStats",
     "PlayerStats",
     "Tally",
@@ -96,6 +106,13 @@ def _t_within(t: float, df: int) -> float:
 INTERVAL_METHOD = (
     "95% interval: mean of the per-deal values ± t(0.975, deals − 1) × their sd / √deals; "
     "a deal's seatings are one cluster"
+)
+
+
+#: How the intervals of a tournament of whole matches are made.
+MATCH_INTERVAL_METHOD = (
+    "95% interval: mean of the per-sequence values ± t(0.975, sequences − 1) × their sd / √sequences; "
+    "a match sequence's seatings are one cluster; a win shared by k tied winners counts 1/k"
 )
 
 
@@ -191,12 +208,44 @@ class PairStats:
     high: float
 
 
+@dataclass(frozen=True)
+class MatchStats(PlayerStats):
+    """A player type's results over whole matches, with its match-win rate.
+
+    As :class:`PlayerStats` (``hands`` the hands of its seat-matches, ``mean`` its points per hand
+    over them, ``deals`` the match sequences), and its ``matches`` (seat-matches), ``win_rate``
+    (its share of their wins, ties shared) with its 95% interval clustered by sequence, and
+    ``expected_win_rate``, the share under equal play (1/seats).
+    """
+
+    matches: int = 0
+    win_rate: float = math.nan
+    win_low: float = math.nan
+    win_high: float = math.nan
+    expected_win_rate: float = math.nan
+
+
+@dataclass(frozen=True)
+class MatchPairStats(PairStats):
+    """A pair's difference over whole matches: of points per hand, and of match-win rates.
+
+    As :class:`PairStats` over match sequences (``deals`` the sequences, the difference of points
+    per hand), and the mean per-sequence difference of win rates with its 95% interval.
+    """
+
+    win_rate_difference: float = math.nan
+    win_low: float = math.nan
+    win_high: float = math.nan
+
+
 @dataclass
 class TournamentResult:
     """What :func:`~reversis.commands.tournament.run_tournament` measured; ``deals`` holds each deal's scores if kept.
 
     ``preset`` is the name of the ruleset played, ``ruleset`` the ruleset itself (``None`` only
-    where a result was made without one).
+    where a result was made without one). ``unit`` is ``"hand"`` (``hands`` deals of one hand) or
+    ``"match"`` (``hands`` match sequences, ``stats`` and ``pairs`` then :class:`MatchStats` and
+    :class:`MatchPairStats`, ``deals`` the kept :class:`~.deals.MatchResult`).
     """
 
     preset: str
@@ -206,7 +255,7 @@ class TournamentResult:
     rollouts: int | None
     stats: list[PlayerStats]
     pairs: list[PairStats]
-    deals: list[DealResult]
+    deals: list[Any]
     rotations: int = 0
     #: The ``cmd:`` players, by reported name.
     commands: dict[str, str] = field(default_factory=dict)
@@ -215,6 +264,12 @@ class TournamentResult:
     forfeited_deals: int = 0
     first_forfeits: list[dict[str, Any]] = field(default_factory=list)
     ruleset: Ruleset | None = None
+    unit: str = "hand"
+
+    @property
+    def matches(self) -> bool:
+        """Whether the units are whole matches."""
+        return self.unit == "match"
 
     @property
     def custom(self) -> bool:
@@ -231,11 +286,17 @@ class TournamentResult:
 
     def header(self) -> dict[str, Any]:
         """What was played, as JSON data: ``ruleset`` is the ruleset's canonical object (RS-16)."""
+        count = (
+            {"unit": "match", "match_count": self.hands}
+            | ({"match_end": match_end(self.ruleset)} if self.ruleset is not None else {})
+            if self.matches
+            else {"deal_count": self.hands}
+        )
         return {
             "preset": self.preset,
             **({"ruleset": self.ruleset.to_json()} if self.ruleset is not None else {}),
             "seed": self.seed,
-            "deal_count": self.hands,
+            **count,
             "seating_count": self.rotations,
             "players": self.players,
             "rollouts": self.rollouts,
@@ -246,7 +307,7 @@ class TournamentResult:
     def numbers(self) -> dict[str, Any]:
         """The statistics as JSON data (``null`` for a bound that a single deal cannot give)."""
         return {
-            "interval": INTERVAL_METHOD,
+            "interval": MATCH_INTERVAL_METHOD if self.matches else INTERVAL_METHOD,
             "stats": [_json_safe(asdict(s)) for s in self.stats],
             "pairs": [_json_safe(asdict(p)) for p in self.pairs],
             "forfeited_deals": self.forfeited_deals,
@@ -254,6 +315,8 @@ class TournamentResult:
 
     def to_json(self) -> dict[str, Any]:
         """The numbers as JSON data, with each kept deal's scores (decision times are summarised)."""
+        if self.matches:
+            return {**self.header(), **self.numbers(), "matches": [match_json(m) for m in self.deals]}
         return {**self.header(), **self.numbers(), "deals": [deal_json(d) for d in self.deals]}
 
 
@@ -328,4 +391,109 @@ class Tally:
             forfeited_deals=self.forfeited_deals,
             first_forfeits=self.first_forfeits,
             ruleset=ruleset,
+        )
+
+
+class MatchTally:
+    """The running statistics of match sequences added in order: bounded memory, whatever their number."""
+
+    def __init__(self, players: list[str]) -> None:
+        self.players = players
+        self.sequences = 0
+        self.rotations = 0
+        self.seats = 0
+        self.matches = dict.fromkeys(players, 0)
+        self.hands = dict.fromkeys(players, 0)
+        self.wins = {name: _Moments() for name in players}
+        self.points = {name: _Moments() for name in players}
+        self.pair_wins = {(a, b): _Moments() for i, a in enumerate(players) for b in players[i + 1 :]}
+        self.pair_points = {(a, b): _Moments() for i, a in enumerate(players) for b in players[i + 1 :]}
+        self.times = {name: _Sample(seed=k) for k, name in enumerate(players)}
+        self.forfeits = dict.fromkeys(players, 0)
+        self.forfeited = 0
+        self.first_forfeits: list[dict[str, Any]] = []
+
+    @property
+    def deals(self) -> int:
+        """The match sequences added so far (the progress bar's count)."""
+        return self.sequences
+
+    def add(self, match: MatchResult) -> None:
+        """Count one more match sequence, the next in order."""
+        self.sequences += 1
+        self.rotations = len(match.seatings)
+        self.seats = len(match.seatings[0]) if match.seatings else 0
+        self.forfeited += bool(match.forfeits)
+        for forfeit in match.forfeits:
+            self.forfeits[forfeit["player"]] += 1
+            if len(self.first_forfeits) < FORFEIT_LINES:
+                self.first_forfeits.append({"match": match.index, **forfeit})
+        shares: dict[str, list[float]] = {name: [] for name in self.players}
+        points = dict.fromkeys(self.players, 0)
+        hands = dict.fromkeys(self.players, 0)
+        for seating, scores, row in zip(match.seatings, match.scores, match.win_shares()):
+            for seat, name in enumerate(seating):
+                shares[name].append(row[seat])
+                points[name] += sum(hand[seat] for hand in scores)
+                hands[name] += len(scores)
+        rates: dict[str, float] = {}
+        means: dict[str, float] = {}
+        for name in self.players:
+            self.matches[name] += len(shares[name])
+            self.hands[name] += hands[name]
+            rates[name] = statistics.fmean(shares[name])
+            means[name] = points[name] / hands[name]
+            self.wins[name].add(rates[name])
+            self.points[name].add(means[name])
+            self.times[name].extend(match.times.get(name, []))
+        for first, second in self.pair_wins:
+            self.pair_wins[first, second].add(rates[first] - rates[second])
+            self.pair_points[first, second].add(means[first] - means[second])
+
+    def result(self, ruleset: Ruleset, seed: int, rollouts: int | None, kept: list[MatchResult]) -> TournamentResult:
+        """The numbers of the match sequences added so far, played under ``ruleset``; ``kept`` becomes ``deals``."""
+        stats: list[PlayerStats] = []
+        for name in self.players:
+            mean, low, high = self.points[name].interval()
+            rate, win_low, win_high = self.wins[name].interval()
+            stats.append(
+                MatchStats(
+                    name,
+                    self.hands[name],
+                    mean,
+                    low,
+                    high,
+                    self.times[name].median(),
+                    self.sequences,
+                    self.forfeits[name],
+                    matches=self.matches[name],
+                    win_rate=rate,
+                    win_low=win_low,
+                    win_high=win_high,
+                    expected_win_rate=1 / ruleset.players,
+                )
+            )
+        pairs: list[PairStats] = []
+        for (first, second), wins in self.pair_wins.items():
+            mean, low, high = self.pair_points[first, second].interval()
+            rate, win_low, win_high = wins.interval()
+            pairs.append(
+                MatchPairStats(
+                    first, second, wins.n, mean, low, high, win_rate_difference=rate, win_low=win_low, win_high=win_high
+                )
+            )
+        return TournamentResult(
+            ruleset.name,
+            seed,
+            self.sequences,
+            self.players,
+            rollouts,
+            stats,
+            pairs,
+            kept,
+            rotations=self.rotations,
+            forfeited_deals=self.forfeited,
+            first_forfeits=self.first_forfeits,
+            ruleset=ruleset,
+            unit="match",
         )
