@@ -330,3 +330,11 @@ def test_in_a_count_down_hand_the_search_takes_points(objective: str) -> None:
             act_for(game, players)
     assert chances > 50
     assert taken >= 0.8 * chances, f"took {taken} of {chances} tricks with points"
+
+
+def test_reversis_play_seats_the_search_playing_for_the_match() -> None:
+    from reversis.commands.play.game import make_players
+
+    players, label = make_players(4, "search", 100)
+    assert players[0] is None and label == "search (playing for the match)"
+    assert all(isinstance(p, SearchPlayer) and p.objective == "match" for p in players[1:])

@@ -491,6 +491,69 @@ def test_every_kind_of_computer_player_plays(table: Table, opponents: str) -> No
     assert table.save()["settings"]["players"] == [None, opponents, opponents, opponents]
 
 
+# Copies every decision the page asks a worker for, the seed as text (a BigInt does not leave
+# the page).
+DECISIONS = """
+window.decisions = [];
+const post = Worker.prototype.postMessage;
+Worker.prototype.postMessage = function (data, ...rest) {
+  if (data && data.player) {
+    const player = { ...data.player, seed: String(data.player.seed) };
+    window.decisions.push({ observation: structuredClone(data.observation), player });
+  }
+  return post.call(this, data, ...rest);
+};
+"""
+
+
+def test_the_hard_level_is_the_search_playing_for_the_match(table: Table) -> None:
+    script = table.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": DECISIONS})
+    try:
+        table.open()
+        choose_players(table, "search")
+        # The match on the table when the page opened has rule-based players.
+        table.driver.execute_script("window.decisions = []")
+        table.deal(seed=3)
+        table.pass_first()
+        table.wait(lambda d: table.my_turn(), timeout=60)
+        table.wait_idle()
+        sent = table.driver.execute_script("return window.decisions")
+    finally:
+        table.driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": script["identifier"]})
+    game = table.game()
+    # The observation of each decision of a computer seat in this match, as the Python engine
+    # shows it to that seat: the requests of the match are those for one of these.
+    replay = reversis.Game(game.ruleset)  # the record deals every hand itself
+    observations: list[dict[str, Any]] = []
+    for action in game.actions:
+        seat = action.get("seat")
+        if seat not in (None, 0) and action["type"] in ("pass", "play"):
+            observations.append(replay.observation(seat))
+        replay.apply(action)
+    sent = [message for message in sent if message["observation"] in observations]
+    assert len(sent) >= 3
+    assert all(message["player"]["name"] == "search" and message["player"]["objective"] == "match" for message in sent)
+    # The worker hands the objective to the player: one it does not know is refused, not dropped.
+    reply = table.driver.execute_async_script(
+        """
+        const [rules, observation, done] = arguments;
+        const worker = new Worker("worker.js", { type: "module" });
+        worker.onmessage = (event) => {
+          if (event.data.type === "ready") {
+            const player = { name: "search", seed: 1n, objective: "the hand" };
+            worker.postMessage({ id: 1, ruleset: rules, observation, player });
+          } else {
+            worker.terminate();
+            done(event.data);
+          }
+        };
+        """,
+        game.ruleset.to_json(),
+        observations[-1],
+    )
+    assert reply["type"] == "error" and "objective" in reply["message"], reply
+
+
 def test_there_is_no_take_back(table: Table) -> None:
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.keys import Keys

@@ -778,8 +778,9 @@ async function workerDecide(seat) {
   const id = nextRequest++;
   const { players, rollouts } = table.settings;
   // The search player decides at its default budget (4,000 playouts a card): bounded by work,
-  // not the clock, so that a seat's decision follows from its seed whatever the machine.
-  const player = { name: players[seat], seed: decisionSeed(seat), rollouts };
+  // not the clock, so that a seat's decision follows from its seed whatever the machine. The
+  // table plays whole matches, so it plays for winning the match.
+  const player = { name: players[seat], seed: decisionSeed(seat), rollouts, objective: "match" };
   // The observation is seat `seat`'s alone: the worker never sees the game.
   const observation = table.game.observation(seat);
   return new Promise((resolve, reject) => {

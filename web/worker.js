@@ -12,7 +12,7 @@ try {
   self.postMessage({ type: "failed", message: String(error && error.message ? error.message : error) });
 }
 
-const OPTIONS = { random: [], rules: [], montecarlo: ["rollouts"], search: [], learned: [] };
+const OPTIONS = { random: [], rules: [], montecarlo: ["rollouts"], search: ["objective"], learned: [] };
 
 // The learned player's network (428 KB) is no part of the page: it is fetched once, when that
 // player is first asked for, and read once; a failed fetch is tried again on the next request.

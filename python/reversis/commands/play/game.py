@@ -46,6 +46,10 @@ def opponent_class(opponents: str, rollouts: int) -> tuple[Any, dict[str, Any], 
             if opponents == "montecarlo":
                 kwargs = {"rollouts": rollouts}
                 label = f"montecarlo ({rollouts} rollouts)"
+            elif opponents == "search":
+                # The table plays whole matches: the search plays for winning them.
+                kwargs = {"objective": "match"}
+                label = "search (playing for the match)"
         except (ImportError, AttributeError):
             cls, label = RandomPlayer, f"random (the {opponents} player is not available)"
     return cls, kwargs, label
