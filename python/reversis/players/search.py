@@ -16,6 +16,14 @@ same layouts, the better half kept. A pass is searched the same way among the ru
 and passes of the most dangerous cards, the others' passes drawn from the rule-based player in
 each layout of the deal. The moon choice is evaluated exactly against the match totals.
 
+Each playout is judged by the hand's scores, own minus the others' mean (``objective="points"``),
+or by the chance of winning the match that the hand's scores leave (``objective="match"``):
+the match is played on from those totals many times with hands the rule-based player played,
+scored by the ruleset's own moon, count-down and end of the match, the same continuations for
+every playout of a decision so that candidates compare; the moon choice then goes by the same
+chance. In a count-down hand (MATCH-6) a hand's scores are the changes of the totals, so both
+objectives take the points that lower a total there.
+
 With two packs (RS-21) the layouts hold copies, drawn uniformly among the physical layouts (the
 two copies of a card told apart, as a uniform deal makes them equally likely); a card whose
 other copy is still live is searched apart from its neighbours (which copy comes first, and
