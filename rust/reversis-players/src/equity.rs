@@ -10,7 +10,6 @@
 //! about (common random numbers), which makes the comparison of two candidates far less noisy
 //! than either estimate.
 
-use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use reversis_core::kernel::{Scoring, Shot};
@@ -76,7 +75,7 @@ fn build_library(rules: &Ruleset) -> Vec<LibraryHand> {
     (0..LIBRARY_HANDS)
         .map(|i| {
             let dealer = i % n;
-            let hands = rng.deal_fast(rules, dealer);
+            let hands = rng.deal(rules, dealer);
             let mut h = HandState::new(rules, &hands.0, dealer);
             let mut tie = Some(&mut rng);
             while !h.is_complete(rules) {
@@ -105,7 +104,9 @@ pub(crate) struct MatchEquity<'r> {
     // Each continuation's generator and the hands it has drawn so far, turned to their seats:
     // every estimate plays the same hands, drawn once.
     futures: Vec<(SplitMix64, Vec<LibraryHand>)>,
-    known: HashMap<[i64; MAX_PLAYERS], [f64; MAX_PLAYERS]>,
+    // The chances worked out, sorted by totals: a decision asks about a few hundred totals at
+    // most (a sorted list keeps the WebAssembly module smaller than a hash map would).
+    known: Vec<([i64; MAX_PLAYERS], [f64; MAX_PLAYERS])>,
 }
 
 impl<'r> MatchEquity<'r> {
@@ -123,7 +124,7 @@ impl<'r> MatchEquity<'r> {
                     (SplitMix64::new(seed), Vec::new())
                 })
                 .collect(),
-            known: HashMap::new(),
+            known: Vec::new(),
         }
     }
 
@@ -159,9 +160,10 @@ impl<'r> MatchEquity<'r> {
         if after.over {
             return shares(&totals, n);
         }
-        if let Some(known) = self.known.get(&totals) {
-            return *known;
-        }
+        let at = match self.known.binary_search_by(|(t, _)| t.cmp(&totals)) {
+            Ok(at) => return self.known[at].1,
+            Err(at) => at,
+        };
         let mut sum = [0.0f64; MAX_PLAYERS];
         for k in 0..CONTINUATIONS {
             let end = self.continue_match(k, totals, after.count_down);
@@ -170,7 +172,7 @@ impl<'r> MatchEquity<'r> {
             }
         }
         let chances = sum.map(|x| x / CONTINUATIONS as f64);
-        self.known.insert(totals, chances);
+        self.known.insert(at, (totals, chances));
         chances
     }
 
