@@ -17,13 +17,13 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import os
 import sys
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, TextIO
 
 from .common import STDOUT, count, positive, preset_name, ruleset_file, seed, writable_file
+from .tournament.cli import add_player_options
 from .tournament.deals import Backend, match_end
 from .tournament.errors import TournamentError
 from .tournament.players import DEFAULT_TIME_LIMIT_MS, check_players, is_command, resolve_players, split_players
@@ -360,26 +360,7 @@ def register(commands: Any) -> None:
         help=f"whole matches per pairing as well, for the match-win rates (default {DEFAULT_MATCHES}: none)",
     )
     parser.add_argument("--seed", type=seed, default=0, help="the seed of every pairing, 0 to 2**64-1")
-    parser.add_argument(
-        "--jobs",
-        type=count(1, 1024, "--jobs"),
-        default=os.cpu_count() or 1,
-        help="worker processes (default: the CPU count)",
-    )
-    parser.add_argument("--rollouts", type=positive, default=None, help="rollouts per decision for montecarlo")
-    parser.add_argument(
-        "--time-limit",
-        metavar="MS",
-        type=count(1, 3_600_000, "--time-limit"),
-        default=DEFAULT_TIME_LIMIT_MS,
-        help=f"milliseconds a cmd: player has per decision (default {DEFAULT_TIME_LIMIT_MS})",
-    )
-    parser.add_argument(
-        "--bot-stderr",
-        choices=["capture", "show"],
-        default="capture",
-        help="a cmd: player's standard error: kept (the default) or shown",
-    )
+    add_player_options(parser)
     parser.add_argument(
         "--json",
         metavar="FILE",

@@ -41,7 +41,7 @@ from .stats import TournamentResult
 if TYPE_CHECKING:
     from reversis import Ruleset
 
-__all__ = ["DEFAULT_HANDS", "DEFAULT_PRESET", "register"]
+__all__ = ["DEFAULT_HANDS", "DEFAULT_PRESET", "add_player_options", "register"]
 
 #: The ruleset of a tournament that names none.
 DEFAULT_PRESET = "hearts-computer"
@@ -138,6 +138,35 @@ def _chart_file(text: str) -> str:
     return path
 
 
+def add_player_options(parser: argparse.ArgumentParser, *, jobs_note: str = "") -> None:
+    """Add the options of how the players are run, as ``tournament`` and ``ladder`` share them.
+
+    ``--jobs``, ``--rollouts``, ``--time-limit`` and ``--bot-stderr``; ``jobs_note`` ends the
+    help of ``--jobs``.
+    """
+    parser.add_argument(
+        "--jobs",
+        type=count(1, 1024, "--jobs"),
+        default=os.cpu_count() or 1,
+        help=f"worker processes (default: the CPU count){jobs_note}",
+    )
+    parser.add_argument("--rollouts", type=positive, default=None, help="rollouts per decision for montecarlo")
+    parser.add_argument(
+        "--time-limit",
+        metavar="MS",
+        type=count(1, 3_600_000, "--time-limit"),
+        default=DEFAULT_TIME_LIMIT_MS,
+        help=f"milliseconds a cmd: player has per decision (default {DEFAULT_TIME_LIMIT_MS}); "
+        "its hello gets at least 10000",
+    )
+    parser.add_argument(
+        "--bot-stderr",
+        choices=["capture", "show"],
+        default="capture",
+        help="a cmd: player's standard error: kept (its tail goes with a forfeit; the default) or shown",
+    )
+
+
 def register(commands: Any) -> None:
     """Add ``tournament`` to the subcommands of ``reversis``."""
     parser = commands.add_parser(
@@ -192,27 +221,7 @@ def register(commands: Any) -> None:
         "per seating",
     )
     parser.add_argument("--seed", type=seed, default=0, help="tournament seed, 0 to 2**64-1; deal seeds derive from it")
-    parser.add_argument(
-        "--jobs",
-        type=count(1, 1024, "--jobs"),
-        default=os.cpu_count() or 1,
-        help="worker processes (default: the CPU count); with --ray and no ADDRESS, the local Ray instance's CPUs",
-    )
-    parser.add_argument("--rollouts", type=positive, default=None, help="rollouts per decision for montecarlo")
-    parser.add_argument(
-        "--time-limit",
-        metavar="MS",
-        type=count(1, 3_600_000, "--time-limit"),
-        default=DEFAULT_TIME_LIMIT_MS,
-        help=f"milliseconds a cmd: player has per decision (default {DEFAULT_TIME_LIMIT_MS}); "
-        "its hello gets at least 10000",
-    )
-    parser.add_argument(
-        "--bot-stderr",
-        choices=["capture", "show"],
-        default="capture",
-        help="a cmd: player's standard error: kept (its tail goes with a forfeit; the default) or shown",
-    )
+    add_player_options(parser, jobs_note="; with --ray and no ADDRESS, the local Ray instance's CPUs")
     parser.add_argument(
         "--json",
         "--report-json",
