@@ -186,7 +186,10 @@ def pytest_terminal_summary(terminalreporter: Any, config: Any) -> None:
         )
     if browser is not None:
         plays = sorted(browser["play_ms"])
-        write(f"the search player's decisions in {browser['browser']}, its default budget, through web/worker.js:")
+        write(
+            f"the search player's decisions in {browser['browser']}, its default budget, playing for the match, "
+            "through web/worker.js:"
+        )
         write(
             f"  a card: median {statistics.median(plays):.1f} ms, slowest {plays[-1]:.1f} ms, "
             f"of {len(plays)} (goal: 250 ms)"

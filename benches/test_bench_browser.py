@@ -3,15 +3,16 @@
 Headless Chromium loads the built site (web/build.sh into web/dist) from a local server; the page
 starts the table's own worker (web/worker.js), plays seeded ``hearts-computer`` hands with the
 rule-based player at every other seat, and times each of seat 0's decisions from the moment the
-observation is posted to the worker until its action comes back: the search player at its
-default budget (4,000 playouts a card, four times that for a pass), the package's
-``createPlayer("search")`` without options. ``conftest.py`` prints the median, the slowest and the
-count. A second benchmark times the table's review of a whole hand (web/review.js): a seeded
-``hearts-computer`` hand is played by the rule-based player at every seat, and the review of seat 0's
-pass and 13 cards, at review.js's playouts, is timed from the saved record to the last row, with the
-longest task the page's thread ran meanwhile (the longtask entries of the Performance API). Needs
-Selenium, Chromium and chromedriver (Debian's ``chromium`` and ``chromium-driver``) and the built
-module (``bash js/build.sh``); skipped without them. Run:
+observation is posted to the worker until its action comes back: the search player at its default
+budget (4,000 playouts a card, four times that for a pass) playing for the match, as the table's
+Hard level asks for it (the package's ``createPlayer("search", {objective: "match"})``).
+``conftest.py`` prints the median, the slowest and the count. A second benchmark times the table's
+review of a whole hand (web/review.js): a seeded ``hearts-computer`` hand is played by the
+rule-based player at every seat, and the review of seat 0's pass and 13 cards, at review.js's
+playouts, is timed from the saved record to the last row, with the longest task the page's thread
+ran meanwhile (the longtask entries of the Performance API). Needs Selenium, Chromium and
+chromedriver (Debian's ``chromium`` and ``chromium-driver``) and the built module (``bash
+js/build.sh``); skipped without them. Run:
 
     python -m pytest benches/test_bench_browser.py --benchmark-only
 
@@ -80,7 +81,7 @@ const [seeds, handsPerMatch, done] = arguments;
         id: id++,
         ruleset: ruleset.toJson(),
         observation: game.observation(0),
-        player: { name: "search", seed: id },
+        player: { name: "search", seed: id, objective: "match" },
       };
       const started = performance.now();
       const answer = await new Promise((resolve) => {
