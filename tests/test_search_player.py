@@ -338,3 +338,23 @@ def test_reversis_play_seats_the_search_playing_for_the_match() -> None:
     players, label = make_players(4, "search", 100)
     assert players[0] is None and label == "search (playing for the match)"
     assert all(isinstance(p, SearchPlayer) and p.objective == "match" for p in players[1:])
+
+
+def test_the_search_goes_on_for_the_moon_where_the_rule_based_player_never_does() -> None:
+    # SCORE-2: a seat that has taken every point card so far may do better taking the rest than
+    # ducking. The rule-based player (the playouts' model) always ducks; the search also tries
+    # each card going for the moon, so over hold hands against rule-based players it shoots.
+    rules = reversis.preset("hearts-computer")
+    shots = {}
+    for label in ("search", "rules"):
+        shots[label] = 0
+        for seed in range(400):
+            game = reversis.Game(rules, seed, hand_number=3)
+            first: Player = SearchPlayer(playouts=300, seed=seed) if label == "search" else RuleBasedPlayer(0)
+            players = [first, *(RuleBasedPlayer(s) for s in (1, 2, 3))]
+            while game.hand_number == 3:
+                act_for(game, players)
+            scores = game.hand_scores[-1]
+            shots[label] += scores[0] == 0 and min(scores[1:]) == 26
+    assert shots["rules"] == 0
+    assert shots["search"] >= 6, shots

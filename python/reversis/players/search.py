@@ -4,7 +4,11 @@ Every decision is searched in Rust (``_core.search_play``). For a card, each leg
 each set of cards no play can tell apart) is played in layouts of the hidden cards, and every
 seat then finishes the hand as the rule-based player would
 (:class:`~reversis.players.RuleBasedPlayer`, ported to Rust), the searcher's own later decisions
-too; the hand is scored with the ruleset's moon rule as own score minus the others' mean. The
+too; the hand is scored with the ruleset's moon rule as own score minus the others' mean. Once
+the searcher has captured every point card taken so far, each card is also tried with the
+searcher going for the moon (leading its masters, winning what it can, keeping its point cards
+out of the others' tricks), which the rule-based player never does, and the card goes with the
+better of its two plans. The
 layouts are drawn exactly uniformly among those consistent with everything the seat knows: its
 hand, the cards played, the cards it passed, every seat's number of cards, the revealed voids,
 and what the legality of the plays reveals (a heart led before hearts were broken, a point card

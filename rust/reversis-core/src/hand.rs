@@ -467,6 +467,13 @@ impl HandState {
         self.races.moon().taker()
     }
 
+    /// Whether `seat` can still shoot the moon (SCORE-2): no other seat has captured a point
+    /// card this hand. Public, as the tricks are.
+    #[inline]
+    pub fn moon_open_for(&self, seat: usize) -> bool {
+        self.races.moon().open_for(seat)
+    }
+
     /// The seat that shot in the completed hand, under a rule that replaces the hand's scores
     /// (SCORE-2, [`Scoring::shot_rules`]); `None` where nobody did, the ruleset having no such
     /// rule, or while the hand is in progress.

@@ -529,6 +529,12 @@ impl MoonRace {
             .then_some(self.0.trailing_zeros() as usize)
     }
 
+    /// Whether `seat` can still capture every card the race follows: no other seat has one.
+    #[inline(always)]
+    pub fn open_for(self, seat: usize) -> bool {
+        self.0 & !(1u16 << seat) == 0
+    }
+
     // What the race decides as one byte: the taker so far, 0xFE for nobody, 0xFF for several.
     fn outcome(self) -> u8 {
         match self.taker() {

@@ -184,6 +184,57 @@ impl Policy {
         }
     }
 
+    /// The card the seat to move in `h` plays going for the moon (SCORE-2: every point card),
+    /// which the policy itself never tries: it leads its masters, wins what it can (with the
+    /// lowest sure winner, or else its highest card), and keeps its point cards out of the
+    /// others' tricks. Ties as [`Policy::play`].
+    #[inline]
+    pub fn shoot(&self, rules: &Ruleset, h: &HandState, rng: &mut Option<&mut SplitMix64>) -> Card {
+        let legal = h.legal_plays(rules).0;
+        if legal.count_ones() == 1 {
+            return Card::new(legal.trailing_zeros() as u8);
+        }
+        pick(self.shooting_choices(h, legal), rng)
+    }
+
+    fn shooting_choices(&self, h: &HandState, legal: u64) -> u64 {
+        let seat = h.to_move();
+        let hand = h.hand(seat);
+        let outstanding = self.deck.minus(hand.plus(h.played())).set;
+        let master = |c: Card| outstanding & above(c) == 0;
+        match h.led_suit() {
+            // A point card that is not a master gives its points away.
+            None => best(legal, |c| {
+                let class = if master(c) {
+                    0
+                } else if self.pts(c) != 0 {
+                    2
+                } else {
+                    1
+                };
+                (class, -rank(c))
+            }),
+            Some(led) if legal & SUIT_MASKS[led.index()] != 0 => {
+                let (_, winning) = self.winning(h, led.index());
+                let wins = legal & above(winning);
+                if wins == 0 {
+                    return best(legal, |c| (self.pts(c) != 0, rank(c)));
+                }
+                if h.trick_len() + 1 == self.players {
+                    return best(wins, |c| (-self.pts(c), rank(c)));
+                }
+                best(wins, |c| {
+                    if master(c) {
+                        (0, rank(c))
+                    } else {
+                        (1, -rank(c))
+                    }
+                })
+            }
+            Some(_) => best(legal, |c| (self.pts(c) != 0, rank(c))),
+        }
+    }
+
     // The card winning the trick so far, and its seat: the highest of the suit led, the first
     // played of two identical ones (PLAY-7); where identical cards cancel (PLAY-9), among the
     // cards of the suit led played once in the trick, if any.
@@ -434,5 +485,80 @@ impl Policy {
             danger += (4 - lengths[suit(c)]).max(0);
         }
         danger + value
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use reversis_core::preset;
+
+    // A hand of hearts-computer from four hands of cards (seat 0 first), with `plays` played.
+    fn hand(hands: [&str; 4], plays: &str) -> (std::sync::Arc<Ruleset>, HandState) {
+        let rules = preset("hearts-computer").unwrap();
+        let cards = |text: &str| -> CardMultiset {
+            text.split_whitespace()
+                .map(|c| Card::parse(c).unwrap())
+                .collect()
+        };
+        let hands: Vec<CardMultiset> = hands.iter().map(|t| cards(t)).collect();
+        let mut h = HandState::new(&rules, &hands, 0);
+        for c in plays.split_whitespace() {
+            h.play_unchecked(&rules, Card::parse(c).unwrap());
+        }
+        (rules, h)
+    }
+
+    fn shot(rules: &Ruleset, h: &HandState) -> Card {
+        Policy::new(rules).shoot(rules, h, &mut None)
+    }
+
+    fn played(rules: &Ruleset, h: &HandState) -> Card {
+        Policy::new(rules).play(rules, h, &mut None)
+    }
+
+    #[test]
+    fn going_for_the_moon_leads_a_master_where_the_policy_leads_low() {
+        let (rules, h) = hand(
+            ["AC AS 5D", "2C 4S 6D", "3C 3S 7D", "4C 2S 8D"],
+            "2C 3C 4C AC",
+        );
+        assert_eq!(h.to_move(), 0);
+        assert_eq!(shot(&rules, &h), Card::parse("AS").unwrap());
+        assert_eq!(played(&rules, &h), Card::parse("5D").unwrap());
+    }
+
+    #[test]
+    fn going_for_the_moon_keeps_point_cards_out_of_the_others_tricks() {
+        let (rules, h) = hand(
+            ["4C QH 5D", "2C 4S 6D", "3C 3S 7D", "AC KS 8D"],
+            "2C 3C AC 4C KS",
+        );
+        assert_eq!(h.to_move(), 0);
+        assert_eq!(shot(&rules, &h), Card::parse("5D").unwrap());
+        assert_eq!(played(&rules, &h), Card::parse("QH").unwrap());
+    }
+
+    #[test]
+    fn going_for_the_moon_plays_high_to_win_where_the_policy_plays_low() {
+        // Second to a heart, the ten and the ace still out: no card is sure, so the highest.
+        let (rules, h) = hand(
+            ["2C 9H 5H", "3C TH 8S", "4C AH 7S", "AC 2H 3H"],
+            "2C 3C 4C AC 2H",
+        );
+        assert_eq!(h.to_move(), 0);
+        assert_eq!(shot(&rules, &h), Card::parse("9H").unwrap());
+        assert_eq!(played(&rules, &h), Card::parse("5H").unwrap());
+    }
+
+    #[test]
+    fn going_for_the_moon_takes_the_last_place_with_the_lowest_winner() {
+        let (rules, h) = hand(
+            ["2C KH 9H", "AC 2H 3H", "3C 4H 7S", "4C 5H 6S"],
+            "2C AC 3C 4C 2H 4H 5H",
+        );
+        assert_eq!(h.to_move(), 0);
+        assert_eq!(shot(&rules, &h), Card::parse("9H").unwrap());
+        assert_eq!(played(&rules, &h), Card::parse("KH").unwrap());
     }
 }

@@ -3,7 +3,9 @@
 //! A decision (a card, a pass, a moon choice) is made from the observation alone. For a card or
 //! a pass, each candidate is played in layouts of the hidden cards and the hand is finished by
 //! every seat following the rule-based policy ([`crate::policy`]), the searcher's own later
-//! decisions too; a playout is scored with the ruleset's moon rule as own hand score minus the
+//! decisions too. Once the searcher has captured every point card taken so far, each card is
+//! also tried with the searcher going for the moon ([`crate::policy::Policy::shoot`]), which the
+//! policy never does, and the card goes with its better plan; a playout is scored with the ruleset's moon rule as own hand score minus the
 //! others' mean. The layouts are drawn exactly uniformly among those consistent with everything
 //! the seat knows (voids and what the legality of the plays reveals included,
 //! [`crate::play_exclusions`]) and then weighed by how likely the other seats' plays so far are
@@ -391,6 +393,68 @@ fn finish(rules: &Ruleset, policy: &Policy, mut h: HandState, seed: u64) -> Hand
     h
 }
 
+// How the searcher plays on in a playout: as the policy does, or going for the moon
+// ([`Policy::shoot`]) until another seat captures a point card, which the policy never tries.
+// Every seat but the searcher follows the policy either way.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Plan {
+    Policy,
+    Moon,
+}
+
+impl Plan {
+    // The plans worth trying for the observer of `root`: the moon too once it has captured
+    // every point card taken so far (and some), where going on for the moon may beat ducking.
+    // Trying it from the first trick measured worse: most hands cannot shoot, and an extra
+    // plan halves every candidate's playouts.
+    fn for_root(rules: &Ruleset, root: &Root) -> &'static [Plan] {
+        if rules.moon().is_some() && root.probe.sole_point_taker() == Some(root.seat) {
+            &[Plan::Policy, Plan::Moon]
+        } else {
+            &[Plan::Policy]
+        }
+    }
+
+    // Plays `h` out, `seat` following the plan, exact ties drawn from `seed`.
+    #[inline]
+    fn finish(
+        self,
+        rules: &Ruleset,
+        policy: &Policy,
+        h: HandState,
+        seed: u64,
+        seat: usize,
+    ) -> HandState {
+        match self {
+            Plan::Policy => finish(rules, policy, h, seed),
+            Plan::Moon => finish_shooting(rules, policy, h, seed, seat),
+        }
+    }
+}
+
+// Plays the hand out as `finish` does, but with `shooter` going for the moon until another
+// seat captures a point card.
+#[inline]
+fn finish_shooting(
+    rules: &Ruleset,
+    policy: &Policy,
+    mut h: HandState,
+    seed: u64,
+    shooter: usize,
+) -> HandState {
+    let mut rng = SplitMix64::new(seed);
+    let mut tie = Some(&mut rng);
+    while !h.is_complete(rules) {
+        let card = if h.to_move() == shooter && h.moon_open_for(shooter) {
+            policy.shoot(rules, &h, &mut tie)
+        } else {
+            policy.play(rules, &h, &mut tie)
+        };
+        h.play_unchecked(rules, card);
+    }
+    h
+}
+
 // Sequential halving over `arms` candidates: `world` draws a determinization, `eval` plays one
 // candidate in one (with a seed shared by every candidate of that determinization) and gives
 // its score, lower being better. Returns the chosen candidate; ties go to the lower index.
@@ -717,19 +781,23 @@ fn search_card(
     let policy = Policy::new(rules);
     let mut rng = SplitMix64::new(seed);
     let layouts = CardLayouts::new(rules, obs, &policy, &root, budget, &mut rng)?;
+    // Each card is tried under every plan, in the same layouts: the better plan of a card is
+    // chosen from what the observer knows, as the card is, never from the hidden cards.
+    let plans = Plan::for_root(rules, &root);
     let best = halving(
-        cards.len(),
+        cards.len() * plans.len(),
         budget,
         start,
         &mut rng,
         |r| layouts.draw(r),
         |layout, arm, s| {
             let mut h = root.state(rules, layout);
-            h.play_unchecked(rules, cards[arm]);
-            judge.score(rules, &finish(rules, &policy, h, s), root.seat)
+            h.play_unchecked(rules, cards[arm % cards.len()]);
+            let end = plans[arm / cards.len()].finish(rules, &policy, h, s, root.seat);
+            judge.score(rules, &end, root.seat)
         },
     );
-    Ok(cards[best])
+    Ok(cards[best % cards.len()])
 }
 
 // The observer's dealt hand, the pass size and direction, checking that it is to pass.
@@ -1097,9 +1165,11 @@ pub struct Evaluation {
 ///   of the hidden cards, drawn as the search draws them (uniformly among those consistent with
 ///   what the observer knows, then weighed by the belief of how the other seats' plays so far
 ///   fit the rule-based player), and each hand finished by every seat following the search's
-///   playout policy; one card of each class that no play can tell apart is measured, and the
+///   playout policy (and, where the search tries it, the observer also going for the moon, a
+///   card taking the better of its two estimates by margin); one card of each class that no play can tell apart is measured, and the
 ///   others of its class get its estimate. Each card is measured on `playouts / classes`
-///   layouts (at least one), so that the estimates cost about the playouts of the search.
+///   layouts (at least one; `playouts / (2 × classes)` with the moon tried too), so that the
+///   estimates cost about the playouts of the search.
 /// - Phase `pass`: the search's pass, then `action` (a pass of the observer, as the ids
 ///   `52 + c`) where it differs, each on the same `4 × playouts / candidates` deals (a pass gets
 ///   [`Budget::PASS_FACTOR`] times the budget, as in the search), the other seats' passes drawn
@@ -1197,17 +1267,35 @@ fn evaluate_card(
         Budget::playouts(playouts),
         &mut rng,
     )?;
-    let layouts = (playouts / cards.len() as u64).max(1);
-    let mut tallies = vec![Tally::default(); cards.len()];
+    let plans = Plan::for_root(rules, &root);
+    let layouts = (playouts / (cards.len() * plans.len()) as u64).max(1);
+    // Per plan, per card; a card is estimated by its better plan, as the search chooses.
+    let mut tallies = vec![vec![Tally::default(); cards.len()]; plans.len()];
     for _ in 0..layouts {
         let layout = worlds.draw(&mut rng);
         let s = rng.next_u64();
-        for (tally, &card) in tallies.iter_mut().zip(&cards) {
-            let mut h = root.state(rules, &layout);
-            h.play_unchecked(rules, card);
-            tally.add(rules, &judge, &finish(rules, &policy, h, s), root.seat);
+        for (plan, row) in plans.iter().zip(tallies.iter_mut()) {
+            for (tally, &card) in row.iter_mut().zip(&cards) {
+                let mut h = root.state(rules, &layout);
+                h.play_unchecked(rules, card);
+                tally.add(
+                    rules,
+                    &judge,
+                    &plan.finish(rules, &policy, h, s, root.seat),
+                    root.seat,
+                );
+            }
         }
     }
+    let tallies: Vec<Tally> = (0..cards.len())
+        .map(|i| {
+            tallies
+                .iter()
+                .map(|row| row[i])
+                .min_by_key(|t| t.margin)
+                .expect("at least one plan")
+        })
+        .collect();
     // A card is measured by the one its class was measured by: the last before it in its suit.
     let estimates = legal
         .into_iter()
