@@ -346,15 +346,27 @@ def test_the_search_goes_on_for_the_moon_where_the_rule_based_player_never_does(
     # each card going for the moon, so over hold hands against rule-based players it shoots.
     rules = reversis.preset("hearts-computer")
     shots = {}
-    for label in ("search", "rules"):
+    for label in ("search", "never shooting", "rules"):
         shots[label] = 0
         for seed in range(400):
             game = reversis.Game(rules, seed, hand_number=3)
-            first: Player = SearchPlayer(playouts=300, seed=seed) if label == "search" else RuleBasedPlayer(0)
+            first: Player = (
+                RuleBasedPlayer(0)
+                if label == "rules"
+                else SearchPlayer(playouts=300, seed=seed, shoot=label == "search")
+            )
             players = [first, *(RuleBasedPlayer(s) for s in (1, 2, 3))]
             while game.hand_number == 3:
                 act_for(game, players)
             scores = game.hand_scores[-1]
             shots[label] += scores[0] == 0 and min(scores[1:]) == 26
     assert shots["rules"] == 0
-    assert shots["search"] >= 6, shots
+    assert shots["search"] >= shots["never shooting"] + 5, shots
+
+
+def test_shoot_is_a_switch() -> None:
+    with pytest.raises(TypeError, match="shoot must be True or False"):
+        SearchPlayer(shoot=1)  # type: ignore[arg-type]
+    assert tournament.player_options("search:shoot=false:playouts=9") == ("search", {"shoot": False, "playouts": 9})
+    with pytest.raises(tournament.TournamentError, match="shoot=true or shoot=false"):
+        tournament.player_options("search:shoot=no")

@@ -378,6 +378,8 @@ export interface PlayerOptions {
   timeMs?: number;
   /** search: what it plays for, the hand's points (the default) or the chance of winning the match. */
   objective?: "points" | "match";
+  /** search: whether it also tries going for the moon once it has taken every point card so far (true by default). */
+  shoot?: boolean;
   /** learned (required): the bytes of a `.rvnn` weight file (spec/learned.md). */
   weights?: Uint8Array;
 }
@@ -389,7 +391,7 @@ export class Player {
 }
 export function createPlayer(name: "random" | "rules", options?: Pick<PlayerOptions, "seed">): Player;
 export function createPlayer(name: "montecarlo", options?: Pick<PlayerOptions, "seed" | "rollouts">): Player;
-export function createPlayer(name: "search", options?: Pick<PlayerOptions, "seed" | "playouts" | "timeMs" | "objective">): Player;
+export function createPlayer(name: "search", options?: Pick<PlayerOptions, "seed" | "playouts" | "timeMs" | "objective" | "shoot">): Player;
 export function createPlayer(name: "learned", options: Pick<PlayerOptions, "seed"> & { weights: Uint8Array }): Player;
 export function actFor(game: Game, players: Player[]): Action;
 /** A candidate of a reviewed decision and what it is expected to score. */

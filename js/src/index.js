@@ -1066,7 +1066,9 @@ const DEFAULT_PLAYOUTS = 4000;
  * - `"search"`: the search player of python/reversis/players/search.py, bounded by `playouts`
  *   and/or `timeMs` per decision (4000 playouts when neither is given; a pass gets four times as
  *   much). Options: `playouts`, `timeMs`, `seed`, `objective` (`"points"`, the default: the
- *   fewest points each hand; `"match"`: the greatest chance of winning the match from the totals).
+ *   fewest points each hand; `"match"`: the greatest chance of winning the match from the totals),
+ *   `shoot` (true, the default: once it has taken every point card so far it also tries going
+ *   for the moon; false: never).
  *
  * - `"learned"`: the learned player of python/reversis/players/learned.py, a network of the
  *   `.rvnn` weight format (spec/learned.md) scoring the 106 action ids from the seat's OBS-3
@@ -1083,7 +1085,7 @@ const DEFAULT_PLAYOUTS = 4000;
  * `timeMs` excepted: how far it gets depends on the clock).
  *
  * @param {"random"|"rules"|"montecarlo"|"search"|"learned"} name
- * @param {{seed?: number|bigint, rollouts?: number, playouts?: number, timeMs?: number, objective?: "points"|"match", weights?: Uint8Array}} [options]
+ * @param {{seed?: number|bigint, rollouts?: number, playouts?: number, timeMs?: number, objective?: "points"|"match", shoot?: boolean, weights?: Uint8Array}} [options]
  * @returns {Player}
  * @throws {InvalidInputError} `invalid-setup` for an unknown name or option, or a bad value
  *   (for `"learned"`: missing weights, or bytes that are not a valid weight file, naming the problem)
@@ -1093,7 +1095,7 @@ export function createPlayer(name, options = {}) {
     random: ["seed"],
     rules: ["seed"],
     montecarlo: ["rollouts", "seed"],
-    search: ["playouts", "timeMs", "seed", "objective"],
+    search: ["playouts", "timeMs", "seed", "objective", "shoot"],
     learned: ["weights", "seed"],
   };
   if (typeof name !== "string" || !Object.hasOwn(allowed, name)) {
@@ -1135,12 +1137,16 @@ export function createPlayer(name, options = {}) {
       if (objective !== "points" && objective !== "match") {
         throw new InvalidInputError("invalid-setup", `objective must be "points" or "match", not ${shown(objective)}`);
       }
+      const shoot = options.shoot === undefined ? true : options.shoot;
+      if (typeof shoot !== "boolean") {
+        throw new InvalidInputError("invalid-setup", `shoot must be true or false, not ${shown(shoot)}`);
+      }
       return new Player(name, (observation, ruleset) => {
         const seed = nextSeed();
         if (observation.phase === "play" && observation.legal.length === 1) {
           return { type: "play", seat: observation.seat, card: observation.legal[0] };
         }
-        const ids = call(() => wasm.searchPlay(ruleset[INNER], observation, seed, playouts, timeMs, objective));
+        const ids = call(() => wasm.searchPlay(ruleset[INNER], observation, seed, playouts, timeMs, objective, shoot));
         return actionFromIds(Array.from(ids), observation.seat);
       });
     }

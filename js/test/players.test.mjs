@@ -117,8 +117,16 @@ test("createPlayer rejects unknown names, unknown options and bad values", () =>
   invalid(() => createPlayer("search", { time_ms: 5 }));
   invalid(() => createPlayer("search", { objective: "hand" }));
   invalid(() => createPlayer("search", { objective: 1 }));
+  invalid(() => createPlayer("search", { shoot: "yes" }));
+  invalid(() => createPlayer("search", { shoot: 1 }));
   invalid(() => createPlayer("rules", { seed: -1 }));
   invalid(() => createPlayer("rules", { seed: 1.5 }));
   const game = new Game(preset("hearts-4"), { seed: 1 });
   invalid(() => createPlayer("rules").act(game.observation(0), preset("hearts-4").toJson()));
+});
+
+test("the search player that never tries the moon plays legal hands", () => {
+  const players = [0, 1, 2, 3].map((seat) => createPlayer("search", { playouts: 64, shoot: false, seed: seat }));
+  const plays = playHand(new Game(preset("hearts-computer"), { seed: 3 }), players).filter((a) => a.type === "play");
+  assert.equal(plays.length, 52);
 });

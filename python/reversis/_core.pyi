@@ -350,6 +350,7 @@ def search_play(
     playouts: int | None = None,
     time_ms: float | None = None,
     objective: str = "points",
+    shoot: bool = True,
 ) -> list[int]: ...
 def search_policy(ruleset: Ruleset, observation: dict[str, Any], seed: int | None = None) -> list[int]: ...
 def evaluate_decision(

@@ -71,7 +71,8 @@ class SearchPlayer(Player):
     ``objective`` is what it plays for: ``"points"``, the fewest points in each hand against the
     others' mean, or ``"match"``, the greatest chance of winning the match from the totals, each
     playout judged by where it leaves them (the match played on from there with the rule-based
-    player's hands), the moon choice too.
+    player's hands), the moon choice too. With ``shoot`` false it never tries going for the moon
+    (it shoots only where ducking would not stop it).
     """
 
     name = "search"
@@ -82,8 +83,11 @@ class SearchPlayer(Player):
         time_ms: float | None = None,
         seed: int | None = None,
         objective: str = "points",
+        shoot: bool = True,
     ) -> None:
         """Bound each decision by ``playouts`` and/or ``time_ms``, seeded by ``seed``, playing for ``objective``."""
+        if not isinstance(shoot, bool):
+            raise TypeError(f"shoot must be True or False, not {shoot!r}")
         if objective not in OBJECTIVES:
             raise ValueError(f"objective must be one of {', '.join(OBJECTIVES)}, not {objective!r}")
         if playouts is not None and playouts < 1:
@@ -95,6 +99,7 @@ class SearchPlayer(Player):
         self.playouts = playouts
         self.time_ms = time_ms
         self.objective = objective
+        self.shoot = shoot
         self._rng = random.Random(seed)
         self._rules: tuple[Any, _core.Ruleset] | None = None
 
@@ -117,6 +122,7 @@ class SearchPlayer(Player):
             playouts=self.playouts,
             time_ms=self.time_ms,
             objective=self.objective,
+            shoot=self.shoot,
         )
         if observation.phase == "pass":
             deck = {_core.card_id(card): card for card in observation.hand}

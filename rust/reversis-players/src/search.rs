@@ -127,7 +127,27 @@ pub fn search_decision_timed(
     seed: u64,
     clock: &dyn Fn() -> Duration,
 ) -> Result<Vec<u16>, Error> {
-    search_decision_with(rules, obs, budget, Objective::Points, seed, clock)
+    search_decision_with(rules, obs, budget, Style::default(), seed, clock)
+}
+
+/// How the search player plays: what for, and whether it may go for the moon.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Style {
+    /// What it plays for.
+    pub objective: Objective,
+    /// Whether, once it has taken every point card so far, it also tries each card going for
+    /// the moon (SCORE-2), which its playouts' rule-based policy never does; without, it only
+    /// ever shoots where ducking would not stop it.
+    pub shoot: bool,
+}
+
+impl Default for Style {
+    fn default() -> Style {
+        Style {
+            objective: Objective::Points,
+            shoot: true,
+        }
+    }
 }
 
 /// What the search player plays for.
@@ -170,7 +190,7 @@ impl Objective {
     }
 }
 
-/// [`search_decision_timed`] playing for `objective`.
+/// [`search_decision_timed`] playing in `style`.
 ///
 /// # Errors
 ///
@@ -180,19 +200,19 @@ pub fn search_decision_with(
     rules: &Ruleset,
     obs: &Value,
     budget: Budget,
-    objective: Objective,
+    style: Style,
     seed: u64,
     clock: &dyn Fn() -> Duration,
 ) -> Result<Vec<u16>, Error> {
     budget.check()?;
-    let mut judge = Judge::new(rules, obs, objective, seed)?;
+    let mut judge = Judge::new(rules, obs, style.objective, seed)?;
     let start = Stopwatch {
         clock,
         start: clock(),
     };
     match field(obs, "phase")?.as_str() {
         Some("play") => Ok(vec![u16::from(
-            search_card(rules, obs, budget, seed, start, &mut judge)?.id(),
+            search_card(rules, obs, budget, style.shoot, seed, start, &mut judge)?.id(),
         )]),
         Some("pass") => {
             let budget = budget.scaled(Budget::PASS_FACTOR);
@@ -403,12 +423,12 @@ enum Plan {
 }
 
 impl Plan {
-    // The plans worth trying for the observer of `root`: the moon too once it has captured
-    // every point card taken so far (and some), where going on for the moon may beat ducking.
-    // Trying it from the first trick measured worse: most hands cannot shoot, and an extra
-    // plan halves every candidate's playouts.
-    fn for_root(rules: &Ruleset, root: &Root) -> &'static [Plan] {
-        if rules.moon().is_some() && root.probe.sole_point_taker() == Some(root.seat) {
+    // The plans worth trying for the observer of `root`: the moon too (where `shoot`) once it
+    // has captured every point card taken so far (and some), where going on for the moon may
+    // beat ducking. Trying it from the first trick measured worse: most hands cannot shoot,
+    // and an extra plan halves every candidate's playouts.
+    fn for_root(rules: &Ruleset, root: &Root, shoot: bool) -> &'static [Plan] {
+        if shoot && rules.moon().is_some() && root.probe.sole_point_taker() == Some(root.seat) {
             &[Plan::Policy, Plan::Moon]
         } else {
             &[Plan::Policy]
@@ -770,6 +790,7 @@ fn search_card(
     rules: &Ruleset,
     obs: &Value,
     budget: Budget,
+    shoot: bool,
     seed: u64,
     start: Stopwatch<'_>,
     judge: &mut Judge<'_>,
@@ -783,7 +804,7 @@ fn search_card(
     let layouts = CardLayouts::new(rules, obs, &policy, &root, budget, &mut rng)?;
     // Each card is tried under every plan, in the same layouts: the better plan of a card is
     // chosen from what the observer knows, as the card is, never from the hidden cards.
-    let plans = Plan::for_root(rules, &root);
+    let plans = Plan::for_root(rules, &root, shoot);
     let best = halving(
         cards.len() * plans.len(),
         budget,
@@ -1267,7 +1288,7 @@ fn evaluate_card(
         Budget::playouts(playouts),
         &mut rng,
     )?;
-    let plans = Plan::for_root(rules, &root);
+    let plans = Plan::for_root(rules, &root, true);
     let layouts = (playouts / (cards.len() * plans.len()) as u64).max(1);
     // Per plan, per card; a card is estimated by its better plan, as the search chooses.
     let mut tallies = vec![vec![Tally::default(); cards.len()]; plans.len()];

@@ -1668,9 +1668,12 @@ fn millis_arg(value: &Bound<'_, PyAny>) -> PyResult<std::time::Duration> {
 /// that make it (ACT-2): one for a card or a moon choice, the `52 + c` of each card of a pass.
 /// The budget is `playouts` per decision, `time_ms` per decision, or both (whichever runs out
 /// first); a pass gets four times as much. `objective` is what the search plays for: `points`
-/// (the hand) or `match` (the chance of winning the match from the totals).
+/// (the hand) or `match` (the chance of winning the match from the totals); with `shoot`
+/// false it never tries going for the moon.
+// Each argument is one of Python's keywords, so they stay apart.
+#[allow(clippy::too_many_arguments)]
 #[pyfunction]
-#[pyo3(signature = (ruleset, observation, seed, playouts=None, time_ms=None, objective="points"))]
+#[pyo3(signature = (ruleset, observation, seed, playouts=None, time_ms=None, objective="points", shoot=true))]
 fn search_play(
     py: Python<'_>,
     ruleset: &Bound<'_, PyAny>,
@@ -1679,6 +1682,7 @@ fn search_play(
     playouts: Option<&Bound<'_, PyAny>>,
     time_ms: Option<&Bound<'_, PyAny>>,
     objective: &str,
+    shoot: bool,
 ) -> PyResult<Vec<u16>> {
     let objective = match players::Objective::from_name(objective) {
         Ok(objective) => objective,
@@ -1703,7 +1707,8 @@ fn search_play(
     let budget = players::Budget { playouts, time };
     let obs = json_arg(observation, ErrorCode::InvalidAction, "an observation")?;
     core_result(py.detach(|| {
-        players::search_decision_with(&rules, &obs, budget, objective, seed, &players::monotonic)
+        let style = players::Style { objective, shoot };
+        players::search_decision_with(&rules, &obs, budget, style, seed, &players::monotonic)
     }))
 }
 

@@ -1131,7 +1131,8 @@ fn host_clock() -> Duration {
 /// that make it (ACT-2). The budget is `playouts` per decision, `timeMs` per decision, or both
 /// (whichever runs out first; `null` for none); a pass gets four times as much. `objective` is
 /// what the search plays for: `"points"` (the hand; also for `null`) or `"match"` (the chance
-/// of winning the match from the totals).
+/// of winning the match from the totals); with `shoot` false (`null` is true) it never tries
+/// going for the moon.
 #[wasm_bindgen(js_name = searchPlay)]
 pub fn search_play(
     ruleset: &WasmRuleset,
@@ -1140,6 +1141,7 @@ pub fn search_play(
     playouts: &JsValue,
     time_ms: &JsValue,
     objective: &JsValue,
+    shoot: &JsValue,
 ) -> Result<Vec<u16>, JsValue> {
     let seed = unsigned_arg(seed, ErrorCode::InvalidSetup, "a seed")?;
     let objective = if objective.is_null() || objective.is_undefined() {
@@ -1157,6 +1159,19 @@ pub fn search_play(
                         "objective must be \"points\" or \"match\", not {}",
                         shown(objective)
                     ),
+                )
+            }
+        }
+    };
+    let shoot = if shoot.is_null() || shoot.is_undefined() {
+        true
+    } else {
+        match shoot.as_bool() {
+            Some(shoot) => shoot,
+            None => {
+                return fail(
+                    ErrorCode::InvalidSetup,
+                    format!("shoot must be true or false, not {}", shown(shoot)),
                 )
             }
         }
@@ -1192,7 +1207,7 @@ pub fn search_play(
         &ruleset.inner,
         &obs,
         budget,
-        objective,
+        players::Style { objective, shoot },
         seed,
         &host_clock,
     ))

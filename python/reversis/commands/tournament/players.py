@@ -64,6 +64,9 @@ PATH_OPTIONS = frozenset({"weights"})
 #: class checks the word.
 WORD_OPTIONS = frozenset({"objective"})
 
+#: Options whose value is ``true`` or ``false`` (``search:shoot=false``).
+SWITCH_OPTIONS = frozenset({"shoot"})
+
 #: A player named ``cmd:COMMAND`` is the program ``COMMAND``, through spec/player.md.
 COMMAND_PREFIX = "cmd:"
 #: The default limit of one decision of a ``cmd:`` player, in milliseconds (PLY-5).
@@ -115,17 +118,18 @@ def split_players(text: str) -> list[str]:
     return names
 
 
-def player_options(name: str) -> tuple[str, dict[str, int | float | str]]:
+def player_options(name: str) -> tuple[str, dict[str, int | float | str | bool]]:
     """The registered name and the options of a built-in player's name ``NAME[:KEY=VALUE]...``.
 
     A value is a number, except for the options of :data:`PATH_OPTIONS`, whose value is the
-    rest of the name, and those of :data:`WORD_OPTIONS`, a word.
+    rest of the name, those of :data:`WORD_OPTIONS`, a word, and those of
+    :data:`SWITCH_OPTIONS`, ``true`` or ``false``.
 
     :raises TournamentError: for an option that is not ``KEY=NUMBER``, or a path option without
         a path.
     """
     base, *items = name.split(OPTION_SEPARATOR)
-    options: dict[str, int | float | str] = {}
+    options: dict[str, int | float | str | bool] = {}
     for at, item in enumerate(items):
         key, equals, text = item.partition("=")
         if equals and key in PATH_OPTIONS:
@@ -138,6 +142,11 @@ def player_options(name: str) -> tuple[str, dict[str, int | float | str]]:
             if not text.isidentifier():
                 raise TournamentError(f"player {name!r}: the option {key} is {key}=WORD, not {item!r}")
             options[key] = text
+            continue
+        if equals and key in SWITCH_OPTIONS:
+            if text not in ("true", "false"):
+                raise TournamentError(f"player {name!r}: the option {key} is {key}=true or {key}=false, not {item!r}")
+            options[key] = text == "true"
             continue
         value: int | float | None = None
         with contextlib.suppress(ValueError):
