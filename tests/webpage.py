@@ -17,6 +17,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 import threading
 from collections.abc import Iterator
@@ -72,7 +73,12 @@ def site() -> Path:
         fcntl.flock(held, fcntl.LOCK_EX)
         if not _dist_is_fresh():
             built = subprocess.run(
-                ["bash", str(WEB / "build.sh")], check=False, cwd=ROOT, capture_output=True, text=True
+                ["bash", str(WEB / "build.sh")],
+                check=False,
+                cwd=ROOT,
+                capture_output=True,
+                text=True,
+                env={**os.environ, "PYTHON": sys.executable},
             )
             if built.returncode != 0:
                 pytest.fail(f"web/build.sh failed: {built.stderr.strip()}")

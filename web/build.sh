@@ -29,6 +29,29 @@ cp -R js/src "$out.tmp/js/src"
 cp -R "$wasm" "$out.tmp/js/wasm"
 # The learned player's network, which the worker fetches only when that player is chosen.
 cp python/reversis/players/learned-hearts-computer.rvnn "$out.tmp/js/"
+# The scripts go out without their whole-line comments, the code's documentation and most of its
+# size gzipped; every line of code stays as written, and a template literal that spans lines is
+# copied whole. (No minifier on PyPI reads nested template literals, which the table uses.)
+strip_comments() {
+  awk '
+    in_block {
+      at = index($0, "*/")
+      if (!at) next
+      in_block = 0
+      $0 = substr($0, at + 2)
+      if ($0 ~ /^[[:space:]]*$/) next
+    }
+    in_template { print; if (gsub(/`/, "`") % 2) in_template = 0; next }
+    /^[[:space:]]*\/\// { next }
+    /^[[:space:]]*\/\*/ && !index($0, "*/") { in_block = 1; next }
+    /^[[:space:]]*\/\*.*\*\/[[:space:]]*$/ { next }
+    { print; if (gsub(/`/, "`") % 2) in_template = 1 }
+  ' "$1"
+}
+while IFS= read -r -d '' script; do
+  strip_comments "$script" >"$script.stripped"
+  mv "$script.stripped" "$script"
+done < <(find "$out.tmp" -name '*.js' -print0)
 # The service worker's list of the site's files is made here from what was just copied, never kept
 # by hand (the network, fetched and kept only when its player is chosen, and the type
 # declarations, which no page loads, left out); its version is a hash of them, so a changed site is a new worker with a new cache.

@@ -1067,8 +1067,7 @@ const DEFAULT_PLAYOUTS = 4000;
  *   and/or `timeMs` per decision (4000 playouts when neither is given; a pass gets four times as
  *   much). Options: `playouts`, `timeMs`, `seed`, `objective` (`"points"`, the default: the
  *   fewest points each hand; `"match"`: the greatest chance of winning the match from the totals),
- *   `shoot` (true, the default: once it has taken every point card so far it also tries going
- *   for the moon; false: never).
+ *   `shoot` (false: never tries the moon).
  *
  * - `"learned"`: the learned player of python/reversis/players/learned.py, a network of the
  *   `.rvnn` weight format (spec/learned.md) scoring the 106 action ids from the seat's OBS-3

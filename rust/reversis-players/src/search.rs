@@ -401,13 +401,25 @@ pub(crate) fn moon_id(choice: MoonChoice) -> u16 {
     }
 }
 
-// Plays the hand out with the policy for every seat, exact ties drawn from `seed`.
+// Plays the hand out with the policy for every seat, exact ties drawn from `seed`; `shooter`,
+// if any, goes for the moon ([`Policy::shoot`]) until another seat captures a point card.
 #[inline]
-fn finish(rules: &Ruleset, policy: &Policy, mut h: HandState, seed: u64) -> HandState {
+fn finish(
+    rules: &Ruleset,
+    policy: &Policy,
+    mut h: HandState,
+    seed: u64,
+    shooter: Option<usize>,
+) -> HandState {
     let mut rng = SplitMix64::new(seed);
     let mut tie = Some(&mut rng);
     while !h.is_complete(rules) {
-        let card = policy.play(rules, &h, &mut tie);
+        let mover = h.to_move();
+        let card = if shooter == Some(mover) && h.moon_open_for(mover) {
+            policy.shoot(rules, &h, &mut tie)
+        } else {
+            policy.play(rules, &h, &mut tie)
+        };
         h.play_unchecked(rules, card);
     }
     h
@@ -445,34 +457,8 @@ impl Plan {
         seed: u64,
         seat: usize,
     ) -> HandState {
-        match self {
-            Plan::Policy => finish(rules, policy, h, seed),
-            Plan::Moon => finish_shooting(rules, policy, h, seed, seat),
-        }
+        finish(rules, policy, h, seed, (self == Plan::Moon).then_some(seat))
     }
-}
-
-// Plays the hand out as `finish` does, but with `shooter` going for the moon until another
-// seat captures a point card.
-#[inline]
-fn finish_shooting(
-    rules: &Ruleset,
-    policy: &Policy,
-    mut h: HandState,
-    seed: u64,
-    shooter: usize,
-) -> HandState {
-    let mut rng = SplitMix64::new(seed);
-    let mut tie = Some(&mut rng);
-    while !h.is_complete(rules) {
-        let card = if h.to_move() == shooter && h.moon_open_for(shooter) {
-            policy.shoot(rules, &h, &mut tie)
-        } else {
-            policy.play(rules, &h, &mut tie)
-        };
-        h.play_unchecked(rules, card);
-    }
-    h
 }
 
 // Sequential halving over `arms` candidates: `world` draws a determinization, `eval` plays one
@@ -965,7 +951,7 @@ impl PassDecision {
             *cards = kept.plus(CardMultiset::from_set(CardSet(passes[from])));
         }
         let h = HandState::new(rules, &hands, self.dealer);
-        finish(rules, &self.policy, h, seed)
+        finish(rules, &self.policy, h, seed, None)
     }
 }
 
