@@ -64,7 +64,8 @@ test("a pass is compared with the search's and a moon choice is scored both ways
   assert.equal(review.estimates.length, 2);
   assert.deepEqual(review.estimates[0].action, review.choice);
   assert.deepEqual(new Set(review.estimates[1].action.cards), new Set(mine.cards));
-  assert.equal(review.layouts, 200);
+  // 4 × 100 playouts over two passes, each played on by the policy and going for the moon.
+  assert.equal(review.layouts, 100);
 
   const moon = new Game(HEARTS, { handNumber: 3 });
   moon.deal([

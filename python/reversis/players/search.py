@@ -17,8 +17,9 @@ card). They are then weighed by how likely the other seats' plays so far are in 
 seats play as the rule-based player does, each seat by how well that model has fitted it.
 Sequential halving spends the budget: rounds of equal size, every surviving card played in the
 same layouts, the better half kept. A pass is searched the same way among the rule-based pass
-and passes of the most dangerous cards, the others' passes drawn from the rule-based player in
-each layout of the deal. The moon choice is evaluated exactly against the match totals.
+and passes of the most dangerous cards, and (where the ruleset has a moon) a pass of the least
+dangerous cards played on going for the moon, the others' passes drawn from the rule-based
+player in each layout of the deal. The moon choice is evaluated exactly against the match totals.
 
 Each playout is judged by the hand's scores, own minus the others' mean (``objective="points"``),
 or by the chance of winning the match that the hand's scores leave (``objective="match"``):

@@ -5,7 +5,8 @@
 //! every seat following the rule-based policy ([`crate::policy`]), the searcher's own later
 //! decisions too. Once the searcher has captured every point card taken so far, each card is
 //! also tried with the searcher going for the moon ([`crate::policy::Policy::shoot`]), which the
-//! policy never does, and the card goes with its better plan; a playout is scored with the ruleset's moon rule as own hand score minus the
+//! policy never does, and the card goes with its better plan; a pass is also tried that keeps
+//! the high cards, played on going for the moon; a playout is scored with the ruleset's moon rule as own hand score minus the
 //! others' mean. The layouts are drawn exactly uniformly among those consistent with everything
 //! the seat knows (voids and what the legality of the plays reveals included,
 //! [`crate::play_exclusions`]) and then weighed by how likely the other seats' plays so far are
@@ -135,9 +136,9 @@ pub fn search_decision_timed(
 pub struct Style {
     /// What it plays for.
     pub objective: Objective,
-    /// Whether, once it has taken every point card so far, it also tries each card going for
-    /// the moon (SCORE-2), which its playouts' rule-based policy never does; without, it only
-    /// ever shoots where ducking would not stop it.
+    /// Whether it also tries going for the moon (SCORE-2), which its playouts' rule-based
+    /// policy never does: a pass that keeps its high cards, and each card once it has taken
+    /// every point card so far. Without, it only ever shoots where ducking would not stop it.
     pub shoot: bool,
 }
 
@@ -216,7 +217,7 @@ pub fn search_decision_with(
         )]),
         Some("pass") => {
             let budget = budget.scaled(Budget::PASS_FACTOR);
-            let cards = search_pass(rules, obs, budget, seed, start, &mut judge)?;
+            let cards = search_pass(rules, obs, budget, style.shoot, seed, start, &mut judge)?;
             Ok(pass_ids(cards))
         }
         Some("moon") => Ok(vec![moon_id(match &mut judge {
@@ -940,6 +941,7 @@ impl PassDecision {
         (deal, passes): &(Layout, [u64; MAX_PLAYERS]),
         pass: u64,
         seed: u64,
+        plan: Plan,
     ) -> HandState {
         let n = rules.players();
         let mut passes = *passes;
@@ -951,7 +953,7 @@ impl PassDecision {
             *cards = kept.plus(CardMultiset::from_set(CardSet(passes[from])));
         }
         let h = HandState::new(rules, &hands, self.dealer);
-        finish(rules, &self.policy, h, seed, None)
+        plan.finish(rules, &self.policy, h, seed, self.seat)
     }
 }
 
@@ -959,29 +961,48 @@ fn search_pass(
     rules: &Ruleset,
     obs: &Value,
     budget: Budget,
+    shoot: bool,
     seed: u64,
     start: Stopwatch<'_>,
     judge: &mut Judge<'_>,
 ) -> Result<u64, Error> {
     let decision = PassDecision::of(rules, obs)?;
     let candidates = pass_candidates(&decision.policy, decision.hand, decision.size);
-    if candidates.len() == 1 {
+    // One more candidate where the ruleset has a moon: the pass of a hand going for it, played
+    // on going for it, which no pass the policy rates can be.
+    let moon = (shoot && rules.moon().is_some())
+        .then(|| moon_pass(&decision.policy, decision.hand, decision.size));
+    if candidates.len() == 1 && moon.is_none() {
         return Ok(candidates[0]);
     }
     let sampler = Sampler::new(rules, &knowledge_from_observation(rules, obs)?)?;
     let mut rng = SplitMix64::new(seed);
+    let arm = |arm: usize| match moon {
+        Some(pass) if arm == candidates.len() => (pass, Plan::Moon),
+        _ => (candidates[arm], Plan::Policy),
+    };
     let best = halving(
-        candidates.len(),
+        candidates.len() + usize::from(moon.is_some()),
         budget,
         start,
         &mut rng,
         |r| decision.world(rules, &sampler, r),
-        |world, arm, s| {
-            let h = decision.play(rules, world, candidates[arm], s);
+        |world, at, s| {
+            let (pass, plan) = arm(at);
+            let h = decision.play(rules, world, pass, s, plan);
             judge.score(rules, &h, decision.seat)
         },
     );
-    Ok(candidates[best])
+    Ok(arm(best).0)
+}
+
+// The pass of a hand going for the moon: the cards the policy would least like to be rid of
+// (the low cards that cannot win a trick), keeping the high ones that can.
+fn moon_pass(policy: &Policy, hand: CardMultiset, size: usize) -> u64 {
+    let lengths = crate::policy::lengths(hand);
+    let mut order: Vec<Card> = hand.distinct().into_iter().collect();
+    order.sort_by_key(|&c| (policy.pass_danger(c, &lengths), c.id()));
+    order[..size].iter().fold(0u64, |m, c| m | c.bit())
 }
 
 // The moon choice, evaluated exactly: both choices leave the taker the same distance from every
@@ -1179,8 +1200,10 @@ pub struct Evaluation {
 ///   estimates cost about the playouts of the search.
 /// - Phase `pass`: the search's pass, then `action` (a pass of the observer, as the ids
 ///   `52 + c`) where it differs, each on the same `4 × playouts / candidates` deals (a pass gets
-///   [`Budget::PASS_FACTOR`] times the budget, as in the search), the other seats' passes drawn
-///   from the rule-based player in each.
+///   [`Budget::PASS_FACTOR`] times the budget, as in the search; half as many where the ruleset
+///   has a moon, each pass then played on both by the policy and going for the moon, and
+///   estimated by the better), the other seats' passes drawn from the rule-based player in
+///   each.
 /// - Phase `moon`: both choices with the hand's exact scores under each (the search decides by
 ///   the match totals, [`search_decision`]).
 ///
@@ -1241,6 +1264,16 @@ impl Tally {
     }
 }
 
+// Candidate `i`'s tally under the plan that served it best (the least margin), of tallies per
+// plan.
+fn better_plan(tallies: &[Vec<Tally>], i: usize) -> Tally {
+    tallies
+        .iter()
+        .map(|row| row[i])
+        .min_by_key(|t| t.margin)
+        .expect("at least one plan")
+}
+
 fn evaluate_card(
     rules: &Ruleset,
     obs: &Value,
@@ -1294,15 +1327,7 @@ fn evaluate_card(
             }
         }
     }
-    let tallies: Vec<Tally> = (0..cards.len())
-        .map(|i| {
-            tallies
-                .iter()
-                .map(|row| row[i])
-                .min_by_key(|t| t.margin)
-                .expect("at least one plan")
-        })
-        .collect();
+    let tallies: Vec<Tally> = (0..cards.len()).map(|i| better_plan(&tallies, i)).collect();
     // A card is measured by the one its class was measured by: the last before it in its suit.
     let estimates = legal
         .into_iter()
@@ -1336,25 +1361,30 @@ fn evaluate_pass(
     candidates.extend(given.filter(|&p| p != candidates[0]));
     let sampler = Sampler::new(rules, &knowledge_from_observation(rules, obs)?)?;
     let mut rng = SplitMix64::new(seed);
+    // Each pass played on by the policy and, where the ruleset has a moon, going for it: a pass
+    // is estimated by its better plan, as the search may play it either way.
+    let plans: &[Plan] = if rules.moon().is_some() {
+        &[Plan::Policy, Plan::Moon]
+    } else {
+        &[Plan::Policy]
+    };
     let budget = playouts.saturating_mul(u64::from(Budget::PASS_FACTOR));
-    let layouts = (budget / candidates.len() as u64).max(1);
-    let mut tallies = vec![Tally::default(); candidates.len()];
+    let layouts = (budget / (candidates.len() * plans.len()) as u64).max(1);
+    let mut tallies = vec![vec![Tally::default(); candidates.len()]; plans.len()];
     for _ in 0..layouts {
         let world = decision.world(rules, &sampler, &mut rng);
         let s = rng.next_u64();
-        for (tally, &pass) in tallies.iter_mut().zip(&candidates) {
-            tally.add(
-                rules,
-                &judge,
-                &decision.play(rules, &world, pass, s),
-                decision.seat,
-            );
+        for (&plan, row) in plans.iter().zip(tallies.iter_mut()) {
+            for (tally, &pass) in row.iter_mut().zip(&candidates) {
+                let h = decision.play(rules, &world, pass, s, plan);
+                tally.add(rules, &judge, &h, decision.seat);
+            }
         }
     }
     let estimates = candidates
         .iter()
-        .zip(tallies)
-        .map(|(&pass, tally)| tally.estimate(rules, pass_ids(pass), layouts))
+        .enumerate()
+        .map(|(i, &pass)| better_plan(&tallies, i).estimate(rules, pass_ids(pass), layouts))
         .collect();
     Ok(Evaluation {
         choice,
