@@ -3,14 +3,14 @@
 //! A decision (a card, a pass, a moon choice) is made from the observation alone. For a card or
 //! a pass, each candidate is played in layouts of the hidden cards and the hand is finished by
 //! every seat following the rule-based policy ([`crate::policy`]), the searcher's own later
-//! decisions too. Once the searcher has captured every point card taken so far, each card is
-//! also tried with the searcher going for the moon ([`crate::policy::Policy::shoot`]), which the
-//! policy never does, and the card goes with its better plan; a pass is also tried that keeps
-//! the high cards, played on going for the moon; a playout is scored with the ruleset's moon rule as own hand score minus the
-//! others' mean. The layouts are drawn exactly uniformly among those consistent with everything
-//! the seat knows (voids and what the legality of the plays reveals included,
-//! [`crate::play_exclusions`]) and then weighed by how likely the other seats' plays so far are
-//! in them if those seats follow the policy (a belief): a seat that ducked with the nine
+//! decisions too. The searcher also goes for the moon, which the policy never does
+//! ([`crate::policy::Policy::shoot`]): a pass is tried that keeps the high cards, played on going
+//! for the moon, and once the searcher has captured every point card taken so far each card is
+//! tried both ways, going with its better plan. A playout is scored with the ruleset's moon rule
+//! as own hand score minus the others' mean. The layouts are drawn exactly uniformly among those
+//! consistent with everything the seat knows (voids and what the legality of the plays reveals
+//! included, [`crate::play_exclusions`]) and then weighed by how likely the other seats' plays so
+//! far are in them if those seats follow the policy (a belief): a seat that ducked with the nine
 //! under the jack shows that it holds no ten, to a searcher that knows how it plays.
 //!
 //! The budget goes to the candidates by sequential halving (Karnin, Koren and Somekh, 2013):
@@ -969,7 +969,7 @@ fn search_pass(
     let decision = PassDecision::of(rules, obs)?;
     let candidates = pass_candidates(&decision.policy, decision.hand, decision.size);
     // One more candidate where the ruleset has a moon: the pass of a hand going for it, played
-    // on going for it, which no pass the policy rates can be.
+    // on going for it (the policy's candidates are played on by the policy, which never does).
     let moon = (shoot && rules.moon().is_some())
         .then(|| moon_pass(&decision.policy, decision.hand, decision.size));
     if candidates.len() == 1 && moon.is_none() {
@@ -1194,8 +1194,8 @@ pub struct Evaluation {
 ///   what the observer knows, then weighed by the belief of how the other seats' plays so far
 ///   fit the rule-based player), and each hand finished by every seat following the search's
 ///   playout policy (and, where the search tries it, the observer also going for the moon, a
-///   card taking the better of its two estimates by margin); one card of each class that no play can tell apart is measured, and the
-///   others of its class get its estimate. Each card is measured on `playouts / classes`
+///   card taking the better of its two estimates by margin); one card of each class that no
+///   play can tell apart is measured, and the others of its class get its estimate. Each card is measured on `playouts / classes`
 ///   layouts (at least one; `playouts / (2 × classes)` with the moon tried too), so that the
 ///   estimates cost about the playouts of the search.
 /// - Phase `pass`: the search's pass, then `action` (a pass of the observer, as the ids
