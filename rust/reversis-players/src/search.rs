@@ -142,6 +142,13 @@ pub struct Style {
     pub shoot: bool,
 }
 
+impl Style {
+    // Whether the search tries going for the moon at all: asked for, and the ruleset has one.
+    fn tries_moon(self, rules: &Ruleset) -> bool {
+        self.shoot && rules.moon().is_some()
+    }
+}
+
 impl Default for Style {
     fn default() -> Style {
         Style {
@@ -213,11 +220,11 @@ pub fn search_decision_with(
     };
     match field(obs, "phase")?.as_str() {
         Some("play") => Ok(vec![u16::from(
-            search_card(rules, obs, budget, style.shoot, seed, start, &mut judge)?.id(),
+            search_card(rules, obs, budget, style, seed, start, &mut judge)?.id(),
         )]),
         Some("pass") => {
             let budget = budget.scaled(Budget::PASS_FACTOR);
-            let cards = search_pass(rules, obs, budget, style.shoot, seed, start, &mut judge)?;
+            let cards = search_pass(rules, obs, budget, style, seed, start, &mut judge)?;
             Ok(pass_ids(cards))
         }
         Some("moon") => Ok(vec![moon_id(match &mut judge {
@@ -436,12 +443,12 @@ enum Plan {
 }
 
 impl Plan {
-    // The plans worth trying for the observer of `root`: the moon too (where `shoot`) once it
-    // has captured every point card taken so far (and some), where going on for the moon may
-    // beat ducking. Trying it from the first trick measured worse: most hands cannot shoot,
+    // The plans worth trying for the observer of `root`: the moon too (where the style tries
+    // it) once it has captured every point card taken so far (and some), where going on for the
+    // moon may beat ducking. Trying it from the first trick measured worse: most hands cannot shoot,
     // and an extra plan halves every candidate's playouts.
-    fn for_root(rules: &Ruleset, root: &Root, shoot: bool) -> &'static [Plan] {
-        if shoot && rules.moon().is_some() && root.probe.sole_point_taker() == Some(root.seat) {
+    fn for_root(rules: &Ruleset, root: &Root, style: Style) -> &'static [Plan] {
+        if style.tries_moon(rules) && root.probe.sole_point_taker() == Some(root.seat) {
             &[Plan::Policy, Plan::Moon]
         } else {
             &[Plan::Policy]
@@ -777,7 +784,7 @@ fn search_card(
     rules: &Ruleset,
     obs: &Value,
     budget: Budget,
-    shoot: bool,
+    style: Style,
     seed: u64,
     start: Stopwatch<'_>,
     judge: &mut Judge<'_>,
@@ -791,7 +798,7 @@ fn search_card(
     let layouts = CardLayouts::new(rules, obs, &policy, &root, budget, &mut rng)?;
     // Each card is tried under every plan, in the same layouts: the better plan of a card is
     // chosen from what the observer knows, as the card is, never from the hidden cards.
-    let plans = Plan::for_root(rules, &root, shoot);
+    let plans = Plan::for_root(rules, &root, style);
     let best = halving(
         cards.len() * plans.len(),
         budget,
@@ -961,7 +968,7 @@ fn search_pass(
     rules: &Ruleset,
     obs: &Value,
     budget: Budget,
-    shoot: bool,
+    style: Style,
     seed: u64,
     start: Stopwatch<'_>,
     judge: &mut Judge<'_>,
@@ -970,7 +977,8 @@ fn search_pass(
     let candidates = pass_candidates(&decision.policy, decision.hand, decision.size);
     // One more candidate where the ruleset has a moon: the pass of a hand going for it, played
     // on going for it (the policy's candidates are played on by the policy, which never does).
-    let moon = (shoot && rules.moon().is_some())
+    let moon = style
+        .tries_moon(rules)
         .then(|| moon_pass(&decision.policy, decision.hand, decision.size));
     if candidates.len() == 1 && moon.is_none() {
         return Ok(candidates[0]);
@@ -1307,7 +1315,7 @@ fn evaluate_card(
         Budget::playouts(playouts),
         &mut rng,
     )?;
-    let plans = Plan::for_root(rules, &root, true);
+    let plans = Plan::for_root(rules, &root, Style::default());
     let layouts = (playouts / (cards.len() * plans.len()) as u64).max(1);
     // Per plan, per card; a card is estimated by its better plan, as the search chooses.
     let mut tallies = vec![vec![Tally::default(); cards.len()]; plans.len()];
@@ -1363,7 +1371,7 @@ fn evaluate_pass(
     let mut rng = SplitMix64::new(seed);
     // Each pass played on by the policy and, where the ruleset has a moon, going for it: a pass
     // is estimated by its better plan, as the search may play it either way.
-    let plans: &[Plan] = if rules.moon().is_some() {
+    let plans: &[Plan] = if Style::default().tries_moon(rules) {
         &[Plan::Policy, Plan::Moon]
     } else {
         &[Plan::Policy]
