@@ -29,9 +29,11 @@ TIMEOUT = 300
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def random_layers(rng: random.Random, hidden: list[int], activations: list[str] | None = None) -> list[Any]:
-    """Layers of random weights from 1435 inputs through ``hidden`` to 106 outputs."""
-    sizes = [ENCODING_LENGTH, *hidden, 106]
+def random_layers(
+    rng: random.Random, hidden: list[int], activations: list[str] | None = None, outputs: int = 106
+) -> list[Any]:
+    """Layers of random weights from 1435 inputs through ``hidden`` to ``outputs`` (107: with a value)."""
+    sizes = [ENCODING_LENGTH, *hidden, outputs]
     acts = activations or ["relu"] * len(hidden)
     layers = []
     for k in range(len(sizes) - 1):
@@ -165,6 +167,54 @@ def test_rust_logits_equal_the_pure_python_forward_pass(
             assert policy.logits(list(encoding)) == rust  # a list of ints reads the same
 
 
+def test_a_network_with_a_value_is_version_2_and_both_readers_give_its_value(tmp_path: Path) -> None:
+    # The value is output 106 (LRN-7): here −2·h0 + h1 + 3, beside the logits of the same layers.
+    first = [[0.0] * ENCODING_LENGTH for _ in range(2)]
+    first[0][0], first[1][1] = 1.0, 1.0
+    second = [[0.0, 0.0] for _ in range(107)]
+    second[4] = [1.0, 0.0]
+    second[106] = [-2.0, 1.0]
+    biases = [0.0] * 107
+    biases[106] = 3.0
+    path = tmp_path / "valued.rvnn"
+    write_weights(path, [(first, [0.0, 0.0], "relu"), (second, biases, "identity")])
+    assert path.read_bytes()[4:6] == struct.pack("<H", 2)
+    weights = read_weights(path)
+    policy = _core.LearnedPolicy.from_file(path)
+    assert weights.has_value and policy.has_value
+    for x0, x1 in [(0, 0), (2, 5), (-1, 1)]:
+        encoding = [0] * ENCODING_LENGTH
+        encoding[0], encoding[1] = x0, x1
+        expected = -2.0 * max(0, x0) + max(0, x1) + 3.0
+        assert weights.value(encoding) == expected == policy.value(encoding)
+        logits = weights.logits(encoding)
+        assert len(logits) == 106 and logits[4] == max(0, x0) and policy.logits(encoding) == logits
+    # A network without one stays version 1, and has no value.
+    plain = network(tmp_path, 1, [8])
+    assert plain.read_bytes()[4:6] == struct.pack("<H", 1)
+    assert read_weights(plain).value([0] * ENCODING_LENGTH) is None
+    assert _core.LearnedPolicy.from_file(plain).value([0] * ENCODING_LENGTH) is None
+    assert not _core.LearnedPolicy.from_file(plain).has_value
+    with pytest.raises(InvalidInputError, match="1435 values"):
+        policy.value([0] * 10)
+
+
+def test_rust_values_and_decisions_equal_the_pure_python_ones(tmp_path: Path) -> None:
+    path = tmp_path / "valued.rvnn"
+    write_weights(path, random_layers(random.Random(11), [24], outputs=107))
+    weights = read_weights(path)
+    policy = _core.LearnedPolicy.from_file(path)
+    player = LearnedPlayer(weights=path)
+    for observation in sample_observations("hearts-computer", 20, seed=11):
+        encoding = encode_observation(observation)
+        assert close([policy.value(encoding)], [weights.value(encoding)])
+        assert close(policy.logits(encoding), weights.logits(encoding))
+        if observation.phase == "play":
+            legal = [_core.card_id(card) for card in observation.legal]
+            assert policy.decide(encoding, legal) == weights.decide(encoding, legal)
+            assert player.act(observation)["card"] in observation.legal
+
+
 def test_decide_is_the_best_legal_logit_with_ties_to_the_lowest_id(tmp_path: Path) -> None:
     policy = _core.LearnedPolicy.from_file(network(tmp_path, 8, [32]))
     for observation in sample_observations("hearts-computer", 30, seed=8):
@@ -234,7 +284,13 @@ BROKEN = {
     "cut in a layer header": (GOOD[: VALUES_AT - 3], "truncated file"),
     "cut in the values": (GOOD[:-1], "truncated file"),
     "bad magic": (b"RVNM" + GOOD[4:], "bad magic"),
-    "version 2": (_with_header(version=2), "unsupported version 2"),
+    "version 3": (_with_header(version=3), "unsupported version 3"),
+    "version 0": (_with_header(version=0), "unsupported version 0"),
+    "version 2 of 106 outputs": (_with_header(version=2), "a version 2 network gives 107"),
+    "version 1 of 107 outputs": (
+        _with_header(layers=[(ENCODING_LENGTH, 107, 0, b"\0\0\0")]),
+        "a version 1 network gives 106",
+    ),
     "no layers": (_with_header(count=0, layers=[]), "number of layers"),
     "nine layers": (_with_header(count=9), "number of layers"),
     "metadata too long": (GOOD[:8] + struct.pack("<I", 65537) + GOOD[12:], "metadata length"),

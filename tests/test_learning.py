@@ -277,16 +277,23 @@ def test_imitation_records_a_pass_as_the_vector_env_presents_its_selects() -> No
     ruleset = reversis.preset("hearts-computer")
     seed = 21
     # Game 0's first episode of a VectorEnv seeded with ``seed`` is this game (API-11 Seeds).
-    encodings, legal, chosen, right = imitate.record_hand(ruleset, reversis.episode_seed(seed, 0, 0), 0, playouts=20)
+    recorded = imitate.record_hand(ruleset, reversis.episode_seed(seed, 0, 0), 0, playouts=20)
+    encodings, legal, chosen, right, score = recorded
     env = reversis.VectorEnv(ruleset, 1, seed)
     observation, mask = np.asarray(env.observation), np.asarray(env.legal_action_mask)
     terminated = np.asarray(env.terminated)
+    acting = []
     for k, action_id in enumerate(chosen):
         assert (observation[0] == encodings[k]).all(), k
         assert (mask[0] == legal[k]).all(), k
         assert legal[k][action_id] and right[k][action_id]
+        acting.append(int(np.asarray(env.current_player)[0]))
         env.step([int(action_id)])
     assert terminated[0]
+    # Each decision carries the hand's score of the seat that made it.
+    scores = np.asarray(env.episode_scores)[0]
+    assert score.tolist() == [int(scores[seat]) for seat in acting]
+    assert sorted(set(score.tolist())) == sorted(set(int(v) for v in scores))
     selects = (chosen >= 52) & (chosen < 104)
     assert selects.sum() == 12  # hand 0 passes left: four seats select three cards each
     # The right ids of a seat's three selects are its pass, then what remains of it.
@@ -320,6 +327,27 @@ def test_imitation_of_the_search_player_beats_the_untrained_network(tmp_path: Pa
     after = imitate.evaluate(trained, ruleset, **deals)
     low, high = paired_interval(before, after)
     assert high < 0, (before.mean(), after.mean(), low, high)
+    # With a value head: exported as format version 2, the Rust value is the torch one, and it
+    # predicts the hands' scores better than their mean does.
+    valued, _ = imitate.train(data, ruleset, [64, 64], epochs=4, lr=1e-3, seed=1, value_weight=1.0)
+    path = tmp_path / "valued.rvnn"
+    imitate.export_rvnn(valued, path, {"preset": ruleset.name})
+    network = reversis._core.LearnedPolicy.from_file(path)
+    assert network.has_value and path.read_bytes()[4] == 2
+    rows = torch.as_tensor(data["observation"][:300]).float()
+    with torch.no_grad():
+        values = valued.outputs(rows)[:, imitate.NUM_ACTIONS].numpy()
+    rust = [network.value(row.tolist()) for row in data["observation"][:300]]
+    assert max(abs(a - b) for a, b in zip(rust, values)) < 0.05 * (1 + abs(values).max())
+    hands = data["hand"][:300]
+    score = data["score"][:300].astype(float)
+    assert len(set(hands.tolist())) >= 4
+    error = abs(values - score).mean()
+    assert error < abs(score - data["score"].mean()).mean(), error
+    with pytest.raises(SystemExit, match="scores"):
+        imitate.train(
+            {k: v for k, v in data.items() if k != "score"}, ruleset, [8], epochs=1, lr=1e-3, seed=1, value_weight=1.0
+        )
 
 
 # --------------------------------------------------------------------------- the learning curve

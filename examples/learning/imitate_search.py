@@ -6,7 +6,8 @@ r"""Behaviour cloning of the search player: a network to start the learned playe
     python examples/learning/imitate_search.py --train-only --data search.npz --export imitation.rvnn
 
 Every seat of each hand is a :class:`~reversis.players.SearchPlayer`; for each decision the
-data keep the OBS-3 encoding of the acting seat, its legal ids and the id chosen. A pass, which
+data keep the OBS-3 encoding of the acting seat, its legal ids, the id chosen and the score the
+hand gave that seat in the end (what ``--value`` fits the network's value to). A pass, which
 the search player returns as three cards at once, becomes three successive select decisions
 (ids 52 + card) applied one at a time through ``Game.apply_action``, the ``selected`` block of
 the encoding growing, exactly as ``VectorEnv`` presents a pass. For those the data also keep
@@ -18,8 +19,13 @@ the data are the same whatever ``--jobs``.
 The network (the MLP of ``ppo_vector.py``: 1435 raw integers, ReLU hidden layers, 106 logits)
 is trained with a masked cross-entropy: minus the log of the probability, over the legal ids,
 of choosing a right one. Hands are split into training and validation; each epoch prints the
-validation loss and how often the network's choice (its best legal id) is a right one. The
-result is exported as ``.rvnn`` (``--export``) and as a checkpoint (``--save``), either of which
+validation loss and how often the network's choice (its best legal id) is a right one.
+
+With ``--value`` the network has a value too (spec/learned.md, LRN-7): one more output fitted
+to each decision's hand score by the squared error in hands' points (the largest hand score),
+weighted by the option's number, and exported as a format version 2 network; each epoch then
+prints the value's mean absolute error in points as well. The result is exported as ``.rvnn``
+(``--export``) and as a checkpoint (``--save``), either of which
 ``ppo_vector.py --init`` fine-tunes, for example against the rule-based player.
 
 Needs the ``learn`` extra (``torch``, ``numpy``); ``--export`` needs ``reversis.players.learned``.
@@ -63,12 +69,13 @@ def hand_seed(seed: int, hand: int) -> int:
 
 def record_hand(
     ruleset: Any, game_seed: int, hand_number: int, playouts: int
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """One hand with a search player in every seat: encodings, legal masks, chosen ids, right ids.
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """One hand with a search player in every seat: encodings, legal masks, chosen ids, right ids, scores.
 
     The game is ``Game(ruleset, seed=game_seed, hand_number=hand_number)``; the player of seat
-    ``s`` is seeded with ``game_seed + s``. Returns four arrays with a row per decision:
-    OBS-3 (int32), the legal ids and the right ids (bool, 106 each), the id applied.
+    ``s`` is seeded with ``game_seed + s``. Returns five arrays with a row per decision:
+    OBS-3 (int32), the legal ids and the right ids (bool, 106 each), the id applied, and the
+    acting seat's score for the hand (the ``hand`` event's ``scores``).
     """
     game = reversis.Game(ruleset, seed=game_seed, hand_number=hand_number)
     players = [SearchPlayer(playouts=playouts, seed=game_seed + seat) for seat in range(int(ruleset.players))]
@@ -76,6 +83,7 @@ def record_hand(
     legal: list[np.ndarray] = []
     chosen: list[int] = []
     right: list[np.ndarray] = []
+    seats: list[int] = []
 
     def decide(seat: int, action_id: int, right_ids: list[int]) -> None:
         encodings.append(encode_observation(observe(game, seat)))
@@ -86,6 +94,7 @@ def record_hand(
         targets[right_ids] = True
         right.append(targets)
         chosen.append(action_id)
+        seats.append(seat)
         game.apply_action(action_id, seat)
 
     while True:
@@ -99,26 +108,29 @@ def record_hand(
                 decide(seat, action_id, ids[k:])
         else:
             decide(seat, ids[0], ids)
-        if any(event["type"] == "hand" for event in game.events):
+        ended = [event for event in game.events if event["type"] == "hand"]
+        if ended:
             break
+    scores = np.asarray(ended[0]["scores"], dtype=np.int16)
     return (
         np.array(encodings, dtype=np.int32),
         np.array(legal),
         np.array(chosen, dtype=np.int64),
         np.array(right),
+        scores[np.array(seats, dtype=np.int64)],
     )
 
 
-def _record(job: tuple[str, int, int, int]) -> tuple[int, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def _record(job: tuple[str, int, int, int]) -> tuple[int, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Record hand ``hand`` of a data set (a worker's task); the encodings as int8."""
     name, seed, hand, playouts = job
     ruleset = reversis.preset(name)
     passing = ruleset.passing
     cycle = int(ruleset.players) * (len(passing["cycle"]) if passing else 1)
-    encodings, legal, chosen, right = record_hand(ruleset, hand_seed(seed, hand), hand % cycle, playouts)
+    encodings, legal, chosen, right, score = record_hand(ruleset, hand_seed(seed, hand), hand % cycle, playouts)
     if encodings.min() < INT8.min or encodings.max() > INT8.max:
         raise ValueError(f"hand {hand}: an OBS-3 value outside int8 ({encodings.min()} to {encodings.max()})")
-    return hand, encodings.astype(np.int8), legal, chosen, right
+    return hand, encodings.astype(np.int8), legal, chosen, right, score
 
 
 def generate(ruleset: str, hands: int, playouts: int, seed: int, jobs: int) -> dict[str, np.ndarray]:
@@ -141,6 +153,7 @@ def generate(ruleset: str, hands: int, playouts: int, seed: int, jobs: int) -> d
         "legal": np.concatenate([r[2] for r in results]),
         "chosen": np.concatenate([r[3] for r in results]),
         "right": np.concatenate([r[4] for r in results]),
+        "score": np.concatenate([r[5] for r in results]),
     }
 
 
@@ -170,13 +183,33 @@ def set_loss(logits: torch.Tensor, legal: torch.Tensor, right: torch.Tensor) -> 
     return (torch.logsumexp(legal_logits, dim=1) - torch.logsumexp(right_logits, dim=1)).mean()
 
 
+def hand_points(ruleset: Any) -> float:
+    """The scale of a hand's scores: the points of every card, the moon's bonus where larger."""
+    points = float(sum(abs(value) for value in ruleset.card_points.values()))
+    moon = ruleset.moon
+    return max(points, float(moon["bonus"]) if moon else 0.0)
+
+
 def train(
-    data: dict[str, np.ndarray], ruleset: Any, hidden: list[int], *, epochs: int, lr: float, seed: int
+    data: dict[str, np.ndarray],
+    ruleset: Any,
+    hidden: list[int],
+    *,
+    epochs: int,
+    lr: float,
+    seed: int,
+    value_weight: float | None = None,
 ) -> tuple[Policy, list[tuple[float, float]]]:
     """Fit a :class:`Policy` to the data; the validation (loss, agreement) after each epoch.
 
-    A tenth of the hands (at least one) is held out for validation.
+    With ``value_weight`` the policy has a value head, fitted to the data's ``score`` column by
+    the squared error in units of :func:`hand_points`, weighted so against the set loss. A tenth
+    of the hands (at least one) is held out for validation.
+
+    :raises SystemExit: for ``value_weight`` and a data set without scores (recorded before they were kept).
     """
+    if value_weight is not None and "score" not in data:
+        raise SystemExit("--value needs a data set with the hands' scores: record it again")
     torch.manual_seed(seed)
     hands = np.unique(data["hand"])
     held_out = np.random.default_rng(seed).choice(hands, size=max(1, len(hands) // 10), replace=False)
@@ -184,27 +217,43 @@ def train(
     training = np.flatnonzero(~validation)
     if len(training) == 0:
         raise SystemExit("too few hands to train on: give at least two")
-    policy = Policy(hidden, input_scale(ruleset))
+    policy = Policy(hidden, input_scale(ruleset), value=value_weight is not None)
     optimizer = torch.optim.Adam(policy.parameters(), lr=lr)
     observation = torch.as_tensor(data["observation"])
     legal, right = torch.as_tensor(data["legal"]), torch.as_tensor(data["right"])
+    scale = hand_points(ruleset)
+    score = torch.as_tensor(data["score"].astype(np.float32)) if value_weight is not None else None
+
+    def losses(rows: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor | None]:
+        outputs = policy.outputs(observation[rows].float())
+        logits = outputs[:, :NUM_ACTIONS]
+        loss = set_loss(logits, legal[rows], right[rows])
+        if score is None or value_weight is None:
+            return loss, logits, None
+        error = outputs[:, NUM_ACTIONS] - score[rows]
+        return loss + value_weight * ((error / scale) ** 2).mean(), logits, error
+
     history: list[tuple[float, float]] = []
     for epoch in range(epochs):
         policy.train()
         for batch in torch.as_tensor(training)[torch.randperm(len(training))].split(512):
-            loss = set_loss(policy(observation[batch].float()), legal[batch], right[batch])
+            loss, _, _ = losses(batch)
             optimizer.zero_grad()
             loss.backward()
             optimizer.step()
         policy.eval()
         rows = torch.as_tensor(np.flatnonzero(validation))
         with torch.no_grad():
-            logits = policy(observation[rows].float())
-            loss = float(set_loss(logits, legal[rows], right[rows]))
+            total, logits, error = losses(rows)
+            loss = float(total)
             best = logits.masked_fill(~legal[rows], -1e9).argmax(dim=1)
             agreement = float(right[rows].gather(1, best[:, None]).float().mean())
         history.append((loss, agreement))
-        print(f"epoch {epoch + 1}: validation loss {loss:.4f}, choice among the search's {agreement:.1%}", flush=True)
+        value = "" if error is None else f", value off by {float(error.abs().mean()):.2f} points"
+        print(
+            f"epoch {epoch + 1}: validation loss {loss:.4f}, choice among the search's {agreement:.1%}{value}",
+            flush=True,
+        )
     return policy, history
 
 
@@ -213,6 +262,17 @@ def _positive(text: str) -> int:
     if not text.isdigit() or int(text) < 1:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of at least 1")
     return int(text)
+
+
+def _weight(text: str) -> float:
+    """A loss weight: a finite number above 0, else a usage error."""
+    try:
+        weight = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not (math.isfinite(weight) and weight > 0):
+        raise argparse.ArgumentTypeError(f"{text!r}: a weight is a finite number above 0")
+    return weight
 
 
 def _sizes(text: str) -> list[int]:
@@ -242,6 +302,14 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--epochs", type=_positive, default=10, help="passes over the training hands")
     p.add_argument("--lr", type=float, default=1e-3, help="Adam's learning rate")
     p.add_argument("--torch-threads", type=_positive, default=1, help="threads of PyTorch")
+    p.add_argument(
+        "--value",
+        type=_weight,
+        nargs="?",
+        const=1.0,
+        metavar="WEIGHT",
+        help="also fit a value head to the hands' scores, its loss weighted by WEIGHT (1 if not given)",
+    )
     p.add_argument("--eval-games", type=int, default=500, help="games of the evaluation (0: none)")
     p.add_argument("--eval-opponents", choices=("random", "rules"), default="random", help="whom to evaluate against")
     p.add_argument("--save", type=Path, help="write a checkpoint that ppo_vector.py --init takes")
@@ -268,7 +336,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.data_only:
             return 0
     ruleset = reversis.preset(ruleset_name)
-    policy, _ = train(data, ruleset, args.hidden, epochs=args.epochs, lr=args.lr, seed=args.seed)
+    policy, _ = train(
+        data, ruleset, args.hidden, epochs=args.epochs, lr=args.lr, seed=args.seed, value_weight=args.value
+    )
     if args.save:
         torch.save({"policy": policy.state_dict()}, args.save)
     if args.export:

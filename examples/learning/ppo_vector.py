@@ -95,18 +95,28 @@ def _mlp(sizes: Sequence[int], last_gain: float) -> nn.Sequential:
 
 
 class Policy(nn.Module):
-    """The actor: scaled OBS-3 → ReLU MLP → 106 logits; the part that is exported."""
+    """The actor: scaled OBS-3 → ReLU MLP → 106 logits; the part that is exported.
 
-    def __init__(self, hidden: Sequence[int], scale: np.ndarray) -> None:
+    With ``value=True`` the last layer has one more output, the value of spec/learned.md's
+    LRN-7 (the acting seat's score for the hand, in points), exported as a format version 2
+    network.
+    """
+
+    def __init__(self, hidden: Sequence[int], scale: np.ndarray, value: bool = False) -> None:
         super().__init__()
         self.hidden = list(hidden)
+        self.has_value = value
         self.register_buffer("scale", torch.as_tensor(scale, dtype=torch.float32))
         # A small last layer makes the first policy nearly uniform over the legal ids.
-        self.net = _mlp([ENCODING_LENGTH, *hidden, NUM_ACTIONS], 0.01)
+        self.net = _mlp([ENCODING_LENGTH, *hidden, NUM_ACTIONS + int(value)], 0.01)
+
+    def outputs(self, observation: torch.Tensor) -> torch.Tensor:
+        """Every output for a batch of OBS-3 rows: the logits, then the value if there is one."""
+        return self.net(observation * self.scale)
 
     def forward(self, observation: torch.Tensor) -> torch.Tensor:
         """The logits of every id (illegal ones included) for a batch of OBS-3 rows."""
-        return self.net(observation * self.scale)
+        return self.outputs(observation)[:, :NUM_ACTIONS]
 
     def masked_logits(self, observation: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
         """The logits with every illegal id's set to :data:`MASKED_LOGIT`."""
@@ -179,6 +189,10 @@ def load_init(path: Path, policy: Policy, critic: Critic | None) -> None:
     """
     if path.suffix == ".rvnn":
         layers = rvnn_layers(path)
+        if not policy.has_value and len(layers[-1][1]) == NUM_ACTIONS + 1:
+            # This learner has no value head (its critic is its own): the network's is dropped.
+            weights, biases, activation = layers[-1]
+            layers[-1] = (weights[:NUM_ACTIONS], biases[:NUM_ACTIONS], activation)
         linears = policy.linears()
         shapes = [tuple(w.shape) for w, _, _ in layers]
         if shapes != [tuple(layer.weight.shape) for layer in linears]:

@@ -2,7 +2,9 @@
 
 The network reads the 1,435 integers of its seat's encoded observation
 (:func:`reversis.encoding.encode_observation`, OBS-3 version 3) and scores the 106 action ids
-of ACT-2; the player takes the legal id with the highest score, the lowest id among equals. It
+of ACT-2; the player takes the legal id with the highest score, the lowest id among equals. A
+network of format version 2 also gives a value, its estimate of the acting seat's score for the
+hand (LRN-7), which no decision of the player reads. It
 is evaluated in Rust (:data:`LearnedPolicy`); this module writes and reads the weight format
 (``.rvnn``) in pure Python, and :meth:`Weights.logits` is a forward pass in pure Python too, an
 independent implementation to check the Rust one against.
@@ -56,8 +58,10 @@ __all__ = [
 
 #: The first four bytes of a weight file.
 MAGIC = b"RVNN"
-#: The version of the format written and read here.
-FORMAT_VERSION = 1
+#: The newest version of the format, read here with every older one. Version 1 networks give
+#: the 106 logits; version 2 networks the logits and a value (LRN-7). A network is written in
+#: the version its last layer's width calls for, so a network without a value stays version 1.
+FORMAT_VERSION = 2
 #: The most layers of a network.
 MAX_LAYERS = 8
 #: The most bytes of the metadata.
@@ -103,8 +107,12 @@ class Weights:
     metadata: dict[str, Any]
     layers: list[tuple[list[list[float]], list[float], str]]
 
-    def logits(self, encoding: Sequence[float]) -> list[float]:
-        """The 106 outputs for ``encoding`` (OBS-3's 1,435 values), computed in pure Python."""
+    @property
+    def has_value(self) -> bool:
+        """Whether the network gives a value (format version 2): its last layer has 107 outputs."""
+        return len(self.layers[-1][1]) == NUM_ACTIONS + 1
+
+    def _outputs(self, encoding: Sequence[float]) -> list[float]:
         if len(encoding) != ENCODING_LENGTH:
             raise InvalidInputError(
                 "invalid-setup", f"invalid setup: an encoding holds {ENCODING_LENGTH} values, got {len(encoding)}"
@@ -115,6 +123,15 @@ class Weights:
             if activation == "relu":
                 values = [max(0.0, v) for v in values]
         return values
+
+    def logits(self, encoding: Sequence[float]) -> list[float]:
+        """The 106 logits for ``encoding`` (OBS-3's 1,435 values), computed in pure Python."""
+        return self._outputs(encoding)[:NUM_ACTIONS]
+
+    def value(self, encoding: Sequence[float]) -> float | None:
+        """The value for ``encoding`` (LRN-7), in pure Python; None for a network without one."""
+        outputs = self._outputs(encoding)
+        return outputs[NUM_ACTIONS] if self.has_value else None
 
     def decide(self, encoding: Sequence[float], legal_ids: Iterable[int]) -> int:
         """The legal id with the highest of :meth:`logits`, the lowest among equal ones."""
@@ -156,8 +173,13 @@ def _metadata_bytes(metadata: Mapping[str, Any] | None) -> bytes:
     return data
 
 
-def _check_shapes(shapes: list[tuple[int, int, int]]) -> None:
-    """The constraints of the format on the layers' sizes and activations (spec/learned.md)."""
+def _version_of(shapes: list[tuple[int, int, int]]) -> int:
+    """The format version a network of ``shapes`` is written in: 2 where it gives a value."""
+    return 2 if shapes and shapes[-1][1] == NUM_ACTIONS + 1 else 1
+
+
+def _check_shapes(shapes: list[tuple[int, int, int]], version: int) -> None:
+    """The constraints of format ``version`` on the layers' sizes and activations (spec/learned.md)."""
     if not 1 <= len(shapes) <= MAX_LAYERS:
         raise _invalid(f"the number of layers must be 1 to {MAX_LAYERS}, got {len(shapes)}")
     for k, (inputs, outputs, _) in enumerate(shapes):
@@ -173,9 +195,14 @@ def _check_shapes(shapes: list[tuple[int, int, int]]) -> None:
             raise _invalid(
                 f"size mismatch: layer {k} takes {shapes[k][0]} inputs, and layer {k - 1} gives {shapes[k - 1][1]}"
             )
-    if shapes[-1][1] != NUM_ACTIONS:
+    if version >= 2:
+        expected, what = NUM_ACTIONS + 1, "the 106 action ids' logits and the value"
+    else:
+        expected, what = NUM_ACTIONS, "one per action id"
+    if shapes[-1][1] != expected:
         raise _invalid(
-            f"size mismatch: the last layer gives {shapes[-1][1]} outputs, and there are {NUM_ACTIONS} action ids"
+            f"size mismatch: the last layer gives {shapes[-1][1]} outputs, "
+            f"and a version {version} network gives {expected} ({what})"
         )
     if shapes[-1][2] != 0:
         raise _invalid(f"the last layer's activation must be identity, not {ACTIVATIONS[shapes[-1][2]]}")
@@ -205,7 +232,9 @@ def write_weights(
 
     ``layers`` holds ``(weights, biases, activation)`` per layer, first to last: ``weights``
     one row per output (nested sequences, or anything with ``tolist()`` such as a NumPy array),
-    ``biases`` one per output, ``activation`` ``"identity"``/``"relu"`` (or 0/1). Values are
+    ``biases`` one per output, ``activation`` ``"identity"``/``"relu"`` (or 0/1). A last layer
+    of 106 outputs is written as format version 1, one of 107 (the logits, then the value,
+    LRN-7) as version 2. Values are
     stored as binary16, rounded to nearest. ``metadata`` is a JSON object; an
     ``encoding_version`` in it must be 3.
 
@@ -231,14 +260,15 @@ def write_weights(
         if len(biases) != len(rows):
             raise _invalid(f"size mismatch: layer {k} has {len(rows)} rows of weights and {len(biases)} biases")
         shapes.append((inputs, len(rows), _activation(activation, k)))
-    _check_shapes(shapes)
+    version = _version_of(shapes)
+    _check_shapes(shapes, version)
     for k, layer in enumerate(layers):
         weights, biases, _ = layer
         flat = [v for row in _rows(weights) for v in _rows(row)]
         bodies.append(_halves(flat, f"layer {k}'s weights") + _halves(_rows(biases), f"layer {k}'s biases"))
     data = b"".join(
         [
-            _HEADER.pack(MAGIC, FORMAT_VERSION, len(shapes), len(metadata_bytes)),
+            _HEADER.pack(MAGIC, version, len(shapes), len(metadata_bytes)),
             metadata_bytes,
             *(_LAYER.pack(i, o, a, b"\0\0\0") for i, o, a in shapes),
             *bodies,
@@ -299,8 +329,8 @@ def parse_weights(data: bytes) -> Weights:
         raise _invalid(f"bad magic: a weight file starts with 'RVNN', not {data[:4]!r}")
     need(4, 2, "the format version")
     (version,) = struct.unpack_from("<H", data, 4)
-    if version != FORMAT_VERSION:
-        raise _invalid(f"unsupported version {version}: this reader reads version {FORMAT_VERSION}")
+    if not 1 <= version <= FORMAT_VERSION:
+        raise _invalid(f"unsupported version {version}: this reader reads versions 1 to {FORMAT_VERSION}")
     need(6, 2, "the number of layers")
     (count,) = struct.unpack_from("<H", data, 6)
     if not 1 <= count <= MAX_LAYERS:
@@ -326,7 +356,7 @@ def parse_weights(data: bytes) -> Weights:
             if not 1 <= size <= MAX_WIDTH:
                 raise _invalid(f"layer {k}: {name} must be 1 to {MAX_WIDTH}, got {size}")
         shapes.append((inputs, outputs, code))
-    _check_shapes(shapes)
+    _check_shapes(shapes, version)
     needed = sum(2 * (o * i + o) for i, o, _ in shapes)
     rest = len(data) - at
     if rest < needed:

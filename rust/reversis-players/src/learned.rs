@@ -1,15 +1,16 @@
 //! The learned player's network: a feed-forward network over the OBS-3 encoding of the acting
-//! seat's observation, read from the `.rvnn` weight format of `spec/learned.md`, whose 106
-//! outputs score the action ids of ACT-2. The decision is the legal id with the highest score,
-//! the lowest id among equals.
+//! seat's observation, read from the `.rvnn` weight format of `spec/learned.md`, whose first
+//! 106 outputs score the action ids of ACT-2. The decision is the legal id with the highest
+//! score, the lowest id among equals. A network of format version 2 has one more output, its
+//! value: its estimate of the acting seat's score for the hand (LRN-7).
 //!
-//! The format, little-endian: the magic `RVNN`, a `u16` format version (1), a `u16` number of
+//! The format, little-endian: the magic `RVNN`, a `u16` format version (1 or 2), a `u16` number of
 //! layers (1 to 8), a `u32` metadata length (0 to 65,536) and that many bytes of a UTF-8 JSON
 //! object; then one 12-byte header per layer (`u32` inputs, `u32` outputs, a `u8` activation,
 //! 0 identity or 1 relu, and three zero bytes); then, layer by layer, the `outputs × inputs`
 //! weights row by row (row `o` holds output `o`'s) and the `outputs` biases, every value an
 //! IEEE 754 binary16; and nothing after. The first layer takes the 1,435 integers of OBS-3, the
-//! last gives 106 values with the identity, each layer takes what the one before gives, every
+//! last gives 106 values (107 in version 2) with the identity, each layer takes what the one before gives, every
 //! size is 1 to 4,096 and every value finite.
 //!
 //! Most of the encoding is 0 (the cards are one-hot blocks), so the weights are kept by input,
@@ -22,8 +23,9 @@ use serde_json::{Map, Value};
 
 /// The first four bytes of a weight file.
 pub const WEIGHTS_MAGIC: [u8; 4] = *b"RVNN";
-/// The version of the weight format this module reads.
-pub const WEIGHTS_VERSION: u16 = 1;
+/// The newest version of the weight format, which this module reads with every older one:
+/// version 1 networks give the 106 logits, version 2 networks the logits and a value (LRN-7).
+pub const WEIGHTS_VERSION: u16 = 2;
 /// The most layers a network has.
 pub const MAX_LAYERS: usize = 8;
 /// The most bytes of a network's metadata.
@@ -218,6 +220,8 @@ impl Layer {
 #[derive(Clone, Debug)]
 pub struct Network {
     layers: Arc<Vec<Layer>>,
+    // Format version 2: the last layer's output 106 is the value (LRN-7).
+    value_head: bool,
     metadata: Arc<Map<String, Value>>,
 }
 
@@ -288,8 +292,22 @@ fn shorten(text: &str) -> String {
     }
 }
 
+// The outputs of the last layer of a network of format `version`: the logits, and the value
+// from version 2 on.
+fn last_outputs(version: u16) -> usize {
+    if version >= 2 {
+        ACTIONS + 1
+    } else {
+        ACTIONS
+    }
+}
+
 // The layer headers' sizes and activations, checked one by one and then as a chain.
-fn read_shapes(r: &mut Reader<'_>, count: usize) -> Result<Vec<(usize, usize, Activation)>, Error> {
+fn read_shapes(
+    r: &mut Reader<'_>,
+    count: usize,
+    version: u16,
+) -> Result<Vec<(usize, usize, Activation)>, Error> {
     let mut shapes = Vec::with_capacity(count);
     for k in 0..count {
         let what = format!("layer {k}'s header");
@@ -334,10 +352,16 @@ fn read_shapes(r: &mut Reader<'_>, count: usize) -> Result<Vec<(usize, usize, Ac
         }
     }
     let (_, outputs, activation) = shapes[count - 1];
-    if outputs != ACTIONS {
+    let expected = last_outputs(version);
+    if outputs != expected {
+        let what = if version >= 2 {
+            "the 106 action ids' logits and the value"
+        } else {
+            "one per action id"
+        };
         return Err(invalid(format!(
-            "size mismatch: the last layer gives {outputs} outputs, and there are {ACTIONS} action \
-             ids"
+            "size mismatch: the last layer gives {outputs} outputs, and a version {version} \
+             network gives {expected} ({what})"
         )));
     }
     if activation != Activation::Identity {
@@ -370,8 +394,8 @@ impl Network {
     /// is not a UTF-8 JSON object or whose `encoding_version` is not 3, an unknown activation or
     /// nonzero reserved bytes, a size out of range or a size mismatch (the first layer's inputs
     /// against OBS-3's 1,435, one layer's inputs against the previous one's outputs, the last
-    /// layer's outputs against the 106 ids), a last activation other than identity, trailing
-    /// bytes, or a value that is infinite or NaN.
+    /// layer's outputs against the 106 ids, or 107 with version 2's value), a last activation
+    /// other than identity, trailing bytes, or a value that is infinite or NaN.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, Error> {
         let mut r = Reader { bytes, at: 0 };
         let magic = r.take(4, "the magic")?;
@@ -382,9 +406,9 @@ impl Network {
             )));
         }
         let version = r.u16("the format version")?;
-        if version != WEIGHTS_VERSION {
+        if !(1..=WEIGHTS_VERSION).contains(&version) {
             return Err(invalid(format!(
-                "unsupported version {version}: this reader reads version {WEIGHTS_VERSION}"
+                "unsupported version {version}: this reader reads versions 1 to {WEIGHTS_VERSION}"
             )));
         }
         let count = usize::from(r.u16("the number of layers")?);
@@ -401,7 +425,7 @@ impl Network {
         }
         debug_assert_eq!(r.at, HEADER_BYTES);
         let metadata = read_metadata(r.take(length, "the metadata")?)?;
-        let shapes = read_shapes(&mut r, count)?;
+        let shapes = read_shapes(&mut r, count, version)?;
         debug_assert_eq!(r.at, HEADER_BYTES + length + count * LAYER_HEADER_BYTES);
         // At most 8 × (4096 × 4096 + 4096) values: no overflow.
         let needed: usize = shapes.iter().map(|&(i, o, _)| 2 * (o * i + o)).sum();
@@ -452,8 +476,14 @@ impl Network {
         }
         Ok(Network {
             layers: Arc::new(layers),
+            value_head: version >= 2,
             metadata: Arc::new(metadata),
         })
+    }
+
+    /// Whether the network gives a value (format version 2, LRN-7).
+    pub fn has_value(&self) -> bool {
+        self.value_head
     }
 
     /// The metadata object (empty where the file has none).
@@ -481,8 +511,8 @@ impl Network {
         Ok(())
     }
 
-    // The logits of an encoding of the right length, into `scratch.a`.
-    fn forward<T: InputValue>(&self, encoding: &[T], scratch: &mut Scratch) -> [f32; ACTIONS] {
+    // Every output of an encoding of the right length, left in `scratch.a`.
+    fn outputs<'s, T: InputValue>(&self, encoding: &[T], scratch: &'s mut Scratch) -> &'s [f32] {
         let Scratch { a, b, nonzero } = scratch;
         let (first, rest) = self.layers.split_first().expect("a network has a layer");
         first.apply(encoding, nonzero, a);
@@ -490,8 +520,13 @@ impl Network {
             layer.apply(a.as_slice(), nonzero, b);
             std::mem::swap(a, b);
         }
+        a
+    }
+
+    // The logits of an encoding of the right length.
+    fn forward<T: InputValue>(&self, encoding: &[T], scratch: &mut Scratch) -> [f32; ACTIONS] {
         let mut out = [0f32; ACTIONS];
-        out.copy_from_slice(a);
+        out.copy_from_slice(&self.outputs(encoding, scratch)[..ACTIONS]);
         out
     }
 
@@ -503,6 +538,22 @@ impl Network {
     pub fn logits<T: InputValue>(&self, encoding: &[T]) -> Result<[f32; ACTIONS], Error> {
         Self::check_length(encoding.len())?;
         Ok(self.forward(encoding, &mut Scratch::default()))
+    }
+
+    /// The network's value for `encoding` (LRN-7): its estimate of the acting seat's score for
+    /// the hand, lower being better; `None` for a network without one (format version 1).
+    ///
+    /// # Errors
+    ///
+    /// `invalid-setup` when `encoding` does not hold 1,435 values.
+    pub fn value<T: InputValue>(&self, encoding: &[T]) -> Result<Option<f32>, Error> {
+        Self::check_length(encoding.len())?;
+        if !self.value_head {
+            return Ok(None);
+        }
+        Ok(Some(
+            self.outputs(encoding, &mut Scratch::default())[ACTIONS],
+        ))
     }
 
     /// The decision for `encoding` among the ids of `legal` (bit `i` for id `i`): see
@@ -642,10 +693,14 @@ mod tests {
     // A layer: inputs, outputs, activation code, weights row by row and biases as f16 bits.
     type RawLayer = (usize, usize, u8, Vec<u16>, Vec<u16>);
 
-    // A weight file of `layers` with the metadata `meta`.
+    // A weight file of `layers` with the metadata `meta`, format version 1.
     fn file(meta: &str, layers: &[RawLayer]) -> Vec<u8> {
+        file_of_version(1, meta, layers)
+    }
+
+    fn file_of_version(version: u16, meta: &str, layers: &[RawLayer]) -> Vec<u8> {
         let mut out = b"RVNN".to_vec();
-        out.extend(1u16.to_le_bytes());
+        out.extend(version.to_le_bytes());
         out.extend((layers.len() as u16).to_le_bytes());
         out.extend((meta.len() as u32).to_le_bytes());
         out.extend(meta.as_bytes());
@@ -670,6 +725,15 @@ mod tests {
     // 1435 → 2 (relu) → 106: hidden h0 = relu(x0 + 2·x1 − 1), h1 = relu(−x0 + ½);
     // output o = (o + 1)·h0 for o < 3, output 3 = 2·h1 + 1, the rest 0.
     fn tiny() -> Vec<u8> {
+        let (hidden, (w1, b1)) = tiny_layers();
+        file(
+            "{\"preset\": \"hearts-computer\", \"encoding_version\": 3}",
+            &[hidden, (2, ACTIONS, 0, w1, b1)],
+        )
+    }
+
+    // The first layer of `tiny`, and the weights and biases of its last.
+    fn tiny_layers() -> (RawLayer, (Vec<u16>, Vec<u16>)) {
         let mut w0 = vec![0u16; 2 * ENCODING_LENGTH];
         w0[0] = ONE;
         w0[1] = TWO;
@@ -682,10 +746,15 @@ mod tests {
         w1[3 * 2 + 1] = TWO;
         let mut b1 = vec![0u16; ACTIONS];
         b1[3] = ONE;
-        file(
-            "{\"preset\": \"hearts-computer\", \"encoding_version\": 3}",
-            &[(ENCODING_LENGTH, 2, 1, w0, b0), (2, ACTIONS, 0, w1, b1)],
-        )
+        ((ENCODING_LENGTH, 2, 1, w0, b0), (w1, b1))
+    }
+
+    // `tiny` with a value (format version 2): value = −h0 + ½·h1 + 2.
+    fn tiny_with_value() -> Vec<u8> {
+        let (hidden, (mut w1, mut b1)) = tiny_layers();
+        w1.extend([MINUS_ONE, HALF]);
+        b1.push(TWO);
+        file_of_version(2, "", &[hidden, (2, ACTIONS + 1, 0, w1, b1)])
     }
 
     fn encoding(x0: i32, x1: i32) -> Vec<i32> {
@@ -734,6 +803,31 @@ mod tests {
     }
 
     #[test]
+    fn a_version_2_network_gives_its_value_beside_the_same_logits() {
+        let plain = Network::from_bytes(&tiny()).unwrap();
+        let net = Network::from_bytes(&tiny_with_value()).unwrap();
+        assert!(net.has_value() && !plain.has_value());
+        for (x0, x1) in [(1, 1), (0, 0), (3, 0)] {
+            let e = encoding(x0, x1);
+            assert_eq!(net.logits(&e).unwrap(), plain.logits(&e).unwrap());
+            assert_eq!(plain.value(&e).unwrap(), None);
+        }
+        // x = (1, 1): h0 = 2, h1 = 0; x = (0, 0): h0 = 0, h1 = ½.
+        assert_eq!(net.value(&encoding(1, 1)).unwrap(), Some(0.0));
+        assert_eq!(net.value(&encoding(0, 0)).unwrap(), Some(2.25));
+        assert_eq!(net.decide(&encoding(1, 1), 0b1111).unwrap(), 2);
+        let e = net.value(&[0i32; 10]).unwrap_err();
+        assert_eq!(e.code(), ErrorCode::InvalidSetup);
+        // Each version's last layer has its own width.
+        let mut v2_of_106 = tiny();
+        v2_of_106[4] = 2;
+        assert!(message(&v2_of_106).contains("a version 2 network gives 107"));
+        let mut v1_of_107 = tiny_with_value();
+        v1_of_107[4] = 1;
+        assert!(message(&v1_of_107).contains("a version 1 network gives 106"));
+    }
+
+    #[test]
     fn half_precision_values_decode_exactly() {
         assert_eq!(f16_to_f32(0x0000), 0.0);
         assert!(f16_to_f32(0x8000).is_sign_negative());
@@ -765,8 +859,8 @@ mod tests {
         bad[0] = b'X';
         assert!(message(&bad).contains("bad magic"));
         let mut bad = good.clone();
-        bad[4] = 2;
-        assert!(message(&bad).contains("unsupported version 2"));
+        bad[4] = 3;
+        assert!(message(&bad).contains("unsupported version 3"));
         for layers in [0u8, 9] {
             let mut bad = good.clone();
             bad[6] = layers;

@@ -177,7 +177,7 @@ impl PyLearnedPolicy {
             .collect()
     }
 
-    /// The network's 106 outputs for one encoding (OBS-3's 1435 values).
+    /// The network's 106 logits for one encoding (OBS-3's 1435 values).
     fn logits(&self, py: Python<'_>, encoding: &Bound<'_, PyAny>) -> PyResult<Vec<f32>> {
         let values = values_arg(encoding, "an encoding")?;
         let net = &self.net;
@@ -187,6 +187,25 @@ impl PyLearnedPolicy {
             Values::F32(v) => net.logits(v),
         });
         Ok(core_result(logits)?.to_vec())
+    }
+
+    /// Whether the network gives a value (format version 2, LRN-7).
+    #[getter]
+    fn has_value(&self) -> bool {
+        self.net.has_value()
+    }
+
+    /// The network's value for one encoding (LRN-7): its estimate of the acting seat's score
+    /// for the hand, lower being better; None for a network without one (format version 1).
+    fn value(&self, py: Python<'_>, encoding: &Bound<'_, PyAny>) -> PyResult<Option<f32>> {
+        let values = values_arg(encoding, "an encoding")?;
+        let net = &self.net;
+        let value = py.detach(|| match &values {
+            Values::I32(v) => net.value(v),
+            Values::U8(v) => net.value(v),
+            Values::F32(v) => net.value(v),
+        });
+        core_result(value)
     }
 
     /// The legal id among `legal_ids` with the highest output for `encoding`, the lowest among
