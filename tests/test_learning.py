@@ -339,6 +339,17 @@ def test_imitation_of_the_search_player_beats_the_untrained_network(tmp_path: Pa
         values = valued.outputs(rows)[:, imitate.NUM_ACTIONS].numpy()
     rust = [network.value(row.tolist()) for row in data["observation"][:300]]
     assert max(abs(a - b) for a, b in zip(rust, values)) < 0.05 * (1 + abs(values).max())
+    # Read back into a network with a value, the value is the same; into one without, dropped.
+    scale = imitate.hand_points(ruleset)
+    reloaded = imitate.Policy([64, 64], imitate.input_scale(ruleset), value=True, value_scale=scale)
+    recipe("ppo_vector").load_init(path, reloaded, None)
+    with torch.no_grad():
+        again = reloaded.outputs(rows)[:, imitate.NUM_ACTIONS].numpy()
+    assert max(abs(again - values)) < 0.05 * (1 + abs(values).max())
+    plain = imitate.Policy([64, 64], imitate.input_scale(ruleset))
+    recipe("ppo_vector").load_init(path, plain, None)
+    with torch.no_grad():
+        assert torch.allclose(plain(rows), reloaded(rows), rtol=1e-4, atol=1e-4)
     hands = data["hand"][:300]
     score = data["score"][:300].astype(float)
     assert len(set(hands.tolist())) >= 4

@@ -217,11 +217,11 @@ def train(
     training = np.flatnonzero(~validation)
     if len(training) == 0:
         raise SystemExit("too few hands to train on: give at least two")
-    policy = Policy(hidden, input_scale(ruleset), value=value_weight is not None)
+    scale = hand_points(ruleset)
+    policy = Policy(hidden, input_scale(ruleset), value=value_weight is not None, value_scale=scale)
     optimizer = torch.optim.Adam(policy.parameters(), lr=lr)
     observation = torch.as_tensor(data["observation"])
     legal, right = torch.as_tensor(data["legal"]), torch.as_tensor(data["right"])
-    scale = hand_points(ruleset)
     score = torch.as_tensor(data["score"].astype(np.float32)) if value_weight is not None else None
 
     def losses(rows: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor | None]:
@@ -233,6 +233,11 @@ def train(
         error = outputs[:, NUM_ACTIONS] - score[rows]
         return loss + value_weight * ((error / scale) ** 2).mean(), logits, error
 
+    baseline = 0.0
+    if score is not None:
+        # What the value has to beat: the held-out scores' distance from the training scores' mean.
+        rows = np.flatnonzero(validation)
+        baseline = float((score[rows] - score[training].mean()).abs().mean())
     history: list[tuple[float, float]] = []
     for epoch in range(epochs):
         policy.train()
@@ -249,7 +254,9 @@ def train(
             best = logits.masked_fill(~legal[rows], -1e9).argmax(dim=1)
             agreement = float(right[rows].gather(1, best[:, None]).float().mean())
         history.append((loss, agreement))
-        value = "" if error is None else f", value off by {float(error.abs().mean()):.2f} points"
+        value = ""
+        if error is not None:
+            value = f", value off by {float(error.abs().mean()):.2f} points (a constant: {baseline:.2f})"
         print(
             f"epoch {epoch + 1}: validation loss {loss:.4f}, choice among the search's {agreement:.1%}{value}",
             flush=True,

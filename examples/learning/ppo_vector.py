@@ -99,20 +99,26 @@ class Policy(nn.Module):
 
     With ``value=True`` the last layer has one more output, the value of spec/learned.md's
     LRN-7 (the acting seat's score for the hand, in points), exported as a format version 2
-    network.
+    network. The layer gives it in units of ``value_scale`` points (a hand's points, say), so
+    that the optimizer's steps, which do not grow with the target, reach it; the factor is
+    folded into the layer at export, as the input scale is into the first.
     """
 
-    def __init__(self, hidden: Sequence[int], scale: np.ndarray, value: bool = False) -> None:
+    def __init__(self, hidden: Sequence[int], scale: np.ndarray, value: bool = False, value_scale: float = 1.0) -> None:
         super().__init__()
         self.hidden = list(hidden)
         self.has_value = value
         self.register_buffer("scale", torch.as_tensor(scale, dtype=torch.float32))
+        self.register_buffer("value_scale", torch.tensor(float(value_scale)))
         # A small last layer makes the first policy nearly uniform over the legal ids.
         self.net = _mlp([ENCODING_LENGTH, *hidden, NUM_ACTIONS + int(value)], 0.01)
 
     def outputs(self, observation: torch.Tensor) -> torch.Tensor:
-        """Every output for a batch of OBS-3 rows: the logits, then the value if there is one."""
-        return self.net(observation * self.scale)
+        """Every output for a batch of OBS-3 rows: the logits, then the value (in points) if there is one."""
+        out = self.net(observation * self.scale)
+        if not self.has_value:
+            return out
+        return torch.cat([out[:, :NUM_ACTIONS], out[:, NUM_ACTIONS:] * self.value_scale], dim=1)
 
     def forward(self, observation: torch.Tensor) -> torch.Tensor:
         """The logits of every id (illegal ones included) for a batch of OBS-3 rows."""
@@ -160,10 +166,15 @@ def export_rvnn(policy: Policy, path: Path, metadata: dict[str, Any]) -> None:
     layers = []
     for k, layer in enumerate(linears):
         weights = layer.weight.detach().double().numpy()
+        biases = layer.bias.detach().double().numpy()
         if k == 0:
             weights = weights * policy.scale.double().numpy()[None, :]
-        activation = "identity" if k == len(linears) - 1 else "relu"
-        layers.append((weights, layer.bias.detach().double().numpy(), activation))
+        last = k == len(linears) - 1
+        if last and policy.has_value:
+            weights, biases = weights.copy(), biases.copy()
+            weights[NUM_ACTIONS:] *= float(policy.value_scale)
+            biases[NUM_ACTIONS:] *= float(policy.value_scale)
+        layers.append((weights, biases, "identity" if last else "relu"))
     write_weights(path, layers, {"encoding_version": ENCODING_VERSION, **metadata})
 
 
@@ -197,6 +208,12 @@ def load_init(path: Path, policy: Policy, critic: Critic | None) -> None:
         shapes = [tuple(w.shape) for w, _, _ in layers]
         if shapes != [tuple(layer.weight.shape) for layer in linears]:
             raise SystemExit(f"{path}: layers {shapes} do not fit --hidden {policy.hidden}")
+        if policy.has_value:
+            weights, biases, activation = layers[-1]
+            weights, biases = weights.copy(), biases.copy()
+            weights[NUM_ACTIONS:] /= float(policy.value_scale)
+            biases[NUM_ACTIONS:] /= float(policy.value_scale)
+            layers[-1] = (weights, biases, activation)
         with torch.no_grad():
             for k, ((weights, biases, _), layer) in enumerate(zip(layers, linears)):
                 unscaled = weights / policy.scale.double().numpy()[None, :] if k == 0 else weights
