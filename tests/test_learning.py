@@ -300,6 +300,24 @@ def test_imitation_records_a_pass_as_the_vector_env_presents_its_selects() -> No
     assert [int(r.sum()) for r in right[selects]] == [3, 2, 1] * 4
 
 
+def test_imitation_follows_a_network_while_the_search_labels_its_positions() -> None:
+    imitate = recipe("imitate_search")
+    np = pytest.importorskip("numpy")
+    from reversis.players.learned import SHIPPED_WEIGHTS
+
+    ruleset = reversis.preset("hearts-computer")
+    network = reversis._core.LearnedPolicy.from_file(SHIPPED_WEIGHTS)
+    encodings, legal, chosen, right, _ = imitate.record_hand(ruleset, 7, 1, playouts=20, follow=str(SHIPPED_WEIGHTS))
+    # Every id applied is the network's choice in that position, every label a legal one.
+    for encoding, mask, action_id in zip(encodings, legal, chosen):
+        assert network.decide(encoding.tolist(), np.flatnonzero(mask).tolist()) == action_id
+    assert (right & ~legal).sum() == 0 and right.any(axis=1).all()
+    # The search's answer is recorded where the network plays otherwise.
+    assert ((right.sum(axis=1) == 1) & ~right[np.arange(len(chosen)), chosen]).any()
+    # Without it the search's own choices are applied: another hand.
+    assert not np.array_equal(imitate.record_hand(ruleset, 7, 1, playouts=20)[2], chosen)
+
+
 def test_imitation_data_do_not_depend_on_the_number_of_jobs() -> None:
     imitate = recipe("imitate_search")
     np = pytest.importorskip("numpy")

@@ -67,8 +67,19 @@ def hand_seed(seed: int, hand: int) -> int:
     return value ^ (value >> 31)
 
 
+#: The networks followed (``--follow``), read once per process.
+_FOLLOWED: dict[str, Any] = {}
+
+
+def followed(path: str) -> Any:
+    """The network of the ``.rvnn`` file at ``path``, evaluated in Rust, read once per process."""
+    if path not in _FOLLOWED:
+        _FOLLOWED[path] = reversis._core.LearnedPolicy.from_file(path)
+    return _FOLLOWED[path]
+
+
 def record_hand(
-    ruleset: Any, game_seed: int, hand_number: int, playouts: int
+    ruleset: Any, game_seed: int, hand_number: int, playouts: int, follow: str | None = None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """One hand with a search player in every seat: encodings, legal masks, chosen ids, right ids, scores.
 
@@ -76,7 +87,12 @@ def record_hand(
     ``s`` is seeded with ``game_seed + s``. Returns five arrays with a row per decision:
     OBS-3 (int32), the legal ids and the right ids (bool, 106 each), the id applied, and the
     acting seat's score for the hand (the ``hand`` event's ``scores``).
+
+    With ``follow`` (a ``.rvnn`` file) every decision is still labelled by the search, but the
+    id applied is the network's (LRN-4): the hand goes where the network takes it, so the data
+    hold the positions the network meets (DAgger's on-policy data), each with the search's answer.
     """
+    network = followed(follow) if follow else None
     game = reversis.Game(ruleset, seed=game_seed, hand_number=hand_number)
     players = [SearchPlayer(playouts=playouts, seed=game_seed + seat) for seat in range(int(ruleset.players))]
     encodings: list[Any] = []
@@ -85,17 +101,22 @@ def record_hand(
     right: list[np.ndarray] = []
     seats: list[int] = []
 
-    def decide(seat: int, action_id: int, right_ids: list[int]) -> None:
-        encodings.append(encode_observation(observe(game, seat)))
+    def decide(seat: int, right_ids: list[int]) -> int:
+        """Record the seat's decision, the search's ``right_ids``, and apply the first (or the network's)."""
+        encoding = encode_observation(observe(game, seat))
+        encodings.append(encoding)
+        legal_ids = game.legal_actions(seat)
         mask = np.zeros(NUM_ACTIONS, dtype=bool)
-        mask[game.legal_actions(seat)] = True
+        mask[legal_ids] = True
         legal.append(mask)
         targets = np.zeros(NUM_ACTIONS, dtype=bool)
         targets[right_ids] = True
         right.append(targets)
+        action_id = right_ids[0] if network is None else int(network.decide(encoding, legal_ids))
         chosen.append(action_id)
         seats.append(seat)
         game.apply_action(action_id, seat)
+        return action_id
 
     while True:
         seat = game.to_act
@@ -104,10 +125,11 @@ def record_hand(
         if action["type"] == "pass":
             # One select at a time (ascending, as action_ids lists them): any card of the pass
             # not yet selected is a right choice, since the search chose the three together.
-            for k, action_id in enumerate(ids):
-                decide(seat, action_id, ids[k:])
+            selected: list[int] = []
+            for _ in ids:
+                selected.append(decide(seat, [i for i in ids if i not in selected]))
         else:
-            decide(seat, ids[0], ids)
+            decide(seat, ids)
         ended = [event for event in game.events if event["type"] == "hand"]
         if ended:
             break
@@ -121,21 +143,28 @@ def record_hand(
     )
 
 
-def _record(job: tuple[str, int, int, int]) -> tuple[int, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def _record(
+    job: tuple[str, int, int, int, str | None],
+) -> tuple[int, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Record hand ``hand`` of a data set (a worker's task); the encodings as int8."""
-    name, seed, hand, playouts = job
+    name, seed, hand, playouts, follow = job
     ruleset = reversis.preset(name)
     passing = ruleset.passing
     cycle = int(ruleset.players) * (len(passing["cycle"]) if passing else 1)
-    encodings, legal, chosen, right, score = record_hand(ruleset, hand_seed(seed, hand), hand % cycle, playouts)
+    encodings, legal, chosen, right, score = record_hand(ruleset, hand_seed(seed, hand), hand % cycle, playouts, follow)
     if encodings.min() < INT8.min or encodings.max() > INT8.max:
         raise ValueError(f"hand {hand}: an OBS-3 value outside int8 ({encodings.min()} to {encodings.max()})")
     return hand, encodings.astype(np.int8), legal, chosen, right, score
 
 
-def generate(ruleset: str, hands: int, playouts: int, seed: int, jobs: int) -> dict[str, np.ndarray]:
-    """Record ``hands`` hands on ``jobs`` processes; the columns of the data set, in hand order."""
-    tasks = [(ruleset, seed, hand, playouts) for hand in range(hands)]
+def generate(
+    ruleset: str, hands: int, playouts: int, seed: int, jobs: int, *, follow: str | None = None
+) -> dict[str, np.ndarray]:
+    """Record ``hands`` hands on ``jobs`` processes, following ``follow`` if given (:func:`record_hand`).
+
+    The columns of the data set, in hand order.
+    """
+    tasks = [(ruleset, seed, hand, playouts, follow) for hand in range(hands)]
     started = time.perf_counter()
     results: list[Any] = []
     if jobs == 1:
@@ -310,6 +339,12 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--lr", type=float, default=1e-3, help="Adam's learning rate")
     p.add_argument("--torch-threads", type=_positive, default=1, help="threads of PyTorch")
     p.add_argument(
+        "--follow",
+        type=Path,
+        metavar="PATH",
+        help="a .rvnn network whose choices are applied while the search labels every decision (on-policy data)",
+    )
+    p.add_argument(
         "--value",
         type=_weight,
         nargs="?",
@@ -335,7 +370,13 @@ def main(argv: list[str] | None = None) -> int:
         ruleset_name = str(meta["ruleset"])
     else:
         started = time.perf_counter()
-        data = generate(args.ruleset, args.hands, args.playouts, args.seed, args.jobs)
+        if args.follow is not None:
+            try:
+                followed(str(args.follow))  # a bad file is refused before any work
+            except reversis.InvalidInputError as error:
+                raise SystemExit(f"--follow: {error}") from None
+        follow = None if args.follow is None else str(args.follow)
+        data = generate(args.ruleset, args.hands, args.playouts, args.seed, args.jobs, follow=follow)
         ruleset_name = args.ruleset
         print(f"{len(data['chosen']):,} decisions of {args.hands:,} hands in {time.perf_counter() - started:.1f} s")
         if args.data is not None:
