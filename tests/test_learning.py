@@ -318,6 +318,21 @@ def test_imitation_follows_a_network_while_the_search_labels_its_positions() -> 
     assert not np.array_equal(imitate.record_hand(ruleset, 7, 1, playouts=20)[2], chosen)
 
 
+def test_imitation_data_sets_join_with_their_hands_kept_apart() -> None:
+    imitate = recipe("imitate_search")
+    np = pytest.importorskip("numpy")
+    first = {"hand": np.array([0, 0, 1]), "score": np.array([3, 3, 9])}
+    second = {"hand": np.array([0, 2]), "score": np.array([26, 0])}
+    meta = {"ruleset": "hearts-computer"}
+    data, ruleset = imitate.join([(first, meta), (second, meta)])
+    assert ruleset == "hearts-computer"
+    assert data["hand"].tolist() == [0, 0, 1, 2, 4] and data["score"].tolist() == [3, 3, 9, 26, 0]
+    with pytest.raises(SystemExit, match="differ"):
+        imitate.join([(first, meta), (second, {"ruleset": "hearts-4"})])
+    with pytest.raises(SystemExit, match="one --data"):
+        imitate.main(["--data", "a.npz", "--data", "b.npz", "--data-only"])
+
+
 def test_imitation_data_do_not_depend_on_the_number_of_jobs() -> None:
     imitate = recipe("imitate_search")
     np = pytest.importorskip("numpy")

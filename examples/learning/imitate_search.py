@@ -205,6 +205,24 @@ def load(path: Path) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
     return data, meta
 
 
+def join(datasets: list[tuple[dict[str, np.ndarray], dict[str, Any]]]) -> tuple[dict[str, np.ndarray], str]:
+    """Data sets of :func:`load` as one, each one's hands numbered after the last one's; and their ruleset.
+
+    :raises SystemExit: for data sets of different rulesets or columns.
+    """
+    rulesets = {str(meta["ruleset"]) for _, meta in datasets}
+    columns = {tuple(sorted(data)) for data, _ in datasets}
+    if len(rulesets) > 1 or len(columns) > 1:
+        raise SystemExit(f"the data sets differ: rulesets {sorted(rulesets)}, columns {sorted(columns)}")
+    parts: dict[str, list[np.ndarray]] = {key: [] for key in datasets[0][0]}
+    offset = 0
+    for data, _ in datasets:
+        for key, column in data.items():
+            parts[key].append(column + offset if key == "hand" else column)
+        offset += int(data["hand"].max()) + 1 if len(data["hand"]) else 0
+    return {key: np.concatenate(columns) for key, columns in parts.items()}, rulesets.pop()
+
+
 def set_loss(logits: torch.Tensor, legal: torch.Tensor, right: torch.Tensor) -> torch.Tensor:
     """Masked cross-entropy with a set of right ids: −log P(a right id), the softmax over the legal ids."""
     legal_logits = logits.masked_fill(~legal, -1e9)
@@ -330,7 +348,12 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--playouts", type=_positive, default=1_000, help="the search player's playouts per decision")
     p.add_argument("--jobs", type=_positive, default=1, help="processes recording hands")
     p.add_argument("--seed", type=int, default=0, help="seeds the hands, the split and the weights")
-    p.add_argument("--data", type=Path, help="the .npz data set: written when recorded, read with --train-only")
+    p.add_argument(
+        "--data",
+        type=Path,
+        action="append",
+        help="the .npz data set: written when recorded; read with --train-only, where several join",
+    )
     stage = p.add_mutually_exclusive_group()
     stage.add_argument("--data-only", action="store_true", help="record the data set and stop")
     stage.add_argument("--train-only", action="store_true", help="train on the --data set recorded before")
@@ -364,10 +387,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     if (args.data_only or args.train_only) and args.data is None:
         raise SystemExit("--data-only and --train-only need --data PATH")
+    if not args.train_only and args.data is not None and len(args.data) > 1:
+        raise SystemExit("a recording writes one --data PATH; several join only with --train-only")
     torch.set_num_threads(args.torch_threads)
     if args.train_only:
-        data, meta = load(args.data)
-        ruleset_name = str(meta["ruleset"])
+        data, ruleset_name = join([load(path) for path in args.data])
     else:
         started = time.perf_counter()
         if args.follow is not None:
@@ -380,7 +404,7 @@ def main(argv: list[str] | None = None) -> int:
         ruleset_name = args.ruleset
         print(f"{len(data['chosen']):,} decisions of {args.hands:,} hands in {time.perf_counter() - started:.1f} s")
         if args.data is not None:
-            save(args.data, data, ruleset_name, args.playouts, args.seed)
+            save(args.data[0], data, ruleset_name, args.playouts, args.seed)
         if args.data_only:
             return 0
     ruleset = reversis.preset(ruleset_name)
