@@ -109,7 +109,9 @@ class Policy(nn.Module):
         self.hidden = list(hidden)
         self.has_value = value
         self.register_buffer("scale", torch.as_tensor(scale, dtype=torch.float32))
-        self.register_buffer("value_scale", torch.tensor(float(value_scale)))
+        # Not saved in checkpoints: it is the constructor's, and checkpoints of networks without
+        # a value stay what they were.
+        self.register_buffer("value_scale", torch.tensor(float(value_scale)), persistent=False)
         # A small last layer makes the first policy nearly uniform over the legal ids.
         self.net = _mlp([ENCODING_LENGTH, *hidden, NUM_ACTIONS + int(value)], 0.01)
 
