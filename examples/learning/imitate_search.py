@@ -50,7 +50,7 @@ from reversis.players import SearchPlayer, observe
 
 # The network, its export and the evaluation are the PPO recipe's: the two share a file format.
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from ppo_vector import Policy, evaluate, export_rvnn, input_scale
+from ppo_vector import Policy, card_points_total, evaluate, export_rvnn, input_scale
 
 NUM_ACTIONS = reversis.NUM_ACTIONS
 SELECT = 52
@@ -232,9 +232,8 @@ def set_loss(logits: torch.Tensor, legal: torch.Tensor, right: torch.Tensor) -> 
 
 def hand_points(ruleset: Any) -> float:
     """The scale of a hand's scores: the points of every card, the moon's bonus where larger."""
-    points = float(sum(abs(value) for value in ruleset.card_points.values()))
     moon = ruleset.moon
-    return max(points, float(moon["bonus"]) if moon else 0.0)
+    return max(card_points_total(ruleset), float(moon["bonus"]) if moon else 0.0)
 
 
 def train(

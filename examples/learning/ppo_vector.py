@@ -57,6 +57,11 @@ OPPONENTS = ("random", "rules")
 # --------------------------------------------------------------------------- the networks
 
 
+def card_points_total(ruleset: Any) -> float:
+    """The points of every card of the pack, each counted by its size (penalties and bonuses alike)."""
+    return float(sum(abs(value) for value in ruleset.card_points.values()))
+
+
 def input_scale(ruleset: Any) -> np.ndarray:
     """A factor per OBS-3 input: 1 for the indicator and count blocks, less for points and totals.
 
@@ -65,7 +70,7 @@ def input_scale(ruleset: Any) -> np.ndarray:
     factor is folded into the first layer's weights, so that the ``.rvnn`` network takes the raw
     integers.
     """
-    hand_points = float(sum(abs(value) for value in ruleset.card_points.values()))
+    hand_points = card_points_total(ruleset)
     scale = np.ones(ENCODING_LENGTH, dtype=np.float32)
     for name, offset, length in LAYOUT:
         if name == "points":

@@ -113,10 +113,7 @@ class Weights:
         return len(self.layers[-1][1]) == NUM_ACTIONS + 1
 
     def _outputs(self, encoding: Sequence[float]) -> list[float]:
-        if len(encoding) != ENCODING_LENGTH:
-            raise InvalidInputError(
-                "invalid-setup", f"invalid setup: an encoding holds {ENCODING_LENGTH} values, got {len(encoding)}"
-            )
+        _check_length(encoding)
         values = [float(v) for v in encoding]
         for weights, biases, activation in self.layers:
             values = [b + math.fsum(w * v for w, v in zip(row, values)) for row, b in zip(weights, biases)]
@@ -130,13 +127,22 @@ class Weights:
 
     def value(self, encoding: Sequence[float]) -> float | None:
         """The value for ``encoding`` (LRN-7), in pure Python; None for a network without one."""
-        outputs = self._outputs(encoding)
-        return outputs[NUM_ACTIONS] if self.has_value else None
+        if not self.has_value:
+            _check_length(encoding)
+            return None
+        return self._outputs(encoding)[NUM_ACTIONS]
 
     def decide(self, encoding: Sequence[float], legal_ids: Iterable[int]) -> int:
         """The legal id with the highest of :meth:`logits`, the lowest among equal ones."""
         logits = self.logits(encoding)
         return max(sorted(legal_ids), key=lambda i: (logits[i], -i))
+
+
+def _check_length(encoding: Sequence[float]) -> None:
+    if len(encoding) != ENCODING_LENGTH:
+        raise InvalidInputError(
+            "invalid-setup", f"invalid setup: an encoding holds {ENCODING_LENGTH} values, got {len(encoding)}"
+        )
 
 
 def _rows(value: Any) -> list[Any]:

@@ -20,6 +20,18 @@ enum Values {
     F32(Vec<f32>),
 }
 
+/// `$body` with `$v` bound to the values of `$values` as a slice of their own type: the network
+/// is generic over its input type, so each call names its method once for all three.
+macro_rules! on_values {
+    ($values:expr, |$v:ident| $body:expr) => {
+        match $values {
+            Values::I32($v) => $body,
+            Values::U8($v) => $body,
+            Values::F32($v) => $body,
+        }
+    };
+}
+
 /// Encoding values: any buffer of integers or floats (an `array('i')`, a NumPy array, a
 /// `VectorEnv` buffer), or a sequence of numbers; every value finite.
 fn values_arg(value: &Bound<'_, PyAny>, what: &str) -> PyResult<Values> {
@@ -181,11 +193,7 @@ impl PyLearnedPolicy {
     fn logits(&self, py: Python<'_>, encoding: &Bound<'_, PyAny>) -> PyResult<Vec<f32>> {
         let values = values_arg(encoding, "an encoding")?;
         let net = &self.net;
-        let logits = py.detach(|| match &values {
-            Values::I32(v) => net.logits(v),
-            Values::U8(v) => net.logits(v),
-            Values::F32(v) => net.logits(v),
-        });
+        let logits = py.detach(|| on_values!(&values, |v| net.logits(v)));
         Ok(core_result(logits)?.to_vec())
     }
 
@@ -200,11 +208,7 @@ impl PyLearnedPolicy {
     fn value(&self, py: Python<'_>, encoding: &Bound<'_, PyAny>) -> PyResult<Option<f32>> {
         let values = values_arg(encoding, "an encoding")?;
         let net = &self.net;
-        let value = py.detach(|| match &values {
-            Values::I32(v) => net.value(v),
-            Values::U8(v) => net.value(v),
-            Values::F32(v) => net.value(v),
-        });
+        let value = py.detach(|| on_values!(&values, |v| net.value(v)));
         core_result(value)
     }
 
@@ -239,11 +243,7 @@ impl PyLearnedPolicy {
             }
         }
         let net = &self.net;
-        core_result(py.detach(|| match &values {
-            Values::I32(v) => net.decide(v, mask),
-            Values::U8(v) => net.decide(v, mask),
-            Values::F32(v) => net.decide(v, mask),
-        }))
+        core_result(py.detach(|| on_values!(&values, |v| net.decide(v, mask))))
     }
 
     /// The decision for every row of `observations` (rows of 1435 values, `int32` or `uint8`
@@ -267,11 +267,7 @@ impl PyLearnedPolicy {
         let values = values_arg(observations, "the observations")?;
         let masks = mask_arg(masks)?;
         let net = &self.net;
-        core_result(py.detach(|| match &values {
-            Values::I32(v) => net.decide_batch(v, &masks, threads),
-            Values::U8(v) => net.decide_batch(v, &masks, threads),
-            Values::F32(v) => net.decide_batch(v, &masks, threads),
-        }))
+        core_result(py.detach(|| on_values!(&values, |v| net.decide_batch(v, &masks, threads))))
     }
 
     fn __repr__(&self) -> String {
