@@ -370,3 +370,60 @@ def test_shoot_is_a_switch() -> None:
     assert tournament.player_options("search:shoot=false:playouts=9") == ("search", {"shoot": False, "playouts": 9})
     with pytest.raises(tournament.TournamentError, match="shoot=true or shoot=false"):
         tournament.player_options("search:shoot=no")
+
+
+def test_rollouts_by_a_network_play_legally_and_are_reproducible() -> None:
+    """``rollouts="learned"`` hands the playouts to the shipped network: legal passes and plays
+    in a hand with a pass, the same for the same seed, and not the rule-based playouts' choices."""
+
+    def hand(rollouts: str, seed: int) -> list[dict[str, Any]]:
+        game = reversis.Game(reversis.preset("hearts-computer"), seed, hand_number=0)
+        players: list[Player] = [SearchPlayer(playouts=30, seed=seed + s, rollouts=rollouts) for s in range(4)]
+        actions = []
+        while game.hand_number == 0:
+            actions.append(act_for(game, players))
+        return actions
+
+    learned = [hand("learned", seed) for seed in range(3)]
+    assert learned == [hand("learned", seed) for seed in range(3)]
+    assert learned != [hand("rules", seed) for seed in range(3)]
+
+
+def test_rollouts_take_any_network_file(tmp_path: Any) -> None:
+    """A path reads that network; the shipped file by its path plays as ``"learned"``."""
+    from reversis.players.learned import SHIPPED_WEIGHTS
+
+    game = reversis.Game(reversis.preset("hearts-computer"), 4, hand_number=3)
+    obs = observe(game, game.to_move)
+    by_name = SearchPlayer(playouts=50, seed=1, rollouts="learned").act(obs)
+    assert SearchPlayer(playouts=50, seed=1, rollouts=SHIPPED_WEIGHTS).act(obs) == by_name
+    copy = tmp_path / "copy.rvnn"
+    copy.write_bytes(SHIPPED_WEIGHTS.read_bytes())
+    assert SearchPlayer(playouts=50, seed=1, rollouts=str(copy)).act(obs) == by_name
+
+
+def test_bad_rollouts_are_refused_by_name(tmp_path: Any) -> None:
+    with pytest.raises(TypeError, match="rollouts must be 'rules', 'learned' or the path"):
+        SearchPlayer(rollouts=3)  # type: ignore[arg-type]
+    with pytest.raises(reversis.InvalidInputError, match="cannot read the weight file"):
+        SearchPlayer(rollouts=str(tmp_path / "missing.rvnn"))
+    broken = tmp_path / "broken.rvnn"
+    broken.write_bytes(b"RVNN not a network")
+    with pytest.raises(reversis.InvalidInputError) as caught:
+        SearchPlayer(rollouts=str(broken))
+    assert caught.value.code == "invalid-setup"
+    game = reversis.Game(reversis.preset("hearts-4"), 3, hand_number=3)
+    with pytest.raises(reversis.InvalidInputError, match="rollouts is a LearnedPolicy or None, not 'learned'"):
+        _core.search_play(game.ruleset, game.observation(game.to_move), 1, playouts=5, rollouts="learned")
+
+
+def test_rollouts_on_the_command_line() -> None:
+    assert tournament.player_options("search:playouts=9:rollouts=learned") == (
+        "search",
+        {"playouts": 9, "rollouts": "learned"},
+    )
+    assert tournament.player_options("search:rollouts=nets/a:b.rvnn") == ("search", {"rollouts": "nets/a:b.rvnn"})
+    result = tournament.run_tournament(
+        ["search:playouts=20:rollouts=learned", "rules"], ruleset=reversis.preset("hearts-computer"), hands=1, seed=2
+    )
+    assert result.players == ["search:playouts=20:rollouts=learned", "rules"]

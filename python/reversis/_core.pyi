@@ -354,6 +354,7 @@ def search_play(
     time_ms: float | None = None,
     objective: str = "points",
     shoot: bool = True,
+    rollouts: LearnedPolicy | None = None,
 ) -> list[int]: ...
 def search_policy(ruleset: Ruleset, observation: dict[str, Any], seed: int | None = None) -> list[int]: ...
 def evaluate_decision(

@@ -21,6 +21,14 @@ and passes of the most dangerous cards, and (where the ruleset has a moon) a pas
 dangerous cards played on going for the moon, the others' passes drawn from the rule-based
 player in each layout of the deal. The moon choice is evaluated exactly against the match totals.
 
+``rollouts`` hands the playouts' cards to a learned network (``"learned"``, the network shipped
+with the package, or the path of a ``.rvnn`` file, spec/learned.md) in place of the rule-based
+player: each seat plays the legal card with the network's highest logit, shown what that seat
+would see (its hand, the plays, the points, the totals; its pass and receipt where the searcher
+knows them: every one in a pass's playouts, whose deal is drawn whole, and in a card's its own
+and the receipt of the seat it passed to). The belief that weighs the layouts, the passes drawn
+for the others and the moon plan stay the rule-based player's.
+
 Each playout is judged by the hand's scores, own minus the others' mean (``objective="points"``),
 or by the chance of winning the match that the hand's scores leave (``objective="match"``):
 the match is played on from those totals many times with hands the rule-based player played,
@@ -39,11 +47,14 @@ The player never sees hidden cards, the game or the seed of the deal.
 
 from __future__ import annotations
 
+import os
 import random
-from typing import Any
+from typing import Any, Union
 
 from .. import _core
 from .base import Observation, Player
+
+PathLike = Union[str, "os.PathLike[str]"]
 
 __all__ = ["OBJECTIVES", "SearchPlayer", "evaluate_decision"]
 
@@ -74,6 +85,10 @@ class SearchPlayer(Player):
     playout judged by where it leaves them (the match played on from there with the rule-based
     player's hands), the moon choice too. With ``shoot`` false it never tries going for the moon
     (it shoots only where ducking would not stop it).
+
+    ``rollouts`` is who plays the playouts' cards: ``"rules"`` (the default) the rule-based
+    player, ``"learned"`` the network shipped with the package, or the path of a ``.rvnn``
+    network (read once, a clear :class:`~reversis.errors.InvalidInputError` if it cannot be).
     """
 
     name = "search"
@@ -85,10 +100,13 @@ class SearchPlayer(Player):
         seed: int | None = None,
         objective: str = "points",
         shoot: bool = True,
+        rollouts: PathLike = "rules",
     ) -> None:
         """Bound each decision by ``playouts`` and/or ``time_ms``, seeded by ``seed``, playing for ``objective``."""
         if not isinstance(shoot, bool):
             raise TypeError(f"shoot must be True or False, not {shoot!r}")
+        if not isinstance(rollouts, (str, os.PathLike)):
+            raise TypeError(f"rollouts must be 'rules', 'learned' or the path of a .rvnn network, not {rollouts!r}")
         if objective not in OBJECTIVES:
             raise ValueError(f"objective must be one of {', '.join(OBJECTIVES)}, not {objective!r}")
         if playouts is not None and playouts < 1:
@@ -101,6 +119,8 @@ class SearchPlayer(Player):
         self.time_ms = time_ms
         self.objective = objective
         self.shoot = shoot
+        self.rollouts = rollouts
+        self._network = _rollout_network(rollouts)
         self._rng = random.Random(seed)
         self._rules: tuple[Any, _core.Ruleset] | None = None
 
@@ -124,12 +144,24 @@ class SearchPlayer(Player):
             time_ms=self.time_ms,
             objective=self.objective,
             shoot=self.shoot,
+            rollouts=self._network,
         )
         if observation.phase == "pass":
             deck = {_core.card_id(card): card for card in observation.hand}
             return {"type": "pass", "seat": seat, "cards": [deck[i - 52] for i in ids]}
         action: dict[str, Any] = _core.action_from_ids(ids, seat)
         return action
+
+
+def _rollout_network(rollouts: PathLike) -> _core.LearnedPolicy | None:
+    """The network of ``rollouts`` (None for the rule-based player), read once per file."""
+    if rollouts == "rules":
+        return None
+    from .learned import SHIPPED_WEIGHTS, _load
+
+    if rollouts == "learned":
+        return _load(SHIPPED_WEIGHTS, shipped=True)
+    return _load(rollouts, shipped=False)
 
 
 def evaluate_decision(

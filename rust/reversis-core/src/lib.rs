@@ -83,6 +83,6 @@ pub use sample::{count_layouts, revealed, Knowledge, Layout, Sampler};
 pub use seat::{PerSeat, MAX_PLAYERS};
 pub use simulate::{hand_generator, play_random_hand, simulate, simulate_with_masks};
 pub use vector::{
-    encode_observation, episode_seed, Episode, Job, ObservationDtype, Observations, Rewards,
-    StepRunner, VectorEnv, ENCODING_LENGTH, ENCODING_VERSION, MAX_ENVS,
+    encode_observation, encode_view, episode_seed, Episode, Job, ObservationDtype, Observations,
+    Rewards, SeatView, StepRunner, VectorEnv, ENCODING_LENGTH, ENCODING_VERSION, MAX_ENVS,
 };

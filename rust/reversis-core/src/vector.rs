@@ -41,6 +41,7 @@ use crate::action::{Decision, NUM_ACTIONS};
 use crate::card::CardMultiset;
 use crate::error::{Error, ErrorCode};
 use crate::game::Game;
+use crate::hand::HandState;
 use crate::kernel::Scoring;
 use crate::position::{Outcome, Phase, Position};
 use crate::rng::SplitMix64;
@@ -234,22 +235,103 @@ pub fn encode_observation(game: &Game, seat: usize, out: &mut [i32]) -> Result<(
     Ok(())
 }
 
+/// What OBS-3 encodes for one seat: everything that seat has seen of the hand and the match.
+///
+/// [`encode_observation`] reads it off a game; a search that plays a hand out in a layout of
+/// the hidden cards assembles it for each seat of its playouts ([`encode_view`]), to ask a
+/// network (spec/learned.md) what that seat would play there.
+#[derive(Clone, Copy, Debug)]
+pub struct SeatView<'a> {
+    /// The hand as it stands: every seat's cards, the trick, the points taken, the voids.
+    pub hand: &'a HandState,
+    /// The cards each seat has played this hand, the trick in progress included.
+    pub played_by: &'a PerSeat<CardMultiset>,
+    /// The cards the seat passed this hand, once it has.
+    pub passed: Option<CardMultiset>,
+    /// The cards the seat received this hand, once the exchange has happened.
+    pub received: Option<CardMultiset>,
+    /// Each seat's total before this hand.
+    pub scores: &'a PerSeat<i64>,
+    /// The phase of the position.
+    pub phase: Phase,
+    /// The seat to play or to choose, if any.
+    pub to_move: Option<usize>,
+    /// The number of the hand in the match, which gives its pass direction.
+    pub hand_number: u64,
+    /// The cards the seat has selected to pass (ACT-2) and not yet passed.
+    pub selection: CardMultiset,
+    /// Whether this is a count-down hand (MATCH-5).
+    pub count_down: bool,
+}
+
+/// OBS-3 of `view` for `seat`, a seat of the table, into `out` (ENCODING_LENGTH values).
+///
+/// # Errors
+///
+/// `invalid-setup` when `out` does not hold ENCODING_LENGTH values, or `seat` is not a seat of
+/// the table.
+pub fn encode_view(
+    rules: &Ruleset,
+    view: &SeatView<'_>,
+    seat: usize,
+    out: &mut [i32],
+) -> Result<(), Error> {
+    check_encoding_buffer(out)?;
+    if seat >= rules.players() {
+        return Err(Error::new(
+            ErrorCode::InvalidSetup,
+            format!(
+                "invalid setup: seat {seat} is not a seat of a {}-seat table",
+                rules.players()
+            ),
+        ));
+    }
+    out.fill(0);
+    encode_seat_view(rules, view, seat, &mut Sink::new(out));
+    Ok(())
+}
+
 // OBS-3 of `pos` for `seat`, a seat of the table, into a row of ENCODING_LENGTH zeros.
 fn encode<T: Element>(rules: &Ruleset, pos: &Position, seat: usize, out: &mut Sink<'_, T>) {
+    let mut played_by = PerSeat::splat(CardMultiset::EMPTY);
+    for (other, cards) in played_by.iter_mut().enumerate().take(rules.players()) {
+        *cards = pos.played_by(other);
+    }
+    let view = SeatView {
+        hand: &pos.hand,
+        played_by: &played_by,
+        passed: pos.passed(seat),
+        received: pos.received(rules, seat),
+        scores: &pos.scores,
+        phase: pos.phase,
+        to_move: pos.seat_to_move(rules),
+        hand_number: pos.hand_number,
+        selection: pos.selection(seat),
+        count_down: pos.count_down,
+    };
+    encode_seat_view(rules, &view, seat, out);
+}
+
+fn encode_seat_view<T: Element>(
+    rules: &Ruleset,
+    view: &SeatView<'_>,
+    seat: usize,
+    out: &mut Sink<'_, T>,
+) {
     let n = rules.players();
     let rel = |other: usize| (other + n - seat) % n;
-    let hand = &pos.hand;
+    let hand = view.hand;
     out.count(AT_HAND, hand.hand(seat));
     for other in 0..n {
-        out.count(AT_PLAYED + rel(other) * CARDS, pos.played_by(other));
+        out.count(AT_PLAYED + rel(other) * CARDS, view.played_by[other]);
     }
     for (s, c) in hand.trick() {
         out.put(AT_TRICK + rel(s) * CARDS + usize::from(c.id()), 1);
     }
-    if let Some(p) = pos.passed(seat) {
+    if let Some(p) = view.passed {
         out.count(AT_PASSED, p);
     }
-    if let Some(r) = pos.received(rules, seat) {
+    if let Some(r) = view.received {
         out.count(AT_RECEIVED, r);
     }
     for (other, &points) in hand.points().iter().enumerate() {
@@ -259,20 +341,20 @@ fn encode<T: Element>(rules: &Ruleset, pos: &Position, seat: usize, out: &mut Si
             out.value(AT_VOIDS + k * 4 + suit, i64::from(v >> suit & 1));
         }
         out.value(AT_POINTS + k, i64::from(points));
-        out.value(AT_SCORES + k, pos.scores[other]);
+        out.value(AT_SCORES + k, view.scores[other]);
     }
-    out.put(AT_PHASE + phase_index(pos.phase), 1);
+    out.put(AT_PHASE + phase_index(view.phase), 1);
     out.value(AT_HEARTS, i64::from(hand.hearts_broken()));
-    out.put(AT_TO_MOVE + pos.seat_to_move(rules).map_or(SEATS, rel), 1);
+    out.put(AT_TO_MOVE + view.to_move.map_or(SEATS, rel), 1);
     out.put(
-        AT_DIRECTION + direction_index(rules.pass_direction(pos.hand_number)),
+        AT_DIRECTION + direction_index(rules.pass_direction(view.hand_number)),
         1,
     );
-    if pos.phase == Phase::Play && hand.to_move() == seat {
+    if view.phase == Phase::Play && hand.to_move() == seat {
         out.cards(AT_LEGAL, hand.legal_plays(rules).0, 1);
     }
-    out.count(AT_SELECTED, pos.selection(seat));
-    out.value(AT_COUNT_DOWN, i64::from(pos.count_down));
+    out.count(AT_SELECTED, view.selection);
+    out.value(AT_COUNT_DOWN, i64::from(view.count_down));
     out.count(AT_HELD_OVER, hand.held_over());
 }
 

@@ -18,7 +18,9 @@
 
 use std::sync::Arc;
 
-use reversis_core::{Error, ErrorCode, ENCODING_LENGTH, ENCODING_VERSION, NUM_ACTIONS};
+use reversis_core::{
+    Card, CardSet, Error, ErrorCode, ENCODING_LENGTH, ENCODING_VERSION, NUM_ACTIONS,
+};
 use serde_json::{Map, Value};
 
 /// The first four bytes of a weight file.
@@ -141,7 +143,7 @@ struct Layer {
 
 // The working memory of a forward pass, kept from one row to the next of a batch.
 #[derive(Default)]
-struct Scratch {
+pub(crate) struct Scratch {
     a: Vec<f32>,
     b: Vec<f32>,
     // The nonzero inputs of the layer at hand, (index, value) in input order.
@@ -528,6 +530,21 @@ impl Network {
         let mut out = [0f32; ACTIONS];
         out.copy_from_slice(&self.outputs(encoding, scratch)[..ACTIONS]);
         out
+    }
+
+    // The legal play of `legal` (a non-empty set of cards) with the highest logit for
+    // `encoding`, an encoding of the right length, with the working memory of `scratch`.
+    pub(crate) fn best_play(&self, encoding: &[i32], legal: u64, scratch: &mut Scratch) -> Card {
+        let outputs = self.outputs(encoding, scratch);
+        let mut best: Option<(u8, f32)> = None;
+        for c in CardSet(legal) {
+            let x = outputs[usize::from(c.id())];
+            match best {
+                Some((_, b)) if !(x > b || (b.is_nan() && !x.is_nan())) => {}
+                _ => best = Some((c.id(), x)),
+            }
+        }
+        Card::new(best.expect("a legal card").0)
     }
 
     /// The network's 106 outputs for `encoding`, OBS-3's 1,435 values.

@@ -21,19 +21,21 @@
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
+use reversis_core::encode_view;
 use reversis_core::kernel::{Races, Scoring, Shot};
 use reversis_core::{
     Card, CardMultiset, CardSet, Error, HandState, Knowledge, Layout, MoonChoice, PassDirection,
-    PerSeat, Ruleset, Sampler, SplitMix64, MAX_PLAYERS, MOON_ADD_ID, MOON_SUBTRACT_ID, PASS_BASE,
-    SUIT_MASKS,
+    PerSeat, Phase, Ruleset, Sampler, SeatView, SplitMix64, ENCODING_LENGTH, MAX_PLAYERS,
+    MOON_ADD_ID, MOON_SUBTRACT_ID, PASS_BASE, SUIT_MASKS,
 };
 use serde_json::Value;
 
 use crate::equity::{MatchEquity, Standing};
+use crate::learned::{Network, Scratch};
 use crate::policy::Policy;
 use crate::{
-    field, final_scores, history_of, invalid, knowledge_from_observation, margin, play_exclusions,
-    public_state, seat_of,
+    cards_of, field, final_scores, history_of, invalid, knowledge_from_observation, margin,
+    play_exclusions, public_state, seat_of,
 };
 
 /// How much a decision may spend: a number of playouts, a time, or both (whichever runs out
@@ -131,29 +133,39 @@ pub fn search_decision_timed(
     search_decision_with(rules, obs, budget, Style::default(), seed, clock)
 }
 
-/// How the search player plays: what for, and whether it may go for the moon.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Style {
+/// How the search player plays: what for, whether it may go for the moon, and who plays its
+/// playouts.
+#[derive(Clone, Copy, Debug)]
+pub struct Style<'n> {
     /// What it plays for.
     pub objective: Objective,
     /// Whether it also tries going for the moon (SCORE-2), which its playouts' rule-based
     /// policy never does: a pass that keeps its high cards, and each card once it has taken
     /// every point card so far. Without, it only ever shoots where ducking would not stop it.
     pub shoot: bool,
+    /// The network that plays every seat's cards in the playouts (spec/learned.md, its legal
+    /// card with the highest logit), each seat shown what it would see there: its hand, the
+    /// plays so far, the points, the totals, and its pass and receipt where the searcher knows
+    /// them (all of them in a pass's playouts, where the deal is drawn whole; in a card's, the
+    /// searcher's own and the receipt of the seat it passed to). `None`: the rule-based policy
+    /// ([`crate::policy`]). The belief that weighs the layouts and the moon plan stay the
+    /// policy's.
+    pub rollouts: Option<&'n Network>,
 }
 
-impl Style {
+impl Style<'_> {
     // Whether the search tries going for the moon at all: asked for, and the ruleset has one.
     fn tries_moon(self, rules: &Ruleset) -> bool {
         self.shoot && rules.moon().is_some()
     }
 }
 
-impl Default for Style {
-    fn default() -> Style {
+impl Default for Style<'_> {
+    fn default() -> Self {
         Style {
             objective: Objective::Points,
             shoot: true,
+            rollouts: None,
         }
     }
 }
@@ -409,25 +421,129 @@ pub(crate) fn moon_id(choice: MoonChoice) -> u16 {
     }
 }
 
-// Plays the hand out with the policy for every seat, exact ties drawn from `seed`; `shooter`,
-// if any, goes for the moon ([`Policy::shoot`]) until another seat captures a point card.
+// Who plays the playouts' cards: the rule-based policy, or a network shown each seat's view.
+#[derive(Clone, Copy)]
+enum Players<'n> {
+    Policy,
+    Learned(&'n Network, Standing),
+}
+
+impl<'n> Players<'n> {
+    // The players of `style` for the decision of `obs`; a network needs the match's standing,
+    // which its encoding holds.
+    fn of(rules: &Ruleset, obs: &Value, style: Style<'n>) -> Result<Players<'n>, Error> {
+        Ok(match style.rollouts {
+            None => Players::Policy,
+            Some(net) => Players::Learned(net, standing_of(rules, obs)?),
+        })
+    }
+}
+
+// What a playout's seats know beyond the hand state (OBS-3's blocks of passes): each seat's
+// pass and receipt, where the searcher knows them.
+#[derive(Clone, Copy)]
+struct Passes {
+    passed: PerSeat<Option<CardMultiset>>,
+    received: PerSeat<Option<CardMultiset>>,
+}
+
+impl Passes {
+    const UNKNOWN: Passes = Passes {
+        passed: PerSeat::splat(None),
+        received: PerSeat::splat(None),
+    };
+
+    // What the observer of `obs` knows: its own pass and receipt, and that the seat it passed
+    // to received its pass.
+    fn of_observer(rules: &Ruleset, obs: &Value, seat: usize) -> Result<Passes, Error> {
+        let mut passes = Passes::UNKNOWN;
+        let cards = |key: &str| match field(obs, key)? {
+            Value::Null => Ok(None),
+            v => cards_of(v, rules).map(Some),
+        };
+        passes.passed[seat] = cards("passed")?;
+        passes.received[seat] = cards("received")?;
+        // The receipt shows the exchange has happened: the receiver holds the pass.
+        if let (Some(p), Some(_)) = (passes.passed[seat], passes.received[seat]) {
+            let dir = field(obs, "pass_direction")?
+                .as_str()
+                .and_then(PassDirection::from_name)
+                .ok_or_else(|| invalid("a pass happened without a pass direction"))?;
+            let to = dir.target(seat, rules.players());
+            if to != seat {
+                passes.received[to] = Some(p);
+            }
+        }
+        Ok(passes)
+    }
+}
+
+// Who plays a decision's playouts, and what their seats know beyond the hand state.
+#[derive(Clone, Copy)]
+struct Rollout<'a> {
+    policy: &'a Policy,
+    players: Players<'a>,
+    passes: Passes,
+}
+
+// Plays the hand out, every seat's card chosen by `rollout` (exact ties of the policy drawn
+// from `seed`); `shooter`, if any, goes for the moon ([`Policy::shoot`]) until another seat
+// captures a point card. `played_by` holds the cards each seat has played so far.
 #[inline]
 fn finish(
     rules: &Ruleset,
-    policy: &Policy,
+    rollout: &Rollout<'_>,
     mut h: HandState,
+    mut played_by: PerSeat<CardMultiset>,
     seed: u64,
     shooter: Option<usize>,
 ) -> HandState {
+    let Rollout {
+        policy,
+        players,
+        passes,
+    } = rollout;
     let mut rng = SplitMix64::new(seed);
     let mut tie = Some(&mut rng);
+    let mut learned = match *players {
+        Players::Policy => None,
+        Players::Learned(net, standing) => Some((
+            net,
+            standing,
+            vec![0i32; ENCODING_LENGTH],
+            Scratch::default(),
+        )),
+    };
     while !h.is_complete(rules) {
         let mover = h.to_move();
         let card = if shooter == Some(mover) && h.moon_open_for(mover) {
             policy.shoot(rules, &h, &mut tie)
+        } else if let Some((net, standing, encoding, scratch)) = &mut learned {
+            let legal = h.legal_plays(rules).0;
+            if legal.count_ones() == 1 {
+                Card::new(legal.trailing_zeros() as u8)
+            } else {
+                let view = SeatView {
+                    hand: &h,
+                    played_by: &played_by,
+                    passed: passes.passed[mover],
+                    received: passes.received[mover],
+                    scores: &standing.totals,
+                    phase: Phase::Play,
+                    to_move: Some(mover),
+                    hand_number: standing.hand_number,
+                    selection: CardMultiset::EMPTY,
+                    count_down: standing.count_down,
+                };
+                encode_view(rules, &view, mover, encoding).expect("the mover is a seat");
+                net.best_play(encoding, legal, scratch)
+            }
         } else {
             policy.play(rules, &h, &mut tie)
         };
+        if learned.is_some() {
+            played_by[mover].insert(card);
+        }
         h.play_unchecked(rules, card);
     }
     h
@@ -455,17 +571,19 @@ impl Plan {
         }
     }
 
-    // Plays `h` out, `seat` following the plan, exact ties drawn from `seed`.
+    // Plays `h` out by `rollout`, `seat` following the plan, exact ties drawn from `seed`.
     #[inline]
     fn finish(
         self,
         rules: &Ruleset,
-        policy: &Policy,
+        rollout: &Rollout<'_>,
         h: HandState,
+        played_by: PerSeat<CardMultiset>,
         seed: u64,
         seat: usize,
     ) -> HandState {
-        finish(rules, policy, h, seed, (self == Plan::Moon).then_some(seat))
+        let shooter = (self == Plan::Moon).then_some(seat);
+        finish(rules, rollout, h, played_by, seed, shooter)
     }
 }
 
@@ -794,6 +912,11 @@ fn search_card(
         return Ok(cards[0]);
     }
     let policy = Policy::new(rules);
+    let rollout = Rollout {
+        policy: &policy,
+        players: Players::of(rules, obs, style)?,
+        passes: Passes::of_observer(rules, obs, root.seat)?,
+    };
     let mut rng = SplitMix64::new(seed);
     let layouts = CardLayouts::new(rules, obs, &policy, &root, budget, &mut rng)?;
     // Each card is tried under every plan, in the same layouts: the better plan of a card is
@@ -807,8 +930,11 @@ fn search_card(
         |r| layouts.draw(r),
         |layout, arm, s| {
             let mut h = root.state(rules, layout);
-            h.play_unchecked(rules, cards[arm % cards.len()]);
-            let end = plans[arm / cards.len()].finish(rules, &policy, h, s, root.seat);
+            let card = cards[arm % cards.len()];
+            h.play_unchecked(rules, card);
+            let mut played_by = root.played_by;
+            played_by[root.seat].insert(card);
+            let end = plans[arm / cards.len()].finish(rules, &rollout, h, played_by, s, root.seat);
             judge.score(rules, &end, root.seat)
         },
     );
@@ -940,27 +1066,52 @@ impl PassDecision {
         (deal, passes)
     }
 
-    // The hand played out from `deal` after the observer passes `pass` and the others
-    // `passes`.
+    // The hands after every seat passes its `passes` from `deal`, and what each then knows:
+    // every pass is known in a drawn deal, each seat seeing its own and its receipt.
+    fn exchange(
+        &self,
+        rules: &Ruleset,
+        deal: &Layout,
+        passes: &[u64; MAX_PLAYERS],
+    ) -> (Layout, Passes) {
+        let n = rules.players();
+        let mut hands = PerSeat::splat(CardMultiset::EMPTY);
+        let mut known = Passes::UNKNOWN;
+        for (to, cards) in hands.iter_mut().enumerate().take(n) {
+            let from = self.direction.source(to, n);
+            let (given, got) = (
+                CardMultiset::from_set(CardSet(passes[to])),
+                CardMultiset::from_set(CardSet(passes[from])),
+            );
+            *cards = deal[to].minus(given).plus(got);
+            known.passed[to] = Some(given);
+            known.received[to] = Some(got);
+        }
+        (hands, known)
+    }
+
+    // The hand played out by `players` from `deal` after the observer passes `pass` and the
+    // others `passes`.
     fn play(
         &self,
         rules: &Ruleset,
+        players: Players<'_>,
         (deal, passes): &(Layout, [u64; MAX_PLAYERS]),
         pass: u64,
         seed: u64,
         plan: Plan,
     ) -> HandState {
-        let n = rules.players();
         let mut passes = *passes;
         passes[self.seat] = pass;
-        let mut hands = [CardMultiset::EMPTY; MAX_PLAYERS];
-        for (to, cards) in hands.iter_mut().enumerate().take(n) {
-            let from = self.direction.source(to, n);
-            let kept = deal[to].minus(CardMultiset::from_set(CardSet(passes[to])));
-            *cards = kept.plus(CardMultiset::from_set(CardSet(passes[from])));
-        }
-        let h = HandState::new(rules, &hands, self.dealer);
-        plan.finish(rules, &self.policy, h, seed, self.seat)
+        let (hands, known) = self.exchange(rules, deal, &passes);
+        let h = HandState::new(rules, &hands[..], self.dealer);
+        let rollout = Rollout {
+            policy: &self.policy,
+            players,
+            passes: known,
+        };
+        let played_by = PerSeat::splat(CardMultiset::EMPTY);
+        plan.finish(rules, &rollout, h, played_by, seed, self.seat)
     }
 }
 
@@ -984,6 +1135,7 @@ fn search_pass(
         return Ok(candidates[0]);
     }
     let sampler = Sampler::new(rules, &knowledge_from_observation(rules, obs)?)?;
+    let players = Players::of(rules, obs, style)?;
     let mut rng = SplitMix64::new(seed);
     let arm = |arm: usize| match moon {
         Some(pass) if arm == candidates.len() => (pass, Plan::Moon),
@@ -997,7 +1149,7 @@ fn search_pass(
         |r| decision.world(rules, &sampler, r),
         |world, at, s| {
             let (pass, plan) = arm(at);
-            let h = decision.play(rules, world, pass, s, plan);
+            let h = decision.play(rules, players, world, pass, s, plan);
             judge.score(rules, &h, decision.seat)
         },
     );
@@ -1316,6 +1468,12 @@ fn evaluate_card(
         &mut rng,
     )?;
     let plans = Plan::for_root(rules, &root, Style::default());
+    // The review's playouts are the rule-based policy's, as the default search's.
+    let rollout = Rollout {
+        policy: &policy,
+        players: Players::Policy,
+        passes: Passes::UNKNOWN,
+    };
     let layouts = (playouts / (cards.len() * plans.len()) as u64).max(1);
     // Per plan, per card; a card is estimated by its better plan, as the search chooses.
     let mut tallies = vec![vec![Tally::default(); cards.len()]; plans.len()];
@@ -1326,10 +1484,12 @@ fn evaluate_card(
             for (tally, &card) in row.iter_mut().zip(&cards) {
                 let mut h = root.state(rules, &layout);
                 h.play_unchecked(rules, card);
+                let mut played_by = root.played_by;
+                played_by[root.seat].insert(card);
                 tally.add(
                     rules,
                     &judge,
-                    &plan.finish(rules, &policy, h, s, root.seat),
+                    &plan.finish(rules, &rollout, h, played_by, s, root.seat),
                     root.seat,
                 );
             }
@@ -1384,7 +1544,7 @@ fn evaluate_pass(
         let s = rng.next_u64();
         for (&plan, row) in plans.iter().zip(tallies.iter_mut()) {
             for (tally, &pass) in row.iter_mut().zip(&candidates) {
-                let h = decision.play(rules, &world, pass, s, plan);
+                let h = decision.play(rules, Players::Policy, &world, pass, s, plan);
                 tally.add(rules, &judge, &h, decision.seat);
             }
         }
@@ -1459,4 +1619,143 @@ fn evaluate_moon(
         estimates,
         layouts: 0,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use reversis_core::{encode_observation, preset, Game, ENCODING_LAYOUT};
+
+    use super::*;
+
+    // The entries of `encoding` outside the blocks named `hidden`.
+    fn without(encoding: &[i32], hidden: &[&str]) -> Vec<i32> {
+        let mut out = encoding.to_vec();
+        for &(name, at, len) in &ENCODING_LAYOUT {
+            if hidden.contains(&name) {
+                out[at..at + len].fill(0);
+            }
+        }
+        out
+    }
+
+    // What the search's network is shown for `seat` in the true layout of `g`'s hand.
+    fn shown(rules: &Ruleset, g: &Game, obs: &Value, seat: usize) -> Vec<i32> {
+        let root = Root::of(rules, obs).unwrap();
+        let passes = Passes::of_observer(rules, obs, root.seat).unwrap();
+        let standing = standing_of(rules, obs).unwrap();
+        let view = SeatView {
+            hand: g.hand_state(),
+            played_by: &root.played_by,
+            passed: passes.passed[seat],
+            received: passes.received[seat],
+            scores: &standing.totals,
+            phase: Phase::Play,
+            to_move: Some(g.hand_state().to_move()),
+            hand_number: standing.hand_number,
+            selection: CardMultiset::EMPTY,
+            count_down: standing.count_down,
+        };
+        let mut out = vec![0; ENCODING_LENGTH];
+        encode_view(rules, &view, seat, &mut out).unwrap();
+        out
+    }
+
+    #[test]
+    fn a_card_searchs_network_sees_what_each_seat_sees_where_the_searcher_knows_it() {
+        let rules = preset("hearts-computer").unwrap();
+        let n = rules.players();
+        let mut rng = SplitMix64::new(3);
+        let mut checked = 0;
+        // Hand 0 passes left, hand 3 holds: each seat's pass and receipt, or none.
+        for hand_number in [0u64, 3] {
+            for seed in 0..4u64 {
+                let mut g = Game::new(rules.clone(), Some(seed), hand_number, None).unwrap();
+                while g.phase() != Phase::Play {
+                    let ids = g.legal_actions(None).unwrap();
+                    let id = ids[rng.below(ids.len() as u64) as usize];
+                    g.apply_action(id, None).unwrap();
+                }
+                for _ in 0..(5 + seed as usize * 9) {
+                    let ids = g.legal_actions(None).unwrap();
+                    g.apply_action(ids[rng.below(ids.len() as u64) as usize], None)
+                        .unwrap();
+                }
+                let observer = g.hand_state().to_move();
+                let obs = g.observation(observer).unwrap();
+                let receiver = rules
+                    .pass_direction(hand_number)
+                    .map_or(observer, |d| d.target(observer, n));
+                for seat in 0..n {
+                    let mut truth = vec![0; ENCODING_LENGTH];
+                    encode_observation(&g, seat, &mut truth).unwrap();
+                    let hidden: &[&str] = if seat == observer {
+                        &[]
+                    } else if seat == receiver {
+                        &["passed"]
+                    } else {
+                        &["passed", "received"]
+                    };
+                    assert_eq!(
+                        shown(&rules, &g, &obs, seat),
+                        without(&truth, hidden),
+                        "hand {hand_number}, seed {seed}, seat {seat} seen by {observer}"
+                    );
+                    checked += 1;
+                }
+            }
+        }
+        assert_eq!(checked, 2 * 4 * n);
+    }
+
+    #[test]
+    fn a_pass_searchs_network_sees_what_each_seat_sees_at_the_first_lead() {
+        let rules = preset("hearts-computer").unwrap();
+        let n = rules.players();
+        let mut rng = SplitMix64::new(11);
+        for hand_number in [0u64, 1, 2] {
+            let mut g = Game::new(rules.clone(), Some(hand_number), hand_number, None).unwrap();
+            while g.phase() != Phase::Pass {
+                g.apply_action(g.legal_actions(None).unwrap()[0], None)
+                    .unwrap();
+            }
+            let obs = g.observation(0).unwrap();
+            let decision = PassDecision::of(&rules, &obs).unwrap();
+            let mut deal = PerSeat::splat(CardMultiset::EMPTY);
+            for (s, cards) in deal.iter_mut().enumerate().take(n) {
+                *cards = g.hand_state().hand(s);
+            }
+            let mut passes = [0u64; MAX_PLAYERS];
+            while g.phase() == Phase::Pass {
+                let seat = g.to_act().unwrap();
+                let ids = g.legal_actions(Some(seat)).unwrap();
+                let id = ids[rng.below(ids.len() as u64) as usize];
+                if let Some(c) = id.checked_sub(PASS_BASE).filter(|&c| c < 52) {
+                    passes[seat] ^= 1 << c;
+                }
+                g.apply_action(id, Some(seat)).unwrap();
+            }
+            let (hands, known) = decision.exchange(&rules, &deal, &passes);
+            let h = HandState::new(&rules, &hands[..], decision.dealer);
+            assert_eq!(&h, g.hand_state(), "hand {hand_number}");
+            let standing = standing_of(&rules, &obs).unwrap();
+            for seat in 0..n {
+                let view = SeatView {
+                    hand: &h,
+                    played_by: &PerSeat::splat(CardMultiset::EMPTY),
+                    passed: known.passed[seat],
+                    received: known.received[seat],
+                    scores: &standing.totals,
+                    phase: Phase::Play,
+                    to_move: Some(h.to_move()),
+                    hand_number: standing.hand_number,
+                    selection: CardMultiset::EMPTY,
+                    count_down: standing.count_down,
+                };
+                let (mut shown, mut truth) = (vec![0; ENCODING_LENGTH], vec![0; ENCODING_LENGTH]);
+                encode_view(&rules, &view, seat, &mut shown).unwrap();
+                encode_observation(&g, seat, &mut truth).unwrap();
+                assert_eq!(shown, truth, "hand {hand_number}, seat {seat}");
+            }
+        }
+    }
 }

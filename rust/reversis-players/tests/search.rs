@@ -641,3 +641,88 @@ fn a_sun_taker_chooses_with_the_suns_bonus() {
         [MOON_SUBTRACT_ID]
     );
 }
+
+/// The network shipped with the Python package, read from the checkout.
+fn shipped_network() -> reversis_players::Network {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../python/reversis/players/learned-hearts-computer.rvnn"
+    );
+    reversis_players::Network::from_bytes(&std::fs::read(path).unwrap()).unwrap()
+}
+
+/// The search's decisions in one hand of `g`'s seed with the playouts' cards played by `net`
+/// for every seat but seat 1 (the policy), each checked legal.
+fn play_hand_rolled_by(
+    r: &Ruleset,
+    seed: u64,
+    hand_number: u64,
+    net: Option<&reversis_players::Network>,
+) -> Vec<Vec<u16>> {
+    let style = reversis_players::Style {
+        rollouts: net,
+        ..Default::default()
+    };
+    let mut g = Game::new(r.clone(), Some(seed), hand_number, None).unwrap();
+    let mut made = Vec::new();
+    let mut step = 0u64;
+    while g.hands_scored() == 0 {
+        let seat = g.to_act().unwrap();
+        let o = g.observation(seat).unwrap();
+        step += 1;
+        let ids = if seat != 1 {
+            let budget = Budget::playouts(20);
+            let no_clock = || std::time::Duration::ZERO;
+            let ids = reversis_players::search_decision_with(
+                r,
+                &o,
+                budget,
+                style,
+                seed ^ step,
+                &no_clock,
+            )
+            .unwrap();
+            made.push(ids.clone());
+            ids
+        } else {
+            policy_decision(r, &o, Some(step)).unwrap()
+        };
+        let legal = g.legal_actions(Some(seat)).unwrap();
+        assert!(
+            ids.iter().all(|id| legal.contains(id)),
+            "{} {ids:?}",
+            r.name()
+        );
+        for id in ids {
+            g.apply_action(id, Some(seat)).unwrap();
+        }
+    }
+    made
+}
+
+#[test]
+fn a_network_plays_the_searchs_playouts_on_every_preset() {
+    let net = shipped_network();
+    for name in preset_names() {
+        // Hand 1: a pass where the ruleset has passing.
+        play_hand_rolled_by(&rules(name), 2, 1, Some(&net));
+    }
+    let r = rules("hearts-computer");
+    let a = play_hand_rolled_by(&r, 2, 1, Some(&net));
+    assert_eq!(a, play_hand_rolled_by(&r, 2, 1, Some(&net)));
+}
+
+#[test]
+fn the_network_in_the_playouts_changes_the_searchs_decisions() {
+    let r = rules("hearts-computer");
+    let net = shipped_network();
+    let differ = (0..4u64)
+        .filter(|&seed| {
+            play_hand_rolled_by(&r, seed, 0, Some(&net)) != play_hand_rolled_by(&r, seed, 0, None)
+        })
+        .count();
+    assert!(
+        differ > 0,
+        "the network's playouts decided as the policy's in every hand"
+    );
+}

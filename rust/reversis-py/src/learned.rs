@@ -122,6 +122,13 @@ pub struct PyLearnedPolicy {
     net: players::Network,
 }
 
+impl PyLearnedPolicy {
+    /// The network read from the file.
+    pub(crate) fn network(&self) -> &players::Network {
+        &self.net
+    }
+}
+
 #[pymethods]
 impl PyLearnedPolicy {
     /// The network of the bytes of a weight file.

@@ -1669,11 +1669,12 @@ fn millis_arg(value: &Bound<'_, PyAny>) -> PyResult<std::time::Duration> {
 /// The budget is `playouts` per decision, `time_ms` per decision, or both (whichever runs out
 /// first); a pass gets four times as much. `objective` is what the search plays for: `points`
 /// (the hand) or `match` (the chance of winning the match from the totals); with `shoot`
-/// false it never tries going for the moon.
+/// false it never tries going for the moon. `rollouts`, a `LearnedPolicy`, plays the playouts'
+/// cards instead of the rule-based policy.
 // Each argument is one of Python's keywords, so they stay apart.
 #[allow(clippy::too_many_arguments)]
 #[pyfunction]
-#[pyo3(signature = (ruleset, observation, seed, playouts=None, time_ms=None, objective="points", shoot=true))]
+#[pyo3(signature = (ruleset, observation, seed, playouts=None, time_ms=None, objective="points", shoot=true, rollouts=None))]
 fn search_play(
     py: Python<'_>,
     ruleset: &Bound<'_, PyAny>,
@@ -1683,7 +1684,23 @@ fn search_play(
     time_ms: Option<&Bound<'_, PyAny>>,
     objective: &str,
     shoot: bool,
+    rollouts: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Vec<u16>> {
+    let rollouts = match rollouts.filter(|r| !r.is_none()) {
+        None => None,
+        Some(r) => match r.cast::<learned::PyLearnedPolicy>() {
+            Ok(policy) => Some(policy.get().network().clone()),
+            Err(_) => {
+                return fail(
+                    ErrorCode::InvalidSetup,
+                    format!(
+                        "invalid setup: rollouts is a LearnedPolicy or None, not {}",
+                        describe(r)
+                    ),
+                )
+            }
+        },
+    };
     let objective = match players::Objective::from_name(objective) {
         Ok(objective) => objective,
         Err(error) => return fail(ErrorCode::InvalidSetup, error.message().to_owned()),
@@ -1707,7 +1724,11 @@ fn search_play(
     let budget = players::Budget { playouts, time };
     let obs = json_arg(observation, ErrorCode::InvalidAction, "an observation")?;
     core_result(py.detach(|| {
-        let style = players::Style { objective, shoot };
+        let style = players::Style {
+            objective,
+            shoot,
+            rollouts: rollouts.as_ref(),
+        };
         players::search_decision_with(&rules, &obs, budget, style, seed, &players::monotonic)
     }))
 }

@@ -1207,7 +1207,11 @@ pub fn search_play(
         &ruleset.inner,
         &obs,
         budget,
-        players::Style { objective, shoot },
+        players::Style {
+            objective,
+            shoot,
+            rollouts: None,
+        },
         seed,
         &host_clock,
     ))
