@@ -100,6 +100,7 @@ class SearchPlayer(Player):
         seed: int | None = None,
         objective: str = "points",
         shoot: bool = True,
+        *,
         rollouts: PathLike = "rules",
     ) -> None:
         """Bound each decision by ``playouts`` and/or ``time_ms``, seeded by ``seed``, playing for ``objective``."""
