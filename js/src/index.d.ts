@@ -382,6 +382,8 @@ export interface PlayerOptions {
   shoot?: boolean;
   /** learned (required): the bytes of a `.rvnn` weight file (spec/learned.md). */
   weights?: Uint8Array;
+  /** search: the bytes of a `.rvnn` network that plays the playouts' cards instead of the rule-based player. */
+  rolloutWeights?: Uint8Array;
 }
 /** A computer player deciding from an observation and the public ruleset only. */
 export class Player {
@@ -391,7 +393,7 @@ export class Player {
 }
 export function createPlayer(name: "random" | "rules", options?: Pick<PlayerOptions, "seed">): Player;
 export function createPlayer(name: "montecarlo", options?: Pick<PlayerOptions, "seed" | "rollouts">): Player;
-export function createPlayer(name: "search", options?: Pick<PlayerOptions, "seed" | "playouts" | "timeMs" | "objective" | "shoot">): Player;
+export function createPlayer(name: "search", options?: Pick<PlayerOptions, "seed" | "playouts" | "timeMs" | "objective" | "shoot" | "rolloutWeights">): Player;
 export function createPlayer(name: "learned", options: Pick<PlayerOptions, "seed"> & { weights: Uint8Array }): Player;
 export function actFor(game: Game, players: Player[]): Action;
 /** A candidate of a reviewed decision and what it is expected to score. */

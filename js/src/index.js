@@ -1067,7 +1067,9 @@ const DEFAULT_PLAYOUTS = 4000;
  *   and/or `timeMs` per decision (4000 playouts when neither is given; a pass gets four times as
  *   much). Options: `playouts`, `timeMs`, `seed`, `objective` (`"points"`, the default: the
  *   fewest points each hand; `"match"`: the greatest chance of winning the match from the totals),
- *   `shoot` (false: never tries the moon).
+ *   `shoot` (false: never tries the moon), `rolloutWeights` (the bytes of a `.rvnn` network, as
+ *   `weights` below, that plays every seat's cards in the playouts instead of the rule-based
+ *   player, read once, here).
  *
  * - `"learned"`: the learned player of python/reversis/players/learned.py, a network of the
  *   `.rvnn` weight format (spec/learned.md) scoring the 106 action ids from the seat's OBS-3
@@ -1084,7 +1086,7 @@ const DEFAULT_PLAYOUTS = 4000;
  * `timeMs` excepted: how far it gets depends on the clock).
  *
  * @param {"random"|"rules"|"montecarlo"|"search"|"learned"} name
- * @param {{seed?: number|bigint, rollouts?: number, playouts?: number, timeMs?: number, objective?: "points"|"match", shoot?: boolean, weights?: Uint8Array}} [options]
+ * @param {{seed?: number|bigint, rollouts?: number, playouts?: number, timeMs?: number, objective?: "points"|"match", shoot?: boolean, weights?: Uint8Array, rolloutWeights?: Uint8Array}} [options]
  * @returns {Player}
  * @throws {InvalidInputError} `invalid-setup` for an unknown name or option, or a bad value
  *   (for `"learned"`: missing weights, or bytes that are not a valid weight file, naming the problem)
@@ -1094,7 +1096,7 @@ export function createPlayer(name, options = {}) {
     random: ["seed"],
     rules: ["seed"],
     montecarlo: ["rollouts", "seed"],
-    search: ["playouts", "timeMs", "seed", "objective", "shoot"],
+    search: ["playouts", "timeMs", "seed", "objective", "shoot", "rolloutWeights"],
     learned: ["weights", "seed"],
   };
   if (typeof name !== "string" || !Object.hasOwn(allowed, name)) {
@@ -1140,12 +1142,22 @@ export function createPlayer(name, options = {}) {
       if (typeof shoot !== "boolean") {
         throw new InvalidInputError("invalid-setup", `shoot must be true or false, not ${shown(shoot)}`);
       }
+      const rolloutWeights = options.rolloutWeights;
+      if (rolloutWeights !== undefined && !(rolloutWeights instanceof Uint8Array)) {
+        throw new InvalidInputError(
+          "invalid-setup",
+          `rolloutWeights are the bytes of a .rvnn weight file as a Uint8Array, not ${shown(rolloutWeights)}`,
+        );
+      }
+      // The network plays the playouts' cards; without one the rule-based policy does.
+      const network = rolloutWeights === undefined ? null : call(() => new wasm.LearnedNetwork(rolloutWeights));
+      const search = network === null ? wasm.searchPlay : network.searchPlay.bind(network);
       return new Player(name, (observation, ruleset) => {
         const seed = nextSeed();
         if (observation.phase === "play" && observation.legal.length === 1) {
           return { type: "play", seat: observation.seat, card: observation.legal[0] };
         }
-        const ids = call(() => wasm.searchPlay(ruleset[INNER], observation, seed, playouts, timeMs, objective, shoot));
+        const ids = call(() => search(ruleset[INNER], observation, seed, playouts, timeMs, objective, shoot));
         return actionFromIds(Array.from(ids), observation.seat);
       });
     }

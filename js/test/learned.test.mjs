@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
-import { Game, InvalidInputError, actionIds, createPlayer, preset } from "../src/index.js";
+import { Game, InvalidInputError, actFor, actionIds, createPlayer, preset } from "../src/index.js";
 
 const WEIGHTS = new Uint8Array(readFileSync(new URL("../../python/reversis/players/learned-hearts-computer.rvnn", import.meta.url)));
 const FIXTURES = JSON.parse(readFileSync(new URL("fixtures/learned-decisions.json", import.meta.url), "utf8"));
@@ -90,4 +90,30 @@ test("a network with a value (format version 2) plays as the same network withou
     () => createPlayer("learned", { weights: stale }),
     (e) => e instanceof InvalidInputError && /a version 1 network gives 106/.test(e.message),
   );
+});
+
+test("a search whose playouts the network plays makes legal, reproducible hands of its own", () => {
+  // Hand 0 of hearts-computer passes left: the pass is searched with the network too.
+  const hand = (options) => {
+    const game = new Game(preset("hearts-computer"), { seed: 8 });
+    const players = [0, 1, 2, 3].map((seat) => createPlayer("search", { playouts: 30, seed: seat, ...options }));
+    const actions = [];
+    while (game.handNumber === 0) actions.push(actFor(game, players));
+    return actions;
+  };
+  const rolled = hand({ rolloutWeights: WEIGHTS });
+  assert.equal(rolled.filter((a) => a.type === "play").length, 52);
+  assert.equal(rolled.filter((a) => a.type === "pass").length, 4);
+  assert.deepStrictEqual(hand({ rolloutWeights: WEIGHTS }), rolled);
+  assert.notDeepStrictEqual(hand({}), rolled);
+});
+
+test("a search refuses rollout weights that are not a network's bytes", () => {
+  const invalid = (options, pattern) =>
+    assert.throws(
+      () => createPlayer("search", options),
+      (e) => e instanceof InvalidInputError && e.code === "invalid-setup" && pattern.test(e.message),
+    );
+  invalid({ rolloutWeights: "learned" }, /rolloutWeights are the bytes of a \.rvnn weight file/);
+  invalid({ rolloutWeights: new Uint8Array([1, 2, 3]) }, /weight/);
 });

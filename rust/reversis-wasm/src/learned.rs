@@ -8,7 +8,7 @@ use reversis_players as players;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::{core_result, count_arg, fail, json_arg, shown};
+use crate::{core_result, count_arg, fail, json_arg, shown, WasmRuleset};
 
 /// A network of the weight format.
 #[wasm_bindgen(js_name = LearnedNetwork)]
@@ -32,6 +32,32 @@ impl WasmLearnedNetwork {
         };
         let inner = core_result(players::Network::from_bytes(&bytes.to_vec()))?;
         Ok(WasmLearnedNetwork { inner })
+    }
+
+    /// The search player's decision, as `searchPlay` with the same arguments, with this
+    /// network playing every seat's cards in the playouts.
+    #[wasm_bindgen(js_name = searchPlay)]
+    #[allow(clippy::too_many_arguments)]
+    pub fn search_play(
+        &self,
+        ruleset: &WasmRuleset,
+        observation: &JsValue,
+        seed: &JsValue,
+        playouts: &JsValue,
+        time_ms: &JsValue,
+        objective: &JsValue,
+        shoot: &JsValue,
+    ) -> Result<Vec<u16>, JsValue> {
+        crate::search_play_rolled_by(
+            ruleset,
+            observation,
+            seed,
+            playouts,
+            time_ms,
+            objective,
+            shoot,
+            Some(&self.inner),
+        )
     }
 
     /// The id among `legal` that the network scores highest for the observation (OBS-1) of a

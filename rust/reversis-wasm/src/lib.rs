@@ -1132,7 +1132,8 @@ fn host_clock() -> Duration {
 /// (whichever runs out first; `null` for none); a pass gets four times as much. `objective` is
 /// what the search plays for: `"points"` (the hand; also for `null`) or `"match"` (the chance
 /// of winning the match from the totals); with `shoot` false (`null` is true) it never tries
-/// going for the moon.
+/// going for the moon. `LearnedNetwork.searchPlay` searches the same way with the network
+/// playing the playouts' cards.
 #[wasm_bindgen(js_name = searchPlay)]
 pub fn search_play(
     ruleset: &WasmRuleset,
@@ -1142,6 +1143,30 @@ pub fn search_play(
     time_ms: &JsValue,
     objective: &JsValue,
     shoot: &JsValue,
+) -> Result<Vec<u16>, JsValue> {
+    search_play_rolled_by(
+        ruleset,
+        observation,
+        seed,
+        playouts,
+        time_ms,
+        objective,
+        shoot,
+        None,
+    )
+}
+
+// `searchPlay` with the playouts' cards played by `rollouts` where given.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn search_play_rolled_by(
+    ruleset: &WasmRuleset,
+    observation: &JsValue,
+    seed: &JsValue,
+    playouts: &JsValue,
+    time_ms: &JsValue,
+    objective: &JsValue,
+    shoot: &JsValue,
+    rollouts: Option<&players::Network>,
 ) -> Result<Vec<u16>, JsValue> {
     let seed = unsigned_arg(seed, ErrorCode::InvalidSetup, "a seed")?;
     let objective = if objective.is_null() || objective.is_undefined() {
@@ -1210,7 +1235,7 @@ pub fn search_play(
         players::Style {
             objective,
             shoot,
-            rollouts: None,
+            rollouts,
         },
         seed,
         &host_clock,
