@@ -651,8 +651,8 @@ fn shipped_network() -> reversis_players::Network {
     reversis_players::Network::from_bytes(&std::fs::read(path).unwrap()).unwrap()
 }
 
-/// The search's decisions in one hand of `g`'s seed with the playouts' cards played by `net`
-/// for every seat but seat 1 (the policy), each checked legal.
+/// The search's first decisions (its pass and its first cards) in one hand of `seed`, with the
+/// playouts' cards played by `net`, for every seat but seat 1 (the policy), each checked legal.
 fn play_hand_rolled_by(
     r: &Ruleset,
     seed: u64,
@@ -666,12 +666,13 @@ fn play_hand_rolled_by(
     let mut g = Game::new(r.clone(), Some(seed), hand_number, None).unwrap();
     let mut made = Vec::new();
     let mut step = 0u64;
-    while g.hands_scored() == 0 {
+    // A network decides far more slowly than the policy in a test build: a few decisions each.
+    while g.hands_scored() == 0 && made.len() < 8 {
         let seat = g.to_act().unwrap();
         let o = g.observation(seat).unwrap();
         step += 1;
         let ids = if seat != 1 {
-            let budget = Budget::playouts(20);
+            let budget = Budget::playouts(3);
             let no_clock = || std::time::Duration::ZERO;
             let ids = reversis_players::search_decision_with(
                 r,
