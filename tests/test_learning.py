@@ -278,7 +278,9 @@ def test_imitation_records_a_pass_as_the_vector_env_presents_its_selects() -> No
     seed = 21
     # Game 0's first episode of a VectorEnv seeded with ``seed`` is this game (API-11 Seeds).
     recorded = imitate.record_hand(ruleset, reversis.episode_seed(seed, 0, 0), 0, playouts=20)
-    encodings, legal, chosen, right, score = recorded
+    encodings, legal, chosen, right, score = (
+        recorded[key] for key in ("observation", "legal", "chosen", "right", "score")
+    )
     env = reversis.VectorEnv(ruleset, 1, seed)
     observation, mask = np.asarray(env.observation), np.asarray(env.legal_action_mask)
     terminated = np.asarray(env.terminated)
@@ -307,7 +309,8 @@ def test_imitation_follows_a_network_while_the_search_labels_its_positions() -> 
 
     ruleset = reversis.preset("hearts-computer")
     network = reversis._core.LearnedPolicy.from_file(SHIPPED_WEIGHTS)
-    encodings, legal, chosen, right, _ = imitate.record_hand(ruleset, 7, 1, playouts=20, follow=str(SHIPPED_WEIGHTS))
+    recorded = imitate.record_hand(ruleset, 7, 1, playouts=20, follow=str(SHIPPED_WEIGHTS))
+    encodings, legal, chosen, right = (recorded[key] for key in ("observation", "legal", "chosen", "right"))
     # Every id applied is the network's choice in that position, every label a legal one.
     for encoding, mask, action_id in zip(encodings, legal, chosen):
         assert network.decide(encoding.tolist(), np.flatnonzero(mask).tolist()) == action_id
@@ -315,7 +318,83 @@ def test_imitation_follows_a_network_while_the_search_labels_its_positions() -> 
     # The search's answer is recorded where the network plays otherwise.
     assert ((right.sum(axis=1) == 1) & ~right[np.arange(len(chosen)), chosen]).any()
     # Without it the search's own choices are applied: another hand.
-    assert not np.array_equal(imitate.record_hand(ruleset, 7, 1, playouts=20)[2], chosen)
+    assert not np.array_equal(imitate.record_hand(ruleset, 7, 1, playouts=20)["chosen"], chosen)
+
+
+def test_imitation_records_the_searchs_estimates_beside_the_same_decisions() -> None:
+    imitate = recipe("imitate_search")
+    np = pytest.importorskip("numpy")
+    ruleset = reversis.preset("hearts-computer")
+    plain = imitate.record_hand(ruleset, 9, 1, playouts=200)
+    recorded = imitate.record_hand(ruleset, 9, 1, playouts=200, estimates=True)
+    assert plain.keys() | {"estimate"} == recorded.keys()
+    for key, column in plain.items():
+        assert np.array_equal(column, recorded[key]), key
+    estimate, legal, chosen = recorded["estimate"], recorded["legal"], recorded["chosen"]
+    cards = (chosen < 52) & (legal.sum(axis=1) > 1)
+    # Every legal card of a choice between cards has an estimate, nothing else does: not the
+    # selects of a pass, not a forced card.
+    assert np.array_equal(np.isfinite(estimate), legal & cards[:, None])
+    assert cards.sum() > 20 and (~cards).sum() >= 3 + 13
+    # The search plays a card of (nearly) the least estimated margin: each card is estimated on
+    # a share of the playouts that chose it, so a near tie may go either way.
+    rows = estimate[cards].astype(float)
+    least = np.nanmin(rows, axis=1)
+    played = rows[np.arange(len(rows)), chosen[cards]]
+    assert (played - least <= 0.5).mean() > 0.9
+    # Margins are points against the others' mean: within a hand's points (26, the moon included).
+    assert np.nanmax(np.abs(rows)) <= 26 * 4 / 3
+
+
+def test_the_soft_loss_is_least_at_the_searchs_distribution() -> None:
+    imitate = recipe("imitate_search")
+    torch = pytest.importorskip("torch")
+    legal = torch.tensor([[True, True, True, False]])
+    margins = torch.tensor([[0.0, 1.0, 1.0, 0.0]])
+    # At temperature 1 the target is (1, e^-1, e^-1) / (1 + 2 e^-1) over the three legal cards.
+    z = 1 + 2 * math.exp(-1)
+    target = [1 / z, math.exp(-1) / z, math.exp(-1) / z]
+    entropy = -sum(p * math.log(p) for p in target)
+    matching = imitate.soft_loss(torch.tensor([[0.0, -1.0, -1.0, 50.0]]), legal, margins, 1.0)
+    assert float(matching) == pytest.approx(entropy, rel=1e-5)
+    uniform = imitate.soft_loss(torch.zeros(1, 4), legal, margins, 1.0)
+    assert float(uniform) == pytest.approx(math.log(3), rel=1e-5) and float(uniform) > float(matching)
+    # A cooler temperature puts the target on the best card alone.
+    cold = imitate.soft_loss(torch.tensor([[10.0, 0.0, 0.0, 0.0]]), legal, margins, 0.01)
+    assert float(cold) < 1e-3
+
+
+def test_imitation_of_the_searchs_estimates_learns_and_starts_where_told(tmp_path: Path) -> None:
+    imitate = recipe("imitate_search")
+    torch = pytest.importorskip("torch")
+    np = pytest.importorskip("numpy")
+    ruleset = reversis.preset("hearts-computer")
+    data = imitate.generate(ruleset.name, 40, playouts=50, seed=2, jobs=1, estimates=True)
+    torch.manual_seed(2)
+    untrained = imitate.Policy([64, 64], imitate.input_scale(ruleset))
+    trained, _ = imitate.train(data, ruleset, [64, 64], epochs=4, lr=1e-3, seed=2, temperature=0.5)
+    deals = {"opponents": "random", "games": 250, "hands": 4, "seed": 78}
+    before = imitate.evaluate(untrained, ruleset, **deals)
+    after = imitate.evaluate(trained, ruleset, **deals)
+    low, high = paired_interval(before, after)
+    assert high < 0, (before.mean(), after.mean(), low, high)
+    # Started from a network and not moved (a learning rate of 0), the network is that one.
+    path = tmp_path / "start.rvnn"
+    imitate.export_rvnn(trained, path, {"preset": ruleset.name})
+    again, _ = imitate.train(data, ruleset, [64, 64], epochs=1, lr=0.0, seed=3, temperature=0.5, init=path)
+    rows = torch.as_tensor(data["observation"][:200]).float()
+    with torch.no_grad():
+        assert torch.allclose(again(rows), trained(rows), rtol=1e-2, atol=1e-2)
+    with pytest.raises(SystemExit, match="fit"):
+        imitate.train(data, ruleset, [32], epochs=1, lr=1e-3, seed=3, init=path)
+    # Estimates are needed for --soft; data without them join as decisions without estimates.
+    plain = {key: column for key, column in data.items() if key != "estimate"}
+    with pytest.raises(SystemExit, match="--estimates"):
+        imitate.train(plain, ruleset, [8], epochs=1, lr=1e-3, seed=1, temperature=0.5)
+    meta = {"ruleset": ruleset.name}
+    joined, _ = imitate.join([(data, meta), (plain, meta)])
+    assert len(joined["estimate"]) == 2 * len(data["estimate"])
+    assert np.isnan(joined["estimate"][len(data["estimate"]) :].astype(float)).all()
 
 
 def test_imitation_data_sets_join_with_their_hands_kept_apart() -> None:

@@ -36,6 +36,7 @@ from __future__ import annotations
 import argparse
 import math
 import multiprocessing
+import random
 import sys
 import time
 from pathlib import Path
@@ -47,10 +48,11 @@ import torch
 import reversis
 from reversis.encoding import ENCODING_VERSION, encode_observation
 from reversis.players import SearchPlayer, observe
+from reversis.players.search import evaluate_decision
 
 # The network, its export and the evaluation are the PPO recipe's: the two share a file format.
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from ppo_vector import Policy, card_points_total, evaluate, export_rvnn, input_scale
+from ppo_vector import Policy, card_points_total, evaluate, export_rvnn, init_hidden, input_scale, load_init
 
 NUM_ACTIONS = reversis.NUM_ACTIONS
 SELECT = 52
@@ -79,27 +81,61 @@ def followed(path: str) -> Any:
 
 
 def record_hand(
-    ruleset: Any, game_seed: int, hand_number: int, playouts: int, follow: str | None = None
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """One hand with a search player in every seat: encodings, legal masks, chosen ids, right ids, scores.
+    ruleset: Any,
+    game_seed: int,
+    hand_number: int,
+    playouts: int,
+    follow: str | None = None,
+    *,
+    estimates: bool = False,
+) -> dict[str, np.ndarray]:
+    """One hand with a search player in every seat, a row per decision in each column.
 
     The game is ``Game(ruleset, seed=game_seed, hand_number=hand_number)``; the player of seat
-    ``s`` is seeded with ``game_seed + s``. Returns five arrays with a row per decision:
-    OBS-3 (int32), the legal ids and the right ids (bool, 106 each), the id applied, and the
-    acting seat's score for the hand (the ``hand`` event's ``scores``).
+    ``s`` is seeded with ``game_seed + s``. The columns: ``observation``, OBS-3 (int32);
+    ``legal`` and ``right``, the legal ids and the search's right ids (bool, 106 each);
+    ``chosen``, the id applied; ``score``, the acting seat's score for the hand (the ``hand``
+    event's ``scores``).
 
     With ``follow`` (a ``.rvnn`` file) every decision is still labelled by the search, but the
     id applied is the network's (LRN-4): the hand goes where the network takes it, so the data
     hold the positions the network meets (DAgger's on-policy data), each with the search's answer.
+
+    With ``estimates`` the search's decisions are made through
+    :func:`~reversis.players.search.evaluate_decision` with the seeds the players would have drawn
+    (the same choices, at about twice the time), and the column ``estimate`` (float16, 106 a
+    row) holds, for a card decision between two or more cards, each legal card's expected
+    margin (the seat's points for the hand minus the others' mean, lower is better); NaN where
+    there is none (other ids, passes, a forced card).
     """
     network = followed(follow) if follow else None
     game = reversis.Game(ruleset, seed=game_seed, hand_number=hand_number)
     players = [SearchPlayer(playouts=playouts, seed=game_seed + seat) for seat in range(int(ruleset.players))]
+    # SearchPlayer's own seeding: a decision seed drawn from random.Random(its seed) at each act.
+    seeds = [random.Random(game_seed + seat) for seat in range(int(ruleset.players))]
     encodings: list[Any] = []
     legal: list[np.ndarray] = []
     chosen: list[int] = []
     right: list[np.ndarray] = []
     seats: list[int] = []
+    margins: list[np.ndarray] = []
+    no_estimate = np.full(NUM_ACTIONS, np.nan, dtype=np.float16)
+
+    def search(seat: int) -> tuple[dict[str, Any], np.ndarray]:
+        """The search player's action for ``seat``, and the cards' estimates where recorded."""
+        observation = observe(game, seat)
+        if not estimates:
+            return players[seat].act(observation), no_estimate
+        seed = seeds[seat].getrandbits(64)
+        if observation.phase == "play" and len(observation.legal) == 1:
+            return {"type": "play", "seat": seat, "card": observation.legal[0]}, no_estimate
+        review = evaluate_decision(observation, playouts=playouts, seed=seed)
+        row = no_estimate
+        if observation.phase == "play":
+            row = no_estimate.copy()
+            for estimate in review["estimates"]:
+                row[reversis.action_ids(estimate["action"])[0]] = estimate["margin"]
+        return review["choice"], row
 
     def decide(seat: int, right_ids: list[int]) -> int:
         """Record the seat's decision, the search's ``right_ids``, and apply the first (or the network's)."""
@@ -112,6 +148,7 @@ def record_hand(
         targets = np.zeros(NUM_ACTIONS, dtype=bool)
         targets[right_ids] = True
         right.append(targets)
+        margins.append(row)
         action_id = right_ids[0] if network is None else int(network.decide(encoding, legal_ids))
         chosen.append(action_id)
         seats.append(seat)
@@ -120,11 +157,12 @@ def record_hand(
 
     while True:
         seat = game.to_act
-        action = players[seat].act(observe(game, seat))
+        action, row = search(seat)
         ids = reversis.action_ids(action)
         if action["type"] == "pass":
             # One select at a time (ascending, as action_ids lists them): any card of the pass
             # not yet selected is a right choice, since the search chose the three together.
+            # The pass's selects have no estimates.
             selected: list[int] = []
             for _ in ids:
                 selected.append(decide(seat, [i for i in ids if i not in selected]))
@@ -134,37 +172,47 @@ def record_hand(
         if ended:
             break
     scores = np.asarray(ended[0]["scores"], dtype=np.int16)
-    return (
-        np.array(encodings, dtype=np.int32),
-        np.array(legal),
-        np.array(chosen, dtype=np.int64),
-        np.array(right),
-        scores[np.array(seats, dtype=np.int64)],
-    )
+    columns = {
+        "observation": np.array(encodings, dtype=np.int32),
+        "legal": np.array(legal),
+        "chosen": np.array(chosen, dtype=np.int64),
+        "right": np.array(right),
+        "score": scores[np.array(seats, dtype=np.int64)],
+    }
+    if estimates:
+        columns["estimate"] = np.array(margins)
+    return columns
 
 
-def _record(
-    job: tuple[str, int, int, int, str | None],
-) -> tuple[int, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def _record(job: tuple[str, int, int, int, str | None, bool]) -> tuple[int, dict[str, np.ndarray]]:
     """Record hand ``hand`` of a data set (a worker's task); the encodings as int8."""
-    name, seed, hand, playouts, follow = job
+    name, seed, hand, playouts, follow, estimates = job
     ruleset = reversis.preset(name)
     passing = ruleset.passing
     cycle = int(ruleset.players) * (len(passing["cycle"]) if passing else 1)
-    encodings, legal, chosen, right, score = record_hand(ruleset, hand_seed(seed, hand), hand % cycle, playouts, follow)
+    columns = record_hand(ruleset, hand_seed(seed, hand), hand % cycle, playouts, follow, estimates=estimates)
+    encodings = columns["observation"]
     if encodings.min() < INT8.min or encodings.max() > INT8.max:
         raise ValueError(f"hand {hand}: an OBS-3 value outside int8 ({encodings.min()} to {encodings.max()})")
-    return hand, encodings.astype(np.int8), legal, chosen, right, score
+    columns["observation"] = encodings.astype(np.int8)
+    return hand, columns
 
 
 def generate(
-    ruleset: str, hands: int, playouts: int, seed: int, jobs: int, *, follow: str | None = None
+    ruleset: str,
+    hands: int,
+    playouts: int,
+    seed: int,
+    jobs: int,
+    *,
+    follow: str | None = None,
+    estimates: bool = False,
 ) -> dict[str, np.ndarray]:
     """Record ``hands`` hands on ``jobs`` processes, following ``follow`` if given (:func:`record_hand`).
 
-    The columns of the data set, in hand order.
+    The columns of the data set, in hand order, ``hand`` numbering each row's hand.
     """
-    tasks = [(ruleset, seed, hand, playouts, follow) for hand in range(hands)]
+    tasks = [(ruleset, seed, hand, playouts, follow, estimates) for hand in range(hands)]
     started = time.perf_counter()
     results: list[Any] = []
     if jobs == 1:
@@ -176,14 +224,10 @@ def generate(
                 if done % max(1, hands // 10) == 0:
                     print(f"  {done:,} of {hands:,} hands in {time.perf_counter() - started:.0f} s", flush=True)
     results.sort(key=lambda result: result[0])
-    return {
-        "hand": np.concatenate([np.full(len(r[2]), r[0], dtype=np.int32) for r in results]),
-        "observation": np.concatenate([r[1] for r in results]),
-        "legal": np.concatenate([r[2] for r in results]),
-        "chosen": np.concatenate([r[3] for r in results]),
-        "right": np.concatenate([r[4] for r in results]),
-        "score": np.concatenate([r[5] for r in results]),
-    }
+    data = {"hand": np.concatenate([np.full(len(r[1]["chosen"]), r[0], dtype=np.int32) for r in results])}
+    for key in results[0][1]:
+        data[key] = np.concatenate([r[1][key] for r in results])
+    return data
 
 
 def save(path: Path, data: dict[str, np.ndarray], ruleset: str, playouts: int, seed: int) -> None:
@@ -211,6 +255,14 @@ def join(datasets: list[tuple[dict[str, np.ndarray], dict[str, Any]]]) -> tuple[
     :raises SystemExit: for data sets of different rulesets or columns.
     """
     rulesets = {str(meta["ruleset"]) for _, meta in datasets}
+    if any("estimate" in data for data, _ in datasets):
+        # Data recorded without estimates join as decisions without them (their labels alone).
+        datasets = [
+            ({**data, "estimate": np.full(data["legal"].shape, np.nan, dtype=np.float16)}, meta)
+            if "estimate" not in data
+            else (data, meta)
+            for data, meta in datasets
+        ]
     columns = {tuple(sorted(data)) for data, _ in datasets}
     if len(rulesets) > 1 or len(columns) > 1:
         raise SystemExit(f"the data sets differ: rulesets {sorted(rulesets)}, columns {sorted(columns)}")
@@ -230,6 +282,17 @@ def set_loss(logits: torch.Tensor, legal: torch.Tensor, right: torch.Tensor) -> 
     return (torch.logsumexp(legal_logits, dim=1) - torch.logsumexp(right_logits, dim=1)).mean()
 
 
+def soft_loss(logits: torch.Tensor, legal: torch.Tensor, margins: torch.Tensor, temperature: float) -> torch.Tensor:
+    """Cross-entropy against the search's estimates: the target is softmax(−margin / temperature) over the legal ids.
+
+    A card half a point worse than the best keeps e^(−0.5 / temperature) of its weight, so the
+    network learns how much worse each card is, not only which the search chose.
+    """
+    target = torch.softmax((-margins / temperature).masked_fill(~legal, -1e9), dim=1)
+    log_policy = torch.log_softmax(logits.masked_fill(~legal, -1e9), dim=1)
+    return -(target * log_policy).sum(dim=1).mean()
+
+
 def hand_points(ruleset: Any) -> float:
     """The scale of a hand's scores: the points of every card, the moon's bonus where larger."""
     moon = ruleset.moon
@@ -245,17 +308,26 @@ def train(
     lr: float,
     seed: int,
     value_weight: float | None = None,
+    temperature: float | None = None,
+    init: Path | None = None,
 ) -> tuple[Policy, list[tuple[float, float]]]:
     """Fit a :class:`Policy` to the data; the validation (loss, agreement) after each epoch.
 
     With ``value_weight`` the policy has a value head, fitted to the data's ``score`` column by
-    the squared error in units of :func:`hand_points`, weighted so against the set loss. A tenth
-    of the hands (at least one) is held out for validation.
+    the squared error in units of :func:`hand_points`, weighted so against the set loss. With
+    ``temperature`` the decisions that have estimates are fitted by :func:`soft_loss` instead of
+    the set loss, and each epoch prints the search's regret of the network's cards too (the
+    estimated margin of its card minus the best one's). ``init`` (a ``.rvnn`` network or a
+    checkpoint) is where the weights start. A tenth of the hands (at least one) is held out for
+    validation.
 
-    :raises SystemExit: for ``value_weight`` and a data set without scores (recorded before they were kept).
+    :raises SystemExit: for ``value_weight`` and a data set without scores (recorded before they
+        were kept), ``temperature`` and one without estimates, or an ``init`` of other sizes.
     """
     if value_weight is not None and "score" not in data:
         raise SystemExit("--value needs a data set with the hands' scores: record it again")
+    if temperature is not None and "estimate" not in data:
+        raise SystemExit("--soft needs a data set with the search's estimates: record it with --estimates")
     torch.manual_seed(seed)
     hands = np.unique(data["hand"])
     held_out = np.random.default_rng(seed).choice(hands, size=max(1, len(hands) // 10), replace=False)
@@ -265,15 +337,29 @@ def train(
         raise SystemExit("too few hands to train on: give at least two")
     scale = hand_points(ruleset)
     policy = Policy(hidden, input_scale(ruleset), value=value_weight is not None, value_scale=scale)
+    if init is not None:
+        load_init(init, policy, None)
     optimizer = torch.optim.Adam(policy.parameters(), lr=lr)
     observation = torch.as_tensor(data["observation"])
     legal, right = torch.as_tensor(data["legal"]), torch.as_tensor(data["right"])
     score = torch.as_tensor(data["score"].astype(np.float32)) if value_weight is not None else None
+    margins = torch.as_tensor(data["estimate"].astype(np.float32)) if temperature is not None else None
+    # The decisions fitted to the estimates: those that have them (card decisions of two or more cards).
+    estimated = margins.isfinite().any(dim=1) if margins is not None else torch.zeros(len(legal), dtype=torch.bool)
 
     def losses(rows: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor | None]:
         outputs = policy.outputs(observation[rows].float())
         logits = outputs[:, :NUM_ACTIONS]
-        loss = set_loss(logits, legal[rows], right[rows])
+        # Each kind of decision weighs in by its share of the rows.
+        soft = estimated[rows]
+        loss = logits.new_zeros(())
+        if not soft.all():
+            hard = rows[~soft]
+            loss = loss + set_loss(logits[~soft], legal[hard], right[hard]) * float((~soft).float().mean())
+        if margins is not None and temperature is not None and soft.any():
+            rows_soft = rows[soft]
+            soft_part = soft_loss(logits[soft], legal[rows_soft], margins[rows_soft].nan_to_num(0.0), temperature)
+            loss = loss + soft_part * float(soft.float().mean())
         if score is None or value_weight is None:
             return loss, logits, None
         error = outputs[:, NUM_ACTIONS] - score[rows]
@@ -300,11 +386,18 @@ def train(
             best = logits.masked_fill(~legal[rows], -1e9).argmax(dim=1)
             agreement = float(right[rows].gather(1, best[:, None]).float().mean())
         history.append((loss, agreement))
+        regret = ""
+        if margins is not None:
+            soft = estimated[rows]
+            row_margins = margins[rows][soft]
+            chosen_margin = row_margins.gather(1, best[soft][:, None])[:, 0]
+            least = row_margins.nan_to_num(float("inf")).min(dim=1).values
+            regret = f", regret {float((chosen_margin - least).mean()):.3f} points a card decision"
         value = ""
         if error is not None:
             value = f", value off by {float(error.abs().mean()):.2f} points (a constant: {baseline:.2f})"
         print(
-            f"epoch {epoch + 1}: validation loss {loss:.4f}, choice among the search's {agreement:.1%}{value}",
+            f"epoch {epoch + 1}: validation loss {loss:.4f}, choice among the search's {agreement:.1%}{regret}{value}",
             flush=True,
         )
     return policy, history
@@ -356,7 +449,7 @@ def parser() -> argparse.ArgumentParser:
     stage = p.add_mutually_exclusive_group()
     stage.add_argument("--data-only", action="store_true", help="record the data set and stop")
     stage.add_argument("--train-only", action="store_true", help="train on the --data set recorded before")
-    p.add_argument("--hidden", type=_sizes, default=[128, 128], help="hidden layer sizes (default 128,128)")
+    p.add_argument("--hidden", type=_sizes, help="hidden layer sizes (default: those of --init, else 128,128)")
     p.add_argument("--epochs", type=_positive, default=10, help="passes over the training hands")
     p.add_argument("--lr", type=float, default=1e-3, help="Adam's learning rate")
     p.add_argument("--torch-threads", type=_positive, default=1, help="threads of PyTorch")
@@ -374,6 +467,18 @@ def parser() -> argparse.ArgumentParser:
         metavar="WEIGHT",
         help="also fit a value head to the hands' scores, its loss weighted by WEIGHT (1 if not given)",
     )
+    p.add_argument(
+        "--estimates",
+        action="store_true",
+        help="record the search's estimate of every legal card (about twice the recording time), for --soft",
+    )
+    p.add_argument(
+        "--soft",
+        type=_weight,
+        metavar="TEMPERATURE",
+        help="fit card decisions to softmax(-estimate / TEMPERATURE) over the legal cards (points), not the choice",
+    )
+    p.add_argument("--init", type=Path, metavar="PATH", help="start from a .rvnn network or a --save checkpoint")
     p.add_argument("--eval-games", type=int, default=500, help="games of the evaluation (0: none)")
     p.add_argument("--eval-opponents", choices=("random", "rules"), default="random", help="whom to evaluate against")
     p.add_argument("--save", type=Path, help="write a checkpoint that ppo_vector.py --init takes")
@@ -399,7 +504,9 @@ def main(argv: list[str] | None = None) -> int:
             except reversis.InvalidInputError as error:
                 raise SystemExit(f"--follow: {error}") from None
         follow = None if args.follow is None else str(args.follow)
-        data = generate(args.ruleset, args.hands, args.playouts, args.seed, args.jobs, follow=follow)
+        data = generate(
+            args.ruleset, args.hands, args.playouts, args.seed, args.jobs, follow=follow, estimates=args.estimates
+        )
         ruleset_name = args.ruleset
         print(f"{len(data['chosen']):,} decisions of {args.hands:,} hands in {time.perf_counter() - started:.1f} s")
         if args.data is not None:
@@ -407,8 +514,17 @@ def main(argv: list[str] | None = None) -> int:
         if args.data_only:
             return 0
     ruleset = reversis.preset(ruleset_name)
+    hidden = args.hidden or (init_hidden(args.init) if args.init is not None else [128, 128])
     policy, _ = train(
-        data, ruleset, args.hidden, epochs=args.epochs, lr=args.lr, seed=args.seed, value_weight=args.value
+        data,
+        ruleset,
+        hidden,
+        epochs=args.epochs,
+        lr=args.lr,
+        seed=args.seed,
+        value_weight=args.value,
+        temperature=args.soft,
+        init=args.init,
     )
     if args.save:
         torch.save({"policy": policy.state_dict()}, args.save)
