@@ -18,9 +18,7 @@
 
 use std::sync::Arc;
 
-use reversis_core::{
-    Card, CardSet, Error, ErrorCode, ENCODING_LENGTH, ENCODING_VERSION, NUM_ACTIONS,
-};
+use reversis_core::{Card, Error, ErrorCode, ENCODING_LENGTH, ENCODING_VERSION, NUM_ACTIONS};
 use serde_json::{Map, Value};
 
 /// The first four bytes of a weight file.
@@ -534,17 +532,13 @@ impl Network {
 
     // The legal play of `legal` (a non-empty set of cards) with the highest logit for
     // `encoding`, an encoding of the right length, with the working memory of `scratch`.
+    // A card's play id is its card id, so the card mask is the ids' mask.
     pub(crate) fn best_play(&self, encoding: &[i32], legal: u64, scratch: &mut Scratch) -> Card {
-        let outputs = self.outputs(encoding, scratch);
-        let mut best: Option<(u8, f32)> = None;
-        for c in CardSet(legal) {
-            let x = outputs[usize::from(c.id())];
-            match best {
-                Some((_, b)) if !(x > b || (b.is_nan() && !x.is_nan())) => {}
-                _ => best = Some((c.id(), x)),
-            }
-        }
-        Card::new(best.expect("a legal card").0)
+        let logits: &[f32; ACTIONS] = self.outputs(encoding, scratch)[..ACTIONS]
+            .try_into()
+            .expect("the outputs begin with the actions' logits");
+        let id = best_legal(logits, u128::from(legal)).expect("a legal card");
+        Card::new(u8::try_from(id).expect("a play id is a card id"))
     }
 
     /// The network's 106 outputs for `encoding`, OBS-3's 1,435 values.
