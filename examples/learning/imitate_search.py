@@ -28,6 +28,13 @@ prints the value's mean absolute error in points as well. The result is exported
 (``--export``) and as a checkpoint (``--save``), either of which
 ``ppo_vector.py --init`` fine-tunes, for example against the rule-based player.
 
+A label says which card the search chose, not by how much: ``--estimates`` also records the
+search's estimate of every legal card (its expected margin, :func:`record_hand`), and ``--soft
+TEMPERATURE`` fits those decisions to the softmax of minus the estimates over the temperature
+(points) instead, so that a near tie teaches near-equal odds and a blunder a low one; each epoch
+then prints the search's regret of the network's cards (how many points of margin its choices
+give up by the search's estimates). ``--init`` starts the training from a network or checkpoint.
+
 Needs the ``learn`` extra (``torch``, ``numpy``); ``--export`` needs ``reversis.players.learned``.
 """
 
