@@ -158,6 +158,41 @@ def test_ppo_rules_opponents_take_points_off_an_untrained_policy() -> None:
     assert ppo.train(args).decisions >= 2000
 
 
+def test_ppo_league_plays_each_game_against_one_kind_of_opponent(tmp_path: Path) -> None:
+    ppo = recipe("ppo_vector")
+    np = pytest.importorskip("numpy")
+    from reversis.players.learned import SHIPPED_WEIGHTS
+
+    ruleset = reversis.preset("hearts-computer")
+    games = 6
+    env = reversis.VectorEnv(ruleset, games, 3)
+    league = ppo.Opponents(f"random,{SHIPPED_WEIGHTS}", seed=1)
+    network = reversis._core.LearnedPolicy.from_file(SHIPPED_WEIGHTS)
+    observation, mask = np.asarray(env.observation), np.asarray(env.legal_action_mask)
+    differ = 0
+    for _ in range(60):
+        ids = league.choose(env, mask, np.arange(games))
+        for game, action_id in enumerate(ids):
+            assert mask[game, action_id]
+            networks = network.decide(observation[game].tolist(), np.flatnonzero(mask[game]).tolist())
+            if game % 2:
+                assert action_id == networks, game
+            else:
+                differ += action_id != networks
+        env.step(ids.tolist())
+    assert differ > 10  # the even games are the random player's
+    # Only some games asked: each keeps its own kind.
+    odd = league.choose(env, mask, np.array([1, 3]))
+    assert odd.tolist() == [network.decide(observation[g].tolist(), np.flatnonzero(mask[g]).tolist()) for g in (1, 3)]
+    # The evaluation meets the rule-based player where the league has it, else the random one.
+    assert ppo.eval_opponents(ppo.parser().parse_args(["--opponents", f"{SHIPPED_WEIGHTS},rules"])) == "rules"
+    assert ppo.eval_opponents(ppo.parser().parse_args(["--opponents", f"random,{SHIPPED_WEIGHTS}"])) == "random"
+    with pytest.raises(SystemExit):
+        ppo.parser().parse_args(["--opponents", "rules,search"])
+    with pytest.raises(SystemExit, match=r"missing\.rvnn"):
+        ppo.Opponents(f"rules,{tmp_path / 'missing.rvnn'}", seed=0)
+
+
 def test_ppo_refuses_a_seat_the_table_lacks() -> None:
     ppo = recipe("ppo_vector")
     args = ppo.parser().parse_args(["--seats", "0,4", "--decisions", "10"])

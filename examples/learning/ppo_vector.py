@@ -5,7 +5,8 @@
 The learner is an MLP on the raw OBS-3 integers of the acting seat (1435 in, ReLU hidden layers,
 106 logits out, illegal ids masked before the softmax). It plays every seat of every game
 (``--seats all``, self-play with one shared policy) or the seats listed (``--seats 0`` or
-``--seats 0,2``), the others played by computer players (``--opponents random`` or ``rules``).
+``--seats 0,2``), the others played by computer players (``--opponents random``, ``rules``, a
+frozen ``.rvnn`` network, or a league of several, comma-separated, each game against one).
 
 Every seat's decisions go through the same buffers of the vector environment, the acting seat
 changing from step to step, so the decisions of one seat in one game form that seat's own
@@ -14,7 +15,7 @@ over each seat's sequence of decisions, not over the rows of the batch. A decisi
 has not decided again by the end of a rollout waits for the next rollout to learn its return.
 
 The learner is evaluated greedily (the legal id with the highest logit, as a ``.rvnn`` network
-decides) on a fixed set of seeded deals, one seat of each deal, against the opponents: the same
+decides) on a fixed set of seeded deals, one seat of each deal, against ``--eval-opponents``: the same
 deals every time, so that two evaluations are compared deal by deal, with a 95% interval on the
 mean paired difference. ``--log`` writes one CSV row per evaluation (learner decisions seen,
 training wall seconds, mean points per hand) for ``plot_curve.py``; ``--export`` writes the
@@ -262,34 +263,65 @@ def init_hidden(path: Path) -> list[int]:
 # --------------------------------------------------------------------------- opponents
 
 
+def opponent_kinds(text: str) -> list[str]:
+    """``--opponents``: a comma-separated list of ``random``, ``rules`` or ``.rvnn`` paths, else a usage error."""
+    kinds = [part.strip() for part in text.split(",")]
+    for kind in kinds:
+        if kind not in OPPONENTS and not kind.endswith(".rvnn"):
+            raise argparse.ArgumentTypeError(f"{kind!r}: an opponent is {', '.join(OPPONENTS)} or a .rvnn network")
+    return kinds
+
+
 class Opponents:
-    """The computer players of the seats the learner does not hold: ``random`` or ``rules``.
+    """The computer players of the seats the learner does not hold: ``random``, ``rules`` or a network.
 
     ``random`` draws uniformly among each row's legal ids with NumPy; ``rules`` asks the
     Rust rule-based player for its choice (:func:`reversis.players.computer_actions`), made from
-    the acting seat's knowledge alone.
+    the acting seat's knowledge alone; the path of a ``.rvnn`` network (a frozen learned player)
+    plays that network's best legal id, evaluated in Rust from the acting seat's OBS-3.
+
+    Several kinds make a league: game ``i`` of the batch is played against kind ``i mod k``, its
+    every other seat of that kind.
+
+    :raises SystemExit: for a network that cannot be read.
     """
 
-    def __init__(self, kind: str, seed: int) -> None:
-        if kind not in OPPONENTS:
-            raise ValueError(f"opponents must be one of {OPPONENTS}, not {kind!r}")
-        self.kind = kind
+    def __init__(self, kinds: str | Sequence[str], seed: int) -> None:
+        self.kinds = opponent_kinds(kinds) if isinstance(kinds, str) else list(kinds)
         self.rng = np.random.default_rng(seed)
+        self.networks: dict[str, Any] = {}
+        for kind in self.kinds:
+            if kind not in OPPONENTS and kind not in self.networks:
+                try:
+                    self.networks[kind] = reversis._core.LearnedPolicy.from_file(kind)
+                except (OSError, reversis.InvalidInputError) as error:
+                    raise SystemExit(f"--opponents {kind}: {error}") from None
 
     def check(self, env: Any) -> None:
         """Refuse, before any work is done, an environment that cannot play these opponents."""
-        if self.kind == "rules":
+        if "rules" in self.kinds:
             # Refuses a ruleset the rule-based player cannot play (two packs) with a clear error.
             computer_actions(env, "rules", 0)
 
     def choose(self, env: Any, mask: np.ndarray, rows: np.ndarray) -> np.ndarray:
         """The opponents' ids for the games ``rows`` (indices into the batch)."""
-        if self.kind == "rules":
-            every = np.asarray(computer_actions(env, "rules", int(self.rng.integers(2**63))), dtype=np.int64)
-            return every[rows]
-        # A legal id's draw is in [0, 1) and an illegal one's -1: the argmax is always legal.
-        draws = np.where(mask[rows], self.rng.random((len(rows), NUM_ACTIONS), dtype=np.float32), -1.0)
-        return draws.argmax(axis=1)
+        actions = np.zeros(len(rows), dtype=np.int64)
+        for k, kind in enumerate(self.kinds):
+            mine = (rows % len(self.kinds)) == k
+            if not mine.any():
+                continue
+            games = rows[mine]
+            if kind == "rules":
+                every = computer_actions(env, "rules", int(self.rng.integers(2**63)))
+                actions[mine] = np.asarray(every, dtype=np.int64)[games]
+            elif kind == "random":
+                # A legal id's draw is in [0, 1) and an illegal one's -1: the argmax is always legal.
+                draws = np.where(mask[games], self.rng.random((len(games), NUM_ACTIONS), dtype=np.float32), -1.0)
+                actions[mine] = draws.argmax(axis=1)
+            else:
+                observation = np.asarray(env.observation)[games]
+                actions[mine] = self.networks[kind].decide_batch(observation, mask[games])
+        return actions
 
 
 # --------------------------------------------------------------------------- evaluation
@@ -468,6 +500,13 @@ def _seats(text: str, players: int) -> np.ndarray:
     return held
 
 
+def eval_opponents(args: argparse.Namespace) -> str:
+    """Whom the learner is evaluated against: ``--eval-opponents``, else ``rules`` if met, else ``random``."""
+    if args.eval_opponents is not None:
+        return str(args.eval_opponents)
+    return "rules" if "rules" in args.opponents else "random"
+
+
 def train(args: argparse.Namespace) -> Result:
     """Train as ``args`` say, evaluating before, every ``eval_every`` decisions, and after."""
     torch.manual_seed(args.seed)
@@ -496,7 +535,7 @@ def train(args: argparse.Namespace) -> Result:
         return evaluate(
             policy,
             ruleset,
-            opponents=args.opponents,
+            opponents=eval_opponents(args),
             games=args.eval_games,
             hands=args.eval_hands,
             seed=args.eval_seed,
@@ -641,7 +680,17 @@ def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(description="PPO over reversis.VectorEnv in PyTorch.")
     p.add_argument("--ruleset", choices=reversis.preset_names(), default="hearts-computer", help="a preset")
     p.add_argument("--seats", default="all", help="the learner's seats: all (self-play) or a list such as 0 or 0,2")
-    p.add_argument("--opponents", choices=OPPONENTS, default="random", help="the computer players met")
+    p.add_argument(
+        "--opponents",
+        type=opponent_kinds,
+        default=["random"],
+        help="the computer players met: random, rules or a .rvnn network; several, comma-separated, share the games",
+    )
+    p.add_argument(
+        "--eval-opponents",
+        choices=OPPONENTS,
+        help="whom the evaluation plays (default: rules if met in training, else random)",
+    )
     p.add_argument("--rewards", choices=("trick", "hand"), default="trick", help="minus points per trick, or per hand")
     p.add_argument("--decisions", type=_positive, default=2_000_000, help="learner decisions to train on")
     p.add_argument("--num-envs", type=_positive, default=128, help="games stepped together")
@@ -676,7 +725,7 @@ def main(argv: list[str] | None = None) -> int:
     result = train(args)
     change = result.change
     print(
-        f"{result.decisions:,} decisions in {result.seconds:.1f} s: points per hand against {args.opponents} "
+        f"{result.decisions:,} decisions in {result.seconds:.1f} s: points per hand against {eval_opponents(args)} "
         f"{result.before.mean():.3f} -> {result.after.mean():.3f}, "
         f"change {change.mean:+.3f} (95% interval {change.low:+.3f} to {change.high:+.3f}, "
         f"{len(result.before):,} paired deals)"
