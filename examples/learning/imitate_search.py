@@ -144,8 +144,8 @@ def record_hand(
                 row[reversis.action_ids(estimate["action"])[0]] = estimate["margin"]
         return review["choice"], row
 
-    def decide(seat: int, right_ids: list[int]) -> int:
-        """Record the seat's decision, the search's ``right_ids``, and apply the first (or the network's)."""
+    def decide(seat: int, right_ids: list[int], estimate: np.ndarray) -> int:
+        """Record the decision with the search's ``right_ids`` and ``estimate``; apply the first (or the network's)."""
         encoding = encode_observation(observe(game, seat))
         encodings.append(encoding)
         legal_ids = game.legal_actions(seat)
@@ -155,7 +155,7 @@ def record_hand(
         targets = np.zeros(NUM_ACTIONS, dtype=bool)
         targets[right_ids] = True
         right.append(targets)
-        margins.append(row)
+        margins.append(estimate)
         action_id = right_ids[0] if network is None else int(network.decide(encoding, legal_ids))
         chosen.append(action_id)
         seats.append(seat)
@@ -172,9 +172,9 @@ def record_hand(
             # The pass's selects have no estimates.
             selected: list[int] = []
             for _ in ids:
-                selected.append(decide(seat, [i for i in ids if i not in selected]))
+                selected.append(decide(seat, [i for i in ids if i not in selected], row))
         else:
-            decide(seat, ids)
+            decide(seat, ids, row)
         ended = [event for event in game.events if event["type"] == "hand"]
         if ended:
             break
