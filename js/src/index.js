@@ -1078,7 +1078,7 @@ const DEFAULT_PLAYOUTS = 4000;
  *   chosen so far in the observation's `selected`; a moon choice is the better scored of ids 104
  *   and 105. `weights` (required) is the bytes of the weight file as a `Uint8Array`, e.g. the
  *   network the Python package ships, python/reversis/players/learned-hearts-computer.rvnn
- *   (430 KB, trained on `hearts-computer`); they are read once, here. Deterministic: `seed` is
+ *   (923 KB, trained on `hearts-computer`); they are read once, here. Deterministic: `seed` is
  *   accepted and unused. Options: `weights`, `seed`.
  *
  * Each decision draws its seed from a generator seeded with `seed` (fresh entropy without one),
