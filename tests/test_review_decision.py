@@ -58,6 +58,47 @@ def test_the_choice_is_the_search_players() -> None:
     assert reviewed > 5
 
 
+def test_a_reviewed_action_is_the_one_the_player_would_play() -> None:
+    """Two search players of one seed, one reviewing every other decision, play one hand alike."""
+    game = reversis.Game(reversis.preset("hearts-computer"), 6, hand_number=0)
+    plain, reviewing = SearchPlayer(playouts=40, seed=3), SearchPlayer(playouts=40, seed=3)
+    rules = [RuleBasedPlayer(s) for s in range(4)]
+    reviews = 0
+    while game.hand_number == 0 and game.phase != "over":
+        if game.to_act != 0:
+            act_for(game, rules)
+            continue
+        observation = observe(game, 0)
+        expected = plain.act(observation)
+        if reviews % 2 == 0:
+            action, review = reviewing.act_reviewed(observation)
+            if review is not None:
+                assert review["choice"] == action
+                assert action in [e["action"] for e in review["estimates"]]
+            else:
+                assert observation.phase == "play" and observation.legal == [action["card"]]
+        else:
+            action = reviewing.act(observation)
+        reviews += 1
+        assert action == expected
+        game.apply(action)
+    assert reviews >= 13
+
+
+@pytest.mark.parametrize(
+    "player",
+    [
+        SearchPlayer(time_ms=10),
+        SearchPlayer(objective="match"),
+        SearchPlayer(shoot=False),
+        SearchPlayer(rollouts="learned"),
+    ],
+)
+def test_only_a_player_the_review_reproduces_reviews(player: SearchPlayer) -> None:
+    with pytest.raises(ValueError, match="act_reviewed"):
+        player.act_reviewed(observe(queen_led(), 0))
+
+
 def test_a_pass_is_compared_with_the_searchs() -> None:
     game = reversis.Game(reversis.preset("hearts-4"), 9)
     observation = observe(game, 0)

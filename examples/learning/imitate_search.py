@@ -43,7 +43,6 @@ from __future__ import annotations
 import argparse
 import math
 import multiprocessing
-import random
 import sys
 import time
 from pathlib import Path
@@ -55,7 +54,6 @@ import torch
 import reversis
 from reversis.encoding import ENCODING_VERSION, encode_observation
 from reversis.players import SearchPlayer, observe
-from reversis.players.search import evaluate_decision
 
 # The network, its export and the evaluation are the PPO recipe's: the two share a file format.
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -108,9 +106,9 @@ def record_hand(
     id applied is the network's (LRN-4): the hand goes where the network takes it, so the data
     hold the positions the network meets (DAgger's on-policy data), each with the search's answer.
 
-    With ``estimates`` the search's decisions are made through
-    :func:`~reversis.players.search.evaluate_decision` with the seeds the players would have drawn
-    (the same choices, at about twice the time), and the column ``estimate`` (float16, 106 a
+    With ``estimates`` the players decide through
+    :meth:`~reversis.players.search.SearchPlayer.act_reviewed` (the same choices, at about twice
+    the time), and the column ``estimate`` (float16, 106 a
     row) holds, for a card decision between two or more cards, each legal card's expected
     margin (the seat's points for the hand minus the others' mean, lower is better); NaN where
     there is none (other ids, passes, a forced card).
@@ -118,8 +116,6 @@ def record_hand(
     network = followed(follow) if follow else None
     game = reversis.Game(ruleset, seed=game_seed, hand_number=hand_number)
     players = [SearchPlayer(playouts=playouts, seed=game_seed + seat) for seat in range(int(ruleset.players))]
-    # SearchPlayer's own seeding: a decision seed drawn from random.Random(its seed) at each act.
-    seeds = [random.Random(game_seed + seat) for seat in range(int(ruleset.players))]
     encodings: list[Any] = []
     legal: list[np.ndarray] = []
     chosen: list[int] = []
@@ -133,16 +129,13 @@ def record_hand(
         observation = observe(game, seat)
         if not estimates:
             return players[seat].act(observation), no_estimate
-        seed = seeds[seat].getrandbits(64)
-        if observation.phase == "play" and len(observation.legal) == 1:
-            return {"type": "play", "seat": seat, "card": observation.legal[0]}, no_estimate
-        review = evaluate_decision(observation, playouts=playouts, seed=seed)
+        action, review = players[seat].act_reviewed(observation)
         row = no_estimate
-        if observation.phase == "play":
+        if review is not None and observation.phase == "play":
             row = no_estimate.copy()
             for estimate in review["estimates"]:
                 row[reversis.action_ids(estimate["action"])[0]] = estimate["margin"]
-        return review["choice"], row
+        return action, row
 
     def decide(seat: int, right_ids: list[int], estimate: np.ndarray) -> int:
         """Record the decision with the search's ``right_ids`` and ``estimate``; apply the first (or the network's)."""
@@ -353,6 +346,8 @@ def train(
     margins = torch.as_tensor(data["estimate"].astype(np.float32)) if temperature is not None else None
     # The decisions fitted to the estimates: those that have them (card decisions of two or more cards).
     estimated = margins.isfinite().any(dim=1) if margins is not None else torch.zeros(len(legal), dtype=torch.bool)
+    # soft_loss masks the illegal ids itself; their NaN must not reach its arithmetic.
+    targets = margins.nan_to_num(0.0) if margins is not None else None
 
     def losses(rows: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor | None]:
         outputs = policy.outputs(observation[rows].float())
@@ -363,9 +358,9 @@ def train(
         if not soft.all():
             hard = rows[~soft]
             loss = loss + set_loss(logits[~soft], legal[hard], right[hard]) * float((~soft).float().mean())
-        if margins is not None and temperature is not None and soft.any():
+        if targets is not None and temperature is not None and soft.any():
             rows_soft = rows[soft]
-            soft_part = soft_loss(logits[soft], legal[rows_soft], margins[rows_soft].nan_to_num(0.0), temperature)
+            soft_part = soft_loss(logits[soft], legal[rows_soft], targets[rows_soft], temperature)
             loss = loss + soft_part * float(soft.float().mean())
         if score is None or value_weight is None:
             return loss, logits, None

@@ -306,14 +306,17 @@ class Opponents:
     def choose(self, env: Any, mask: np.ndarray, rows: np.ndarray) -> np.ndarray:
         """The opponents' ids for the games ``rows`` (indices into the batch)."""
         actions = np.zeros(len(rows), dtype=np.int64)
+        # The rule-based player decides for the whole batch at once: asked once however often it is named.
+        rules: np.ndarray | None = None
         for k, kind in enumerate(self.kinds):
             mine = (rows % len(self.kinds)) == k
             if not mine.any():
                 continue
             games = rows[mine]
             if kind == "rules":
-                every = computer_actions(env, "rules", int(self.rng.integers(2**63)))
-                actions[mine] = np.asarray(every, dtype=np.int64)[games]
+                if rules is None:
+                    rules = np.asarray(computer_actions(env, "rules", int(self.rng.integers(2**63))), dtype=np.int64)
+                actions[mine] = rules[games]
             elif kind == "random":
                 # A legal id's draw is in [0, 1) and an illegal one's -1: the argmax is always legal.
                 draws = np.where(mask[games], self.rng.random((len(games), NUM_ACTIONS), dtype=np.float32), -1.0)

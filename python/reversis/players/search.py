@@ -135,7 +135,7 @@ class SearchPlayer(Player):
         """The action of the observing seat: its pass, its play or its moon choice."""
         seat = observation.seat
         seed = self._rng.getrandbits(64)
-        if observation.phase == "play" and len(observation.legal) == 1:
+        if _forced(observation):
             return {"type": "play", "seat": seat, "card": observation.legal[0]}
         ids = _core.search_play(
             self._ruleset(observation.ruleset),
@@ -152,6 +152,30 @@ class SearchPlayer(Player):
             return {"type": "pass", "seat": seat, "cards": [deck[i - 52] for i in ids]}
         action: dict[str, Any] = _core.action_from_ids(ids, seat)
         return action
+
+    def act_reviewed(self, observation: Observation) -> tuple[dict[str, Any], dict[str, Any] | None]:
+        """The action :meth:`act` would return, with :func:`evaluate_decision`'s review of it.
+
+        The same action from the same seed draw, so a player may alternate the two freely; the
+        review (``None`` for a forced card) has every candidate's estimate, at about twice the
+        time of :meth:`act`. Only a player that :func:`evaluate_decision` reproduces can review:
+        a budget of playouts alone, the points as its objective, shooting allowed and the
+        rule-based playouts; any other raises :class:`ValueError`.
+        """
+        if self.time_ms is not None or self.objective != "points" or not self.shoot or self._network is not None:
+            raise ValueError("act_reviewed needs playouts alone, objective 'points', shoot and rule-based rollouts")
+        seed = self._rng.getrandbits(64)
+        if _forced(observation):
+            return {"type": "play", "seat": observation.seat, "card": observation.legal[0]}, None
+        assert self.playouts is not None
+        review = evaluate_decision(observation, playouts=self.playouts, seed=seed)
+        choice: dict[str, Any] = review["choice"]
+        return choice, review
+
+
+def _forced(observation: Observation) -> bool:
+    """Whether the observing seat has one card to play and nothing to search."""
+    return observation.phase == "play" and len(observation.legal) == 1
 
 
 def _rollout_network(rollouts: PathLike) -> _core.LearnedPolicy | None:
