@@ -420,6 +420,12 @@ def test_imitation_of_the_searchs_estimates_learns_and_starts_where_told(tmp_pat
     rows = torch.as_tensor(data["observation"][:200]).float()
     with torch.no_grad():
         assert torch.allclose(again(rows), trained(rows), rtol=1e-2, atol=1e-2)
+    # A network without a value gives a learner with one its policy; the value starts afresh.
+    valued, _ = imitate.train(data, ruleset, [64, 64], epochs=1, lr=0.0, seed=3, value_weight=1.0, init=path)
+    with torch.no_grad():
+        outputs = valued.outputs(rows)
+        assert outputs.shape[1] == imitate.NUM_ACTIONS + 1
+        assert torch.allclose(outputs[:, : imitate.NUM_ACTIONS], trained(rows), rtol=1e-2, atol=1e-2)
     with pytest.raises(SystemExit, match="fit"):
         imitate.train(data, ruleset, [32], epochs=1, lr=1e-3, seed=3, init=path)
     # Estimates are needed for --soft; data without them join as decisions without estimates.

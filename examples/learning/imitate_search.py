@@ -329,9 +329,7 @@ def train(
     if temperature is not None and "estimate" not in data:
         raise SystemExit("--soft needs a data set with the search's estimates: record it with --estimates")
     torch.manual_seed(seed)
-    hands = np.unique(data["hand"])
-    held_out = np.random.default_rng(seed).choice(hands, size=max(1, len(hands) // 10), replace=False)
-    validation = np.isin(data["hand"], held_out)
+    validation = _held_out(data, seed)
     training = np.flatnonzero(~validation)
     if len(training) == 0:
         raise SystemExit("too few hands to train on: give at least two")
@@ -403,6 +401,13 @@ def train(
             flush=True,
         )
     return policy, history
+
+
+def _held_out(data: dict[str, np.ndarray], seed: int) -> np.ndarray:
+    """Whether each row's hand is among the tenth (at least one) held out for validation."""
+    hands = np.unique(data["hand"])
+    held_out = np.random.default_rng(seed).choice(hands, size=max(1, len(hands) // 10), replace=False)
+    return np.isin(data["hand"], held_out)
 
 
 def _positive(text: str) -> int:

@@ -208,11 +208,19 @@ def load_init(path: Path, policy: Policy, critic: Critic | None) -> None:
     """
     if path.suffix == ".rvnn":
         layers = rvnn_layers(path)
+        linears = policy.linears()
         if not policy.has_value and len(layers[-1][1]) == NUM_ACTIONS + 1:
             # This learner has no value head (its critic is its own): the network's is dropped.
             weights, biases, activation = layers[-1]
             layers[-1] = (weights[:NUM_ACTIONS], biases[:NUM_ACTIONS], activation)
-        linears = policy.linears()
+        elif policy.has_value and len(layers[-1][1]) == NUM_ACTIONS:
+            # The network has no value: the learner's value output keeps its initial weights
+            # (given in points here, as a network's are, since they are put back in units below).
+            weights, biases, activation = layers[-1]
+            last = linears[-1]
+            value_weights = last.weight[NUM_ACTIONS:].detach().double().numpy() * float(policy.value_scale)
+            value_bias = last.bias[NUM_ACTIONS:].detach().double().numpy() * float(policy.value_scale)
+            layers[-1] = (np.vstack([weights, value_weights]), np.concatenate([biases, value_bias]), activation)
         shapes = [tuple(w.shape) for w, _, _ in layers]
         if shapes != [tuple(layer.weight.shape) for layer in linears]:
             raise SystemExit(f"{path}: layers {shapes} do not fit --hidden {policy.hidden}")
