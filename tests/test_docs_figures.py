@@ -456,17 +456,23 @@ def test_wheel_size_bound_in_readme() -> None:
 
 
 def test_shipped_network_size() -> None:
-    """benches/LEARNING.md gives the size of the network the package ships, in whole KB or in MB to
-    a tenth (of 1,000 and 1,000,000 bytes)."""
+    """Every page that gives the size of the network the package ships gives it right, in whole KB
+    or in MB to a tenth (of 1,000 and 1,000,000 bytes)."""
     network = ROOT / "python" / "reversis" / "players" / "learned-hearts-computer.rvnn"
     size = network.stat().st_size
 
     def wanted(groups: dict[str, str]) -> dict[str, str]:
         return {"size": str(round(size / 1000)) if groups["unit"] == "KB" else f"{size / 1e6:.1f}"}
 
-    check_figures(
+    # "learned-hearts-computer.rvnn` (2.0 MB)", "….rvnn`, 2.0 MB", "network (2.0 MB)".
+    stated = r"(?:learned-hearts-computer\.rvnn`?,?\s+\(?|network \()(?P<size>[\d.]+)\s+(?P<unit>KB|MB)"
+    pages = (
         "benches/LEARNING.md",
-        r"`python/reversis/players/learned-hearts-computer\.rvnn`\s+\((?P<size>[\d.]+)\s+(?P<unit>KB|MB)\)",
-        wanted,
-        f"{size:,} bytes: wc -c {network.relative_to(ROOT)}",
+        "benches/README.md",
+        "web/README.md",
+        "web/worker.js",
+        "js/README.md",
+        "js/src/index.js",
     )
+    for page in pages:
+        check_figures(page, stated, wanted, f"{size:,} bytes: wc -c {network.relative_to(ROOT)}")

@@ -474,6 +474,30 @@ def test_the_player_finishes_whole_hands_of_one_pack_and_two_pack_rulesets(tmp_p
         assert sum(game.last_hand["scores"]) != 0
 
 
+def test_the_players_value_is_its_networks_and_the_shipped_one_tracks_the_points_taken(tmp_path: Path) -> None:
+    observations = sample_observations("hearts-computer", 400, seed=12)
+    assert LearnedPlayer(weights=network(tmp_path, 3, [8])).value(observations[0]) is None
+    shipped = LearnedPlayer()
+    pure = read_weights(learned.SHIPPED_WEIGHTS)
+    assert pure.has_value
+    for observation in observations[:2]:  # the pure-Python pass over a million weights is slow
+        assert close([shipped.value(observation)], [pure.value(encode_observation(observation))])
+    # Late in a hand of random play, the points a seat has taken are most of what it will score:
+    # the value follows them.
+    late = [o for o in observations if o.phase == "play" and sum(len(t["cards"]) for t in o["tricks"]) >= 28]
+    assert len(late) >= 40
+    taken = [float(o["points"][o.seat]) for o in late]
+    values = [shipped.value(o) for o in late]
+    assert correlation(taken, values) > 0.5, correlation(taken, values)
+
+
+def correlation(xs: list[float], ys: list[float]) -> float:
+    """Pearson's correlation (``statistics.correlation`` is 3.10's)."""
+    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
+    sxy = sum((x - mx) * (y - my) for x, y in zip(xs, ys))
+    return sxy / math.sqrt(sum((x - mx) ** 2 for x in xs) * sum((y - my) ** 2 for y in ys))
+
+
 def test_the_shipped_network_missing_is_a_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(learned, "SHIPPED_WEIGHTS", tmp_path / "learned-hearts-computer.rvnn")
     with pytest.raises(InvalidInputError) as caught:

@@ -14,7 +14,7 @@ try {
 
 const OPTIONS = { random: [], rules: [], montecarlo: ["rollouts"], search: ["objective"], learned: [] };
 
-// The learned player's network (923 KB) is no part of the page: it is fetched once, when that
+// The learned player's network (2.0 MB) is no part of the page: it is fetched once, when that
 // player is first asked for, and read once; a failed fetch is tried again on the next request.
 let learned = null;
 function learnedPlayer() {

@@ -213,18 +213,16 @@ def load_init(path: Path, policy: Policy, critic: Critic | None) -> None:
             # This learner has no value head (its critic is its own): the network's is dropped.
             weights, biases, activation = layers[-1]
             layers[-1] = (weights[:NUM_ACTIONS], biases[:NUM_ACTIONS], activation)
-        elif policy.has_value and len(layers[-1][1]) == NUM_ACTIONS:
-            # The network has no value: the learner's value output keeps its initial weights
-            # (given in points here, as a network's are, since they are put back in units below).
-            weights, biases, activation = layers[-1]
-            last = linears[-1]
-            value_weights = last.weight[NUM_ACTIONS:].detach().double().numpy() * float(policy.value_scale)
-            value_bias = last.bias[NUM_ACTIONS:].detach().double().numpy() * float(policy.value_scale)
-            layers[-1] = (np.vstack([weights, value_weights]), np.concatenate([biases, value_bias]), activation)
+        # A network without a value starting a learner with one loads the logits' rows alone:
+        # the learner's value row keeps its initial weights.
+        outputs = len(layers[-1][1])
         shapes = [tuple(w.shape) for w, _, _ in layers]
-        if shapes != [tuple(layer.weight.shape) for layer in linears]:
+        wanted = [tuple(layer.weight.shape) for layer in linears]
+        wanted[-1] = (outputs, wanted[-1][1]) if outputs == NUM_ACTIONS else wanted[-1]
+        if shapes != wanted:
             raise SystemExit(f"{path}: layers {shapes} do not fit --hidden {policy.hidden}")
-        if policy.has_value:
+        if policy.has_value and outputs == NUM_ACTIONS + 1:
+            # The learner's value output is in units of value_scale, the network's in points.
             weights, biases, activation = layers[-1]
             weights, biases = weights.copy(), biases.copy()
             weights[NUM_ACTIONS:] /= float(policy.value_scale)
@@ -233,8 +231,8 @@ def load_init(path: Path, policy: Policy, critic: Critic | None) -> None:
         with torch.no_grad():
             for k, ((weights, biases, _), layer) in enumerate(zip(layers, linears)):
                 unscaled = weights / policy.scale.double().numpy()[None, :] if k == 0 else weights
-                layer.weight.copy_(torch.as_tensor(unscaled))
-                layer.bias.copy_(torch.as_tensor(biases))
+                layer.weight[: len(biases)].copy_(torch.as_tensor(unscaled))
+                layer.bias[: len(biases)].copy_(torch.as_tensor(biases))
         return
     checkpoint = _checkpoint(path)
     try:

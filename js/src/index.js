@@ -1077,8 +1077,8 @@ const DEFAULT_PLAYOUTS = 4000;
  *   equals. A pass is chosen one card at a time, the network run once per card with the cards
  *   chosen so far in the observation's `selected`; a moon choice is the better scored of ids 104
  *   and 105. `weights` (required) is the bytes of the weight file as a `Uint8Array`, e.g. the
- *   network the Python package ships, python/reversis/players/learned-hearts-computer.rvnn
- *   (923 KB, trained on `hearts-computer`); they are read once, here. Deterministic: `seed` is
+ *   network the Python package ships, python/reversis/players/learned-hearts-computer.rvnn (2.0 MB,
+ *   trained on `hearts-computer`); they are read once, here. Deterministic: `seed` is
  *   accepted and unused. Options: `weights`, `seed`.
  *
  * Each decision draws its seed from a generator seeded with `seed` (fresh entropy without one),

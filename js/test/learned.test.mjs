@@ -59,36 +59,49 @@ test("the learned player needs weights, and bytes of a valid weight file", () =>
   invalid(() => createPlayer("learned", { weights: WEIGHTS, seed: -1 }), /seed/);
 });
 
-// `weights` as a format version 2 network (LRN-7): the last layer given a 107th output, the value,
-// whose row and bias are zero; the logits, so the decisions, are those of `weights`.
-function withValue(weights) {
+// The shapes of a weight file's layers, [inputs, outputs] each, and where the headers start.
+function layerShapes(weights) {
   const view = new DataView(weights.buffer, weights.byteOffset, weights.byteLength);
   const count = view.getUint16(6, true);
   const headers = 12 + view.getUint32(8, true);
   const shapes = Array.from({ length: count }, (_, k) => [view.getUint32(headers + 12 * k, true), view.getUint32(headers + 12 * k + 4, true)]);
-  const [inputs, outputs] = shapes[count - 1];
-  assert.equal(outputs, 106);
+  return { shapes, lastHeader: headers + 12 * (count - 1) };
+}
+
+// The shipped network (format version 2, LRN-7) without its value: the last layer's 107th
+// output, its weights' row and its bias, dropped; the logits, so the decisions, are the same.
+function withoutValue(weights) {
+  const { shapes, lastHeader } = layerShapes(weights);
+  const [inputs, outputs] = shapes[shapes.length - 1];
+  assert.equal(outputs, 107);
   const lastBiases = weights.length - 2 * outputs;
-  const out = new Uint8Array(weights.length + 2 * inputs + 2);
-  out.set(weights.subarray(0, lastBiases));
-  out.set(weights.subarray(lastBiases), lastBiases + 2 * inputs);
+  const valueRow = lastBiases - 2 * inputs;
+  const out = new Uint8Array(weights.length - 2 * inputs - 2);
+  out.set(weights.subarray(0, valueRow));
+  out.set(weights.subarray(lastBiases, weights.length - 2), valueRow);
   const edit = new DataView(out.buffer);
-  edit.setUint16(4, 2, true);
-  edit.setUint32(headers + 12 * (count - 1) + 4, 107, true);
+  edit.setUint16(4, 1, true);
+  edit.setUint32(lastHeader + 4, 106, true);
   return out;
 }
 
 test("a network with a value (format version 2) plays as the same network without one", () => {
-  const plain = createPlayer("learned", { weights: WEIGHTS });
-  const valued = createPlayer("learned", { weights: withValue(WEIGHTS) });
+  const valued = createPlayer("learned", { weights: WEIGHTS });
+  const plain = createPlayer("learned", { weights: withoutValue(WEIGHTS) });
   for (const { ruleset, observation } of FIXTURES.cases) {
     assert.deepStrictEqual(valued.act(observation, preset(ruleset)), plain.act(observation, preset(ruleset)));
   }
-  const stale = withValue(WEIGHTS);
+  const stale = new Uint8Array(WEIGHTS);
   stale[4] = 1;
   assert.throws(
     () => createPlayer("learned", { weights: stale }),
     (e) => e instanceof InvalidInputError && /a version 1 network gives 106/.test(e.message),
+  );
+  const early = withoutValue(WEIGHTS);
+  early[4] = 2;
+  assert.throws(
+    () => createPlayer("learned", { weights: early }),
+    (e) => e instanceof InvalidInputError && /107/.test(e.message),
   );
 });
 

@@ -4,7 +4,7 @@ The network reads the 1,435 integers of its seat's encoded observation
 (:func:`reversis.encoding.encode_observation`, OBS-3 version 3) and scores the 106 action ids
 of ACT-2; the player takes the legal id with the highest score, the lowest id among equals. A
 network of format version 2 also gives a value, its estimate of the acting seat's score for the
-hand (LRN-7), which no decision of the player reads. It
+hand (LRN-7), which no decision of the player reads (:meth:`LearnedPlayer.value` gives it). It
 is evaluated in Rust (:data:`LearnedPolicy`); this module writes and reads the weight format
 (``.rvnn``) in pure Python, and :meth:`Weights.logits` is a forward pass in pure Python too, an
 independent implementation to check the Rust one against.
@@ -486,6 +486,16 @@ class LearnedPlayer(Player):
         """The network's metadata (for the shipped one, how it was trained)."""
         metadata: dict[str, Any] = self.policy.metadata
         return metadata
+
+    def value(self, observation: Observation) -> float | None:
+        """The network's estimate of the observing seat's score for the hand (LRN-7), in points.
+
+        ``None`` for a network without a value (format version 1). The shipped network has one,
+        fitted to the hands of benches/LEARNING.md's data sets as they were played; its play does
+        not read it.
+        """
+        value: float | None = self.policy.value(encode_observation(observation))
+        return value
 
     def _decide(self, observation: Observation, legal: Iterable[int]) -> int:
         return self.policy.decide(encode_observation(observation), list(legal))

@@ -135,8 +135,9 @@ class SearchPlayer(Player):
         """The action of the observing seat: its pass, its play or its moon choice."""
         seat = observation.seat
         seed = self._rng.getrandbits(64)
-        if _forced(observation):
-            return {"type": "play", "seat": seat, "card": observation.legal[0]}
+        forced = _forced_play(observation)
+        if forced is not None:
+            return forced
         ids = _core.search_play(
             self._ruleset(observation.ruleset),
             observation.data,
@@ -165,17 +166,20 @@ class SearchPlayer(Player):
         if self.time_ms is not None or self.objective != "points" or not self.shoot or self._network is not None:
             raise ValueError("act_reviewed needs playouts alone, objective 'points', shoot and rule-based rollouts")
         seed = self._rng.getrandbits(64)
-        if _forced(observation):
-            return {"type": "play", "seat": observation.seat, "card": observation.legal[0]}, None
+        forced = _forced_play(observation)
+        if forced is not None:
+            return forced, None
         assert self.playouts is not None
         review = evaluate_decision(observation, playouts=self.playouts, seed=seed)
         choice: dict[str, Any] = review["choice"]
         return choice, review
 
 
-def _forced(observation: Observation) -> bool:
-    """Whether the observing seat has one card to play and nothing to search."""
-    return observation.phase == "play" and len(observation.legal) == 1
+def _forced_play(observation: Observation) -> dict[str, Any] | None:
+    """The play of the observing seat's only legal card, where it has nothing else to search."""
+    if observation.phase == "play" and len(observation.legal) == 1:
+        return {"type": "play", "seat": observation.seat, "card": observation.legal[0]}
+    return None
 
 
 def _rollout_network(rollouts: PathLike) -> _core.LearnedPolicy | None:
