@@ -427,3 +427,50 @@ def test_rollouts_on_the_command_line() -> None:
         ["search:playouts=20:rollouts=learned", "rules"], ruleset=reversis.preset("hearts-computer"), hands=1, seed=2
     )
     assert result.players == ["search:playouts=20:rollouts=learned", "rules"]
+
+
+def test_leaves_by_the_value_play_legally_and_are_reproducible() -> None:
+    """``leaves="learned"`` ends a card's playouts at the searcher's next decision, scored by the
+    shipped network's value: legal whole hands, the same for the same seed, and other choices than
+    the playouts played to the end."""
+
+    def hand(leaves: str | None, seed: int) -> list[dict[str, Any]]:
+        game = reversis.Game(reversis.preset("hearts-computer"), seed, hand_number=0)
+        players: list[Player] = [SearchPlayer(playouts=40, seed=seed + s, leaves=leaves) for s in range(4)]
+        actions = []
+        while game.hand_number == 0:
+            actions.append(act_for(game, players))
+        return actions
+
+    valued = [hand("learned", seed) for seed in range(3)]
+    assert valued == [hand("learned", seed) for seed in range(3)]
+    assert valued != [hand(None, seed) for seed in range(3)]
+    assert tournament.player_options("search:playouts=9:leaves=nets/a:b.rvnn") == (
+        "search",
+        {"playouts": 9, "leaves": "nets/a:b.rvnn"},
+    )
+
+
+def test_leaves_need_a_value_the_points_and_one_pack(tmp_path: Any) -> None:
+    from reversis.players.learned import SHIPPED_WEIGHTS, write_weights
+
+    with pytest.raises(TypeError, match="leaves must be 'learned' or the path"):
+        SearchPlayer(leaves=3)  # type: ignore[arg-type]
+    plain = tmp_path / "plain.rvnn"
+    write_weights(plain, [([[0.0] * 1435] * 106, [0.0] * 106, "identity")])
+    with pytest.raises(ValueError, match="has no value"):
+        SearchPlayer(leaves=str(plain))
+    game = reversis.Game(reversis.preset("hearts-computer"), 5, hand_number=3)
+    obs = game.observation(game.to_move)
+    network = _core.LearnedPolicy.from_file(SHIPPED_WEIGHTS)
+    with pytest.raises(reversis.InvalidInputError, match="objective points"):
+        _core.search_play(game.ruleset, obs, 1, playouts=5, objective="match", leaves=network)
+    with pytest.raises(reversis.InvalidInputError, match="has no value"):
+        _core.search_play(game.ruleset, obs, 1, playouts=5, leaves=_core.LearnedPolicy.from_file(plain))
+    with pytest.raises(reversis.InvalidInputError, match="leaves is a LearnedPolicy or None, not 'learned'"):
+        _core.search_play(game.ruleset, obs, 1, playouts=5, leaves="learned")
+    two_packs = reversis.Game(reversis.preset("cancellation-6"), 5, hand_number=3)
+    while two_packs.phase != "play":
+        act_for(two_packs, [SearchPlayer(playouts=5, seed=s) for s in range(6)])
+    with pytest.raises(reversis.InvalidInputError, match="one pack"):
+        _core.search_play(two_packs.ruleset, two_packs.observation(two_packs.to_move), 1, playouts=5, leaves=network)

@@ -355,6 +355,7 @@ def search_play(
     objective: str = "points",
     shoot: bool = True,
     rollouts: LearnedPolicy | None = None,
+    leaves: LearnedPolicy | None = None,
 ) -> list[int]: ...
 def search_policy(ruleset: Ruleset, observation: dict[str, Any], seed: int | None = None) -> list[int]: ...
 def evaluate_decision(

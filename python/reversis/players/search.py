@@ -89,6 +89,10 @@ class SearchPlayer(Player):
     ``rollouts`` is who plays the playouts' cards: ``"rules"`` (the default) the rule-based
     player, ``"learned"`` the network shipped with the package, or the path of a ``.rvnn``
     network (read once, a clear :class:`~reversis.errors.InvalidInputError` if it cannot be).
+
+    ``leaves``, ``"learned"`` or the path of a network with a value (LRN-7), ends each card's
+    playouts at the searcher's next decision and scores them by the value of its view there
+    (objective ``"points"``, one pack); ``None`` (the default) plays every playout to the end.
     """
 
     name = "search"
@@ -102,6 +106,7 @@ class SearchPlayer(Player):
         shoot: bool = True,
         *,
         rollouts: PathLike = "rules",
+        leaves: PathLike | None = None,
     ) -> None:
         """Bound each decision by ``playouts`` and/or ``time_ms``, seeded by ``seed``, playing for ``objective``."""
         if not isinstance(shoot, bool):
@@ -120,8 +125,14 @@ class SearchPlayer(Player):
         self.time_ms = time_ms
         self.objective = objective
         self.shoot = shoot
+        if leaves is not None and not isinstance(leaves, (str, os.PathLike)):
+            raise TypeError(f"leaves must be 'learned' or the path of a .rvnn network with a value, not {leaves!r}")
         self.rollouts = rollouts
         self._network = _rollout_network(rollouts)
+        self.leaves = leaves
+        self._leaves = None if leaves is None else _rollout_network(leaves)
+        if self._leaves is not None and not self._leaves.has_value:
+            raise ValueError(f"leaves: the network {leaves} has no value (a format version 2 network has one)")
         self._rng = random.Random(seed)
         self._rules: tuple[Any, _core.Ruleset] | None = None
 
@@ -147,6 +158,7 @@ class SearchPlayer(Player):
             objective=self.objective,
             shoot=self.shoot,
             rollouts=self._network,
+            leaves=self._leaves,
         )
         if observation.phase == "pass":
             deck = {_core.card_id(card): card for card in observation.hand}
@@ -163,8 +175,16 @@ class SearchPlayer(Player):
         a budget of playouts alone, the points as its objective, shooting allowed and the
         rule-based playouts; any other raises :class:`ValueError`.
         """
-        if self.time_ms is not None or self.objective != "points" or not self.shoot or self._network is not None:
-            raise ValueError("act_reviewed needs playouts alone, objective 'points', shoot and rule-based rollouts")
+        if (
+            self.time_ms is not None
+            or self.objective != "points"
+            or not self.shoot
+            or self._network is not None
+            or self._leaves is not None
+        ):
+            raise ValueError(
+                "act_reviewed needs playouts alone, objective 'points', shoot and rule-based playouts to the end"
+            )
         seed = self._rng.getrandbits(64)
         forced = _forced_play(observation)
         if forced is not None:

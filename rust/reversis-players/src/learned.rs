@@ -530,6 +530,12 @@ impl Network {
         out
     }
 
+    // The value (a network with one) for `encoding`, an encoding of the right length, with the
+    // working memory of `scratch`.
+    pub(crate) fn leaf_value(&self, encoding: &[i32], scratch: &mut Scratch) -> f32 {
+        self.outputs(encoding, scratch)[ACTIONS]
+    }
+
     // The legal play of `legal` (a non-empty set of cards) with the highest logit for
     // `encoding`, an encoding of the right length, with the working memory of `scratch`.
     // A card's play id is its card id, so the card mask is the ids' mask.

@@ -17,6 +17,9 @@
 //! rounds of equal budget, each playing every surviving candidate in the same layouts, with the
 //! same generator stream, and keeping the better half, so that the comparisons are paired and
 //! most playouts go to the close calls. The moon choice is evaluated exactly.
+//!
+//! [`Style`] varies it: the match as the objective, a network playing the playouts' cards, or a
+//! network's value ending a card's playouts at the searcher's next decision.
 
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
@@ -151,6 +154,12 @@ pub struct Style<'n> {
     /// ([`crate::policy`]). The belief that weighs the layouts and the moon plan stay the
     /// policy's.
     pub rollouts: Option<&'n Network>,
+    /// The network whose value (spec/learned.md, LRN-7) ends a card's playouts: each is played
+    /// by the rule-based policy only until the searcher's next decision, and scored there by
+    /// the value of the searcher's view, turned into a margin as if the hand gave out every
+    /// card's points and no moon. `None`: every playout runs to the end of the hand. Needs a
+    /// network with a value, the objective `Points` outside a count-down hand, and one pack.
+    pub leaves: Option<&'n Network>,
 }
 
 impl Style<'_> {
@@ -166,6 +175,7 @@ impl Default for Style<'_> {
             objective: Objective::Points,
             shoot: true,
             rollouts: None,
+            leaves: None,
         }
     }
 }
@@ -226,6 +236,9 @@ pub fn search_decision_with(
 ) -> Result<Vec<u16>, Error> {
     budget.check()?;
     let mut judge = Judge::new(rules, obs, style.objective, seed)?;
+    if let Some(net) = style.leaves {
+        Leaves::check(rules, net, &judge)?;
+    }
     let start = Stopwatch {
         clock,
         start: clock(),
@@ -898,6 +911,102 @@ impl CardLayouts {
     }
 }
 
+// A card's playouts ended by a network's value at the searcher's next decision (Style::leaves).
+struct Leaves<'n> {
+    net: &'n Network,
+    standing: Standing,
+    passes: Passes,
+    encoding: Vec<i32>,
+    scratch: Scratch,
+}
+
+impl<'n> Leaves<'n> {
+    // Scores are margins in points times this, so that a value's fractions count.
+    const SCALE: i64 = 1000;
+
+    // Whether a search judged by `judge` may end its playouts by `net`'s value.
+    fn check(rules: &Ruleset, net: &Network, judge: &Judge<'_>) -> Result<(), Error> {
+        if !net.has_value() {
+            return Err(invalid(
+                "the leaves' network has no value (a format version 2 network has one)",
+            ));
+        }
+        if !matches!(judge, Judge::Points) {
+            return Err(invalid(
+                "the leaves' value is a hand's points: objective points outside a count-down hand",
+            ));
+        }
+        if rules.packs() != 1 {
+            return Err(invalid("the leaves' value is for tables of one pack"));
+        }
+        Ok(())
+    }
+
+    fn new(
+        rules: &Ruleset,
+        obs: &Value,
+        net: &'n Network,
+        rollout: &Rollout<'_>,
+    ) -> Result<Leaves<'n>, Error> {
+        Ok(Leaves {
+            net,
+            standing: standing_of(rules, obs)?,
+            passes: rollout.passes,
+            encoding: vec![0; ENCODING_LENGTH],
+            scratch: Scratch::default(),
+        })
+    }
+
+    // Plays `h` on by the policy until `seat` is to decide again (exact ties drawn from
+    // `seed`), then scores it by the value of `seat`'s view; a hand that ends first is scored
+    // as it ended.
+    #[allow(clippy::too_many_arguments)]
+    fn score(
+        &mut self,
+        rules: &Ruleset,
+        policy: &Policy,
+        mut h: HandState,
+        mut played_by: PerSeat<CardMultiset>,
+        seed: u64,
+        seat: usize,
+        judge: &mut Judge<'_>,
+    ) -> i64 {
+        let mut rng = SplitMix64::new(seed);
+        let mut tie = Some(&mut rng);
+        while !h.is_complete(rules) && h.to_move() != seat {
+            let mover = h.to_move();
+            let card = policy.play(rules, &h, &mut tie);
+            played_by[mover].insert(card);
+            h.play_unchecked(rules, card);
+        }
+        if h.is_complete(rules) {
+            return judge.score(rules, &h, seat) * Self::SCALE;
+        }
+        let view = SeatView {
+            hand: &h,
+            played_by: &played_by,
+            passed: self.passes.passed[seat],
+            received: self.passes.received[seat],
+            scores: &self.standing.totals,
+            phase: Phase::Play,
+            to_move: Some(seat),
+            hand_number: self.standing.hand_number,
+            selection: CardMultiset::EMPTY,
+            count_down: self.standing.count_down,
+        };
+        encode_view(rules, &view, seat, &mut self.encoding).expect("the searcher is a seat");
+        let value = f64::from(self.net.leaf_value(&self.encoding, &mut self.scratch));
+        // What the hand gives out: the points taken so far and those still held.
+        let n = rules.players();
+        let mut total = 0i32;
+        for s in 0..n {
+            total += h.points()[s] + rules.points_of_set(h.held(s));
+        }
+        let margin = (n as f64 * value - f64::from(total)) / (n as f64 - 1.0);
+        (margin * Self::SCALE as f64).round() as i64
+    }
+}
+
 fn search_card(
     rules: &Ruleset,
     obs: &Value,
@@ -922,6 +1031,10 @@ fn search_card(
     // Each card is tried under every plan, in the same layouts: the better plan of a card is
     // chosen from what the observer knows, as the card is, never from the hidden cards.
     let plans = Plan::for_root(rules, &root, style);
+    let mut leaves = match style.leaves {
+        None => None,
+        Some(net) => Some(Leaves::new(rules, obs, net, &rollout)?),
+    };
     let best = halving(
         cards.len() * plans.len(),
         budget,
@@ -934,8 +1047,16 @@ fn search_card(
             h.play_unchecked(rules, card);
             let mut played_by = root.played_by;
             played_by[root.seat].insert(card);
-            let end = plans[arm / cards.len()].finish(rules, &rollout, h, played_by, s, root.seat);
-            judge.score(rules, &end, root.seat)
+            let plan = plans[arm / cards.len()];
+            match &mut leaves {
+                Some(leaves) if plan == Plan::Policy => {
+                    leaves.score(rules, &policy, h, played_by, s, root.seat, judge)
+                }
+                _ => {
+                    let end = plan.finish(rules, &rollout, h, played_by, s, root.seat);
+                    judge.score(rules, &end, root.seat) * Leaves::SCALE
+                }
+            }
         },
     );
     Ok(cards[best % cards.len()])

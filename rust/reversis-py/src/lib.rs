@@ -1664,17 +1664,35 @@ fn millis_arg(value: &Bound<'_, PyAny>) -> PyResult<std::time::Duration> {
     })
 }
 
+/// The network of a `LearnedPolicy` argument named `what`, or `None` for none.
+fn network_arg(value: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Option<players::Network>> {
+    match value.filter(|v| !v.is_none()) {
+        None => Ok(None),
+        Some(v) => match v.cast::<learned::PyLearnedPolicy>() {
+            Ok(policy) => Ok(Some(policy.get().network().clone())),
+            Err(_) => fail(
+                ErrorCode::InvalidSetup,
+                format!(
+                    "invalid setup: {what} is a LearnedPolicy or None, not {}",
+                    describe(v)
+                ),
+            ),
+        },
+    }
+}
+
 /// The search player's decision for the observer of `observation` (OBS-1), as the action ids
 /// that make it (ACT-2): one for a card or a moon choice, the `52 + c` of each card of a pass.
 /// The budget is `playouts` per decision, `time_ms` per decision, or both (whichever runs out
 /// first); a pass gets four times as much. `objective` is what the search plays for: `points`
 /// (the hand) or `match` (the chance of winning the match from the totals); with `shoot`
 /// false it never tries going for the moon. `rollouts`, a `LearnedPolicy`, plays the playouts'
-/// cards instead of the rule-based policy.
+/// cards instead of the rule-based policy. `leaves`, a `LearnedPolicy` with a value, ends a
+/// card's playouts at the searcher's next decision, scored by the value of its view there.
 // Each argument is one of Python's keywords, so they stay apart.
 #[allow(clippy::too_many_arguments)]
 #[pyfunction]
-#[pyo3(signature = (ruleset, observation, seed, playouts=None, time_ms=None, objective="points", shoot=true, rollouts=None))]
+#[pyo3(signature = (ruleset, observation, seed, playouts=None, time_ms=None, objective="points", shoot=true, rollouts=None, leaves=None))]
 fn search_play(
     py: Python<'_>,
     ruleset: &Bound<'_, PyAny>,
@@ -1685,22 +1703,10 @@ fn search_play(
     objective: &str,
     shoot: bool,
     rollouts: Option<&Bound<'_, PyAny>>,
+    leaves: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Vec<u16>> {
-    let rollouts = match rollouts.filter(|r| !r.is_none()) {
-        None => None,
-        Some(r) => match r.cast::<learned::PyLearnedPolicy>() {
-            Ok(policy) => Some(policy.get().network().clone()),
-            Err(_) => {
-                return fail(
-                    ErrorCode::InvalidSetup,
-                    format!(
-                        "invalid setup: rollouts is a LearnedPolicy or None, not {}",
-                        describe(r)
-                    ),
-                )
-            }
-        },
-    };
+    let rollouts = network_arg(rollouts, "rollouts")?;
+    let leaves = network_arg(leaves, "leaves")?;
     let objective = match players::Objective::from_name(objective) {
         Ok(objective) => objective,
         Err(error) => return fail(ErrorCode::InvalidSetup, error.message().to_owned()),
@@ -1728,6 +1734,7 @@ fn search_play(
             objective,
             shoot,
             rollouts: rollouts.as_ref(),
+            leaves: leaves.as_ref(),
         };
         players::search_decision_with(&rules, &obs, budget, style, seed, &players::monotonic)
     }))

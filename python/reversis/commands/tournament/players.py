@@ -59,7 +59,7 @@ OPTION_SEPARATOR = ":"
 #: Options whose value is a path, not a number (``learned:weights=nets/best.rvnn``,
 #: ``search:rollouts=learned`` or ``search:rollouts=nets/best.rvnn``): the value is the rest of
 #: the name, separators included, so such an option comes last.
-PATH_OPTIONS = frozenset({"weights", "rollouts"})
+PATH_OPTIONS = frozenset({"weights", "rollouts", "leaves"})
 
 #: Options whose value is a word, not a number (``search:objective=match``); the player's
 #: class checks the word.
