@@ -372,21 +372,22 @@ def test_shoot_is_a_switch() -> None:
         tournament.player_options("search:shoot=no")
 
 
+def first_hand(seed: int, **options: Any) -> list[dict[str, Any]]:
+    """The actions of hand 0 of ``hearts-computer`` (a pass to the left), four search players of ``options``."""
+    game = reversis.Game(reversis.preset("hearts-computer"), seed, hand_number=0)
+    players: list[Player] = [SearchPlayer(seed=seed + s, **options) for s in range(4)]
+    actions = []
+    while game.hand_number == 0:
+        actions.append(act_for(game, players))
+    return actions
+
+
 def test_rollouts_by_a_network_play_legally_and_are_reproducible() -> None:
     """``rollouts="learned"`` hands the playouts to the shipped network: legal passes and plays
     in a hand with a pass, the same for the same seed, and not the rule-based playouts' choices."""
-
-    def hand(rollouts: str, seed: int) -> list[dict[str, Any]]:
-        game = reversis.Game(reversis.preset("hearts-computer"), seed, hand_number=0)
-        players: list[Player] = [SearchPlayer(playouts=30, seed=seed + s, rollouts=rollouts) for s in range(4)]
-        actions = []
-        while game.hand_number == 0:
-            actions.append(act_for(game, players))
-        return actions
-
-    learned = [hand("learned", seed) for seed in range(3)]
-    assert learned == [hand("learned", seed) for seed in range(3)]
-    assert learned != [hand("rules", seed) for seed in range(3)]
+    learned = [first_hand(seed, playouts=30, rollouts="learned") for seed in range(3)]
+    assert learned == [first_hand(seed, playouts=30, rollouts="learned") for seed in range(3)]
+    assert learned != [first_hand(seed, playouts=30, rollouts="rules") for seed in range(3)]
 
 
 def test_rollouts_take_any_network_file(tmp_path: Any) -> None:
@@ -433,18 +434,9 @@ def test_leaves_by_the_value_play_legally_and_are_reproducible() -> None:
     """``leaves="learned"`` ends a card's playouts at the searcher's next decision, scored by the
     shipped network's value: legal whole hands, the same for the same seed, and other choices than
     the playouts played to the end."""
-
-    def hand(leaves: str | None, seed: int) -> list[dict[str, Any]]:
-        game = reversis.Game(reversis.preset("hearts-computer"), seed, hand_number=0)
-        players: list[Player] = [SearchPlayer(playouts=40, seed=seed + s, leaves=leaves) for s in range(4)]
-        actions = []
-        while game.hand_number == 0:
-            actions.append(act_for(game, players))
-        return actions
-
-    valued = [hand("learned", seed) for seed in range(3)]
-    assert valued == [hand("learned", seed) for seed in range(3)]
-    assert valued != [hand(None, seed) for seed in range(3)]
+    valued = [first_hand(seed, playouts=40, leaves="learned") for seed in range(3)]
+    assert valued == [first_hand(seed, playouts=40, leaves="learned") for seed in range(3)]
+    assert valued != [first_hand(seed, playouts=40) for seed in range(3)]
     assert tournament.player_options("search:playouts=9:leaves=nets/a:b.rvnn") == (
         "search",
         {"playouts": 9, "leaves": "nets/a:b.rvnn"},
