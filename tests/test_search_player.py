@@ -390,6 +390,25 @@ def test_rollouts_by_a_network_play_legally_and_are_reproducible() -> None:
     assert learned != [first_hand(seed, playouts=30, rollouts="rules") for seed in range(3)]
 
 
+def test_rollouts_by_a_network_for_the_searcher_alone_are_another_search() -> None:
+    """``rollout_seats="searcher"``: the network plays the searcher's own later cards, the
+    rule-based policy the others'; reproducible, and neither every seat's network playouts nor
+    the rule-based ones."""
+    own = [first_hand(seed, playouts=30, rollouts="learned", rollout_seats="searcher") for seed in range(3)]
+    assert own == [first_hand(seed, playouts=30, rollouts="learned", rollout_seats="searcher") for seed in range(3)]
+    assert own != [first_hand(seed, playouts=30, rollouts="learned") for seed in range(3)]
+    assert own != [first_hand(seed, playouts=30) for seed in range(3)]
+    assert tournament.player_options("search:rollout_seats=searcher:rollouts=learned") == (
+        "search",
+        {"rollout_seats": "searcher", "rollouts": "learned"},
+    )
+    with pytest.raises(ValueError, match="rollout_seats must be one of every, searcher"):
+        SearchPlayer(rollout_seats="others")
+    game = reversis.Game(reversis.preset("hearts-4"), 3, hand_number=3)
+    with pytest.raises(reversis.InvalidInputError, match="unknown rollout seats"):
+        _core.search_play(game.ruleset, game.observation(game.to_move), 1, playouts=5, rollout_seats="others")
+
+
 def test_rollouts_take_any_network_file(tmp_path: Any) -> None:
     """A path reads that network; the shipped file by its path plays as ``"learned"``."""
     from reversis.players.learned import SHIPPED_WEIGHTS
@@ -455,8 +474,9 @@ def test_leaves_need_a_value_the_points_and_one_pack(tmp_path: Any) -> None:
     game = reversis.Game(reversis.preset("hearts-computer"), 5, hand_number=3)
     obs = game.observation(game.to_move)
     network = _core.LearnedPolicy.from_file(SHIPPED_WEIGHTS)
-    with pytest.raises(reversis.InvalidInputError, match="objective points"):
+    with pytest.raises(reversis.InvalidInputError, match="objective points") as caught:
         _core.search_play(game.ruleset, obs, 1, playouts=5, objective="match", leaves=network)
+    assert caught.value.code == "invalid-setup"
     with pytest.raises(reversis.InvalidInputError, match="has no value"):
         _core.search_play(game.ruleset, obs, 1, playouts=5, leaves=_core.LearnedPolicy.from_file(plain))
     with pytest.raises(reversis.InvalidInputError, match="leaves is a LearnedPolicy or None, not 'learned'"):

@@ -356,6 +356,7 @@ def search_play(
     shoot: bool = True,
     rollouts: LearnedPolicy | None = None,
     leaves: LearnedPolicy | None = None,
+    rollout_seats: str = "every",
 ) -> list[int]: ...
 def search_policy(ruleset: Ruleset, observation: dict[str, Any], seed: int | None = None) -> list[int]: ...
 def evaluate_decision(

@@ -61,6 +61,9 @@ __all__ = ["OBJECTIVES", "SearchPlayer", "evaluate_decision"]
 #: What a search player may play for: the hand's points, or the match.
 OBJECTIVES = ("points", "match")
 
+#: Whose cards a network of ``rollouts`` plays in the playouts: every seat's, or the searcher's alone.
+ROLLOUT_SEATS = ("every", "searcher")
+
 #: The playouts of one decision when neither a number of playouts nor a time is given.
 DEFAULT_PLAYOUTS = 4000
 
@@ -89,6 +92,9 @@ class SearchPlayer(Player):
     ``rollouts`` is who plays the playouts' cards: ``"rules"`` (the default) the rule-based
     player, ``"learned"`` the network shipped with the package, or the path of a ``.rvnn``
     network (read once, a clear :class:`~reversis.errors.InvalidInputError` if it cannot be).
+    ``rollout_seats`` says whose cards that network plays: ``"every"`` seat's (the default), or
+    the ``"searcher"``'s alone (its own later decisions), the others following the rule-based
+    player.
 
     ``leaves``, ``"learned"`` or the path of a network with a value (LRN-7), ends each card's
     playouts at the searcher's next decision and scores them by the value of its view there
@@ -106,6 +112,7 @@ class SearchPlayer(Player):
         shoot: bool = True,
         *,
         rollouts: PathLike = "rules",
+        rollout_seats: str = "every",
         leaves: PathLike | None = None,
     ) -> None:
         """Bound each decision by ``playouts`` and/or ``time_ms``, seeded by ``seed``, playing for ``objective``."""
@@ -125,9 +132,12 @@ class SearchPlayer(Player):
         self.time_ms = time_ms
         self.objective = objective
         self.shoot = shoot
+        if rollout_seats not in ROLLOUT_SEATS:
+            raise ValueError(f"rollout_seats must be one of {', '.join(ROLLOUT_SEATS)}, not {rollout_seats!r}")
         if leaves is not None and not isinstance(leaves, (str, os.PathLike)):
             raise TypeError(f"leaves must be 'learned' or the path of a .rvnn network with a value, not {leaves!r}")
         self.rollouts = rollouts
+        self.rollout_seats = rollout_seats
         self._network = _rollout_network(rollouts)
         self.leaves = leaves
         self._leaves = None if leaves is None else _rollout_network(leaves)
@@ -158,6 +168,7 @@ class SearchPlayer(Player):
             objective=self.objective,
             shoot=self.shoot,
             rollouts=self._network,
+            rollout_seats=self.rollout_seats,
             leaves=self._leaves,
         )
         if observation.phase == "pass":

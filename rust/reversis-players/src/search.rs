@@ -27,9 +27,9 @@ use std::time::{Duration, Instant};
 use reversis_core::encode_view;
 use reversis_core::kernel::{Races, Scoring, Shot};
 use reversis_core::{
-    Card, CardMultiset, CardSet, Error, HandState, Knowledge, Layout, MoonChoice, PassDirection,
-    PerSeat, Phase, Ruleset, Sampler, SeatView, SplitMix64, ENCODING_LENGTH, MAX_PLAYERS,
-    MOON_ADD_ID, MOON_SUBTRACT_ID, PASS_BASE, SUIT_MASKS,
+    Card, CardMultiset, CardSet, Error, ErrorCode, HandState, Knowledge, Layout, MoonChoice,
+    PassDirection, PerSeat, Phase, Ruleset, Sampler, SeatView, SplitMix64, ENCODING_LENGTH,
+    MAX_PLAYERS, MOON_ADD_ID, MOON_SUBTRACT_ID, PASS_BASE, SUIT_MASKS,
 };
 use serde_json::Value;
 
@@ -154,6 +154,9 @@ pub struct Style<'n> {
     /// ([`crate::policy`]). The belief that weighs the layouts and the moon plan stay the
     /// policy's.
     pub rollouts: Option<&'n Network>,
+    /// Whose cards the network of `rollouts` plays: every seat's, or the searcher's alone (its
+    /// own later decisions), the other seats following the rule-based policy.
+    pub rollout_seats: RolloutSeats,
     /// The network whose value (spec/learned.md, LRN-7) ends a card's playouts: each is played
     /// by the rule-based policy only until the searcher's next decision, and scored there by
     /// the value of the searcher's view, turned into a margin as if the hand gave out every
@@ -175,7 +178,43 @@ impl Default for Style<'_> {
             objective: Objective::Points,
             shoot: true,
             rollouts: None,
+            rollout_seats: RolloutSeats::Every,
             leaves: None,
+        }
+    }
+}
+
+/// Whose cards a network plays in the search's playouts ([`Style::rollouts`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum RolloutSeats {
+    /// Every seat's.
+    #[default]
+    Every,
+    /// The searcher's alone; the other seats follow the rule-based policy.
+    Searcher,
+}
+
+impl RolloutSeats {
+    /// The name: `every` or `searcher`.
+    pub fn name(self) -> &'static str {
+        match self {
+            RolloutSeats::Every => "every",
+            RolloutSeats::Searcher => "searcher",
+        }
+    }
+
+    /// The seats named `name` ([`RolloutSeats::name`]).
+    ///
+    /// # Errors
+    ///
+    /// `invalid-action` for any other name.
+    pub fn from_name(name: &str) -> Result<RolloutSeats, Error> {
+        match name {
+            "every" => Ok(RolloutSeats::Every),
+            "searcher" => Ok(RolloutSeats::Searcher),
+            _ => Err(invalid(format!(
+                "unknown rollout seats {name:?}: every or searcher"
+            ))),
         }
     }
 }
@@ -438,7 +477,7 @@ pub(crate) fn moon_id(choice: MoonChoice) -> u16 {
 #[derive(Clone, Copy)]
 enum Players<'n> {
     Policy,
-    Learned(&'n Network, Standing),
+    Learned(&'n Network, Standing, RolloutSeats),
 }
 
 impl<'n> Players<'n> {
@@ -447,7 +486,7 @@ impl<'n> Players<'n> {
     fn of(rules: &Ruleset, obs: &Value, style: Style<'n>) -> Result<Players<'n>, Error> {
         Ok(match style.rollouts {
             None => Players::Policy,
-            Some(net) => Players::Learned(net, standing_of(rules, obs)?),
+            Some(net) => Players::Learned(net, standing_of(rules, obs)?, style.rollout_seats),
         })
     }
 }
@@ -501,7 +540,8 @@ struct Rollout<'a> {
 
 // Plays the hand out, every seat's card chosen by `rollout` (exact ties of the policy drawn
 // from `seed`); `shooter`, if any, goes for the moon ([`Policy::shoot`]) until another seat
-// captures a point card. `played_by` holds the cards each seat has played so far.
+// captures a point card. `played_by` holds the cards each seat has played so far; `searcher`
+// is the seat deciding, whose cards alone a network may play.
 #[inline]
 fn finish(
     rules: &Ruleset,
@@ -510,6 +550,7 @@ fn finish(
     mut played_by: PerSeat<CardMultiset>,
     seed: u64,
     shooter: Option<usize>,
+    searcher: usize,
 ) -> HandState {
     let Rollout {
         policy,
@@ -520,7 +561,7 @@ fn finish(
     let mut tie = Some(&mut rng);
     let mut learned = match *players {
         Players::Policy => None,
-        Players::Learned(net, standing) => Some((
+        Players::Learned(net, standing, _) => Some((
             net,
             standing,
             vec![0i32; ENCODING_LENGTH],
@@ -529,8 +570,15 @@ fn finish(
     };
     while !h.is_complete(rules) {
         let mover = h.to_move();
+        let by_net = match *players {
+            Players::Policy => false,
+            Players::Learned(_, _, RolloutSeats::Every) => true,
+            Players::Learned(_, _, RolloutSeats::Searcher) => mover == searcher,
+        };
         let card = if shooter == Some(mover) && h.moon_open_for(mover) {
             policy.shoot(rules, &h, &mut tie)
+        } else if !by_net {
+            policy.play(rules, &h, &mut tie)
         } else if let Some((net, standing, encoding, scratch)) = &mut learned {
             let legal = h.legal_plays(rules).0;
             if legal.count_ones() == 1 {
@@ -596,7 +644,7 @@ impl Plan {
         seat: usize,
     ) -> HandState {
         let shooter = (self == Plan::Moon).then_some(seat);
-        finish(rules, rollout, h, played_by, seed, shooter)
+        finish(rules, rollout, h, played_by, seed, shooter, seat)
     }
 }
 
@@ -924,22 +972,22 @@ impl<'n> Leaves<'n> {
     // Scores are margins in points times this, so that a value's fractions count.
     const SCALE: i64 = 1000;
 
-    // Whether a search judged by `judge` may end its playouts by `net`'s value.
+    // Whether a search judged by `judge` may end its playouts by `net`'s value: a setting the
+    // table or the network cannot take is the player's setup, not the observation's fault.
     fn check(rules: &Ruleset, net: &Network, judge: &Judge<'_>) -> Result<(), Error> {
-        if !net.has_value() {
-            return Err(invalid(
-                "the leaves' network has no value (a format version 2 network has one)",
-            ));
-        }
-        if !matches!(judge, Judge::Points) {
-            return Err(invalid(
-                "the leaves' value is a hand's points: objective points outside a count-down hand",
-            ));
-        }
-        if rules.packs() != 1 {
-            return Err(invalid("the leaves' value is for tables of one pack"));
-        }
-        Ok(())
+        let refused = if !net.has_value() {
+            "the leaves' network has no value (a format version 2 network has one)"
+        } else if !matches!(judge, Judge::Points) {
+            "the leaves' value is a hand's points: objective points outside a count-down hand"
+        } else if rules.packs() != 1 {
+            "the leaves' value is for tables of one pack"
+        } else {
+            return Ok(());
+        };
+        Err(Error::new(
+            ErrorCode::InvalidSetup,
+            format!("invalid setup: {refused}"),
+        ))
     }
 
     fn new(

@@ -1687,12 +1687,13 @@ fn network_arg(value: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Option<
 /// first); a pass gets four times as much. `objective` is what the search plays for: `points`
 /// (the hand) or `match` (the chance of winning the match from the totals); with `shoot`
 /// false it never tries going for the moon. `rollouts`, a `LearnedPolicy`, plays the playouts'
-/// cards instead of the rule-based policy. `leaves`, a `LearnedPolicy` with a value, ends a
+/// cards instead of the rule-based policy: every seat's, or with `rollout_seats="searcher"` the
+/// searcher's alone. `leaves`, a `LearnedPolicy` with a value, ends a
 /// card's playouts at the searcher's next decision, scored by the value of its view there.
 // Each argument is one of Python's keywords, so they stay apart.
 #[allow(clippy::too_many_arguments)]
 #[pyfunction]
-#[pyo3(signature = (ruleset, observation, seed, playouts=None, time_ms=None, objective="points", shoot=true, rollouts=None, leaves=None))]
+#[pyo3(signature = (ruleset, observation, seed, playouts=None, time_ms=None, objective="points", shoot=true, rollouts=None, leaves=None, rollout_seats="every"))]
 fn search_play(
     py: Python<'_>,
     ruleset: &Bound<'_, PyAny>,
@@ -1704,9 +1705,14 @@ fn search_play(
     shoot: bool,
     rollouts: Option<&Bound<'_, PyAny>>,
     leaves: Option<&Bound<'_, PyAny>>,
+    rollout_seats: &str,
 ) -> PyResult<Vec<u16>> {
     let rollouts = network_arg(rollouts, "rollouts")?;
     let leaves = network_arg(leaves, "leaves")?;
+    let rollout_seats = match players::RolloutSeats::from_name(rollout_seats) {
+        Ok(seats) => seats,
+        Err(error) => return fail(ErrorCode::InvalidSetup, error.message().to_owned()),
+    };
     let objective = match players::Objective::from_name(objective) {
         Ok(objective) => objective,
         Err(error) => return fail(ErrorCode::InvalidSetup, error.message().to_owned()),
@@ -1734,6 +1740,7 @@ fn search_play(
             objective,
             shoot,
             rollouts: rollouts.as_ref(),
+            rollout_seats,
             leaves: leaves.as_ref(),
         };
         players::search_decision_with(&rules, &obs, budget, style, seed, &players::monotonic)

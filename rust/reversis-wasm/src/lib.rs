@@ -1236,6 +1236,7 @@ pub(crate) fn search_play_rolled_by(
             objective,
             shoot,
             rollouts,
+            rollout_seats: players::RolloutSeats::Every,
             leaves: None,
         },
         seed,

@@ -63,7 +63,7 @@ PATH_OPTIONS = frozenset({"weights", "rollouts", "leaves"})
 
 #: Options whose value is a word, not a number (``search:objective=match``); the player's
 #: class checks the word.
-WORD_OPTIONS = frozenset({"objective"})
+WORD_OPTIONS = frozenset({"objective", "rollout_seats"})
 
 #: Options whose value is ``true`` or ``false`` (``search:shoot=false``).
 SWITCH_OPTIONS = frozenset({"shoot"})
