@@ -505,6 +505,31 @@ impl Passes {
         received: PerSeat::splat(None),
     };
 
+    // OBS-3 of `seat` to play in a playout at `h`, as it would see it there, into `encoding`.
+    fn encode(
+        &self,
+        rules: &Ruleset,
+        h: &HandState,
+        played_by: &PerSeat<CardMultiset>,
+        standing: &Standing,
+        seat: usize,
+        encoding: &mut [i32],
+    ) {
+        let view = SeatView {
+            hand: h,
+            played_by,
+            passed: self.passed[seat],
+            received: self.received[seat],
+            scores: &standing.totals,
+            phase: Phase::Play,
+            to_move: Some(seat),
+            hand_number: standing.hand_number,
+            selection: CardMultiset::EMPTY,
+            count_down: standing.count_down,
+        };
+        encode_view(rules, &view, seat, encoding).expect("the seat is at the table");
+    }
+
     // What the observer of `obs` knows: its own pass and receipt, and that the seat it passed
     // to received its pass.
     fn of_observer(rules: &Ruleset, obs: &Value, seat: usize) -> Result<Passes, Error> {
@@ -584,19 +609,7 @@ fn finish(
             if legal.count_ones() == 1 {
                 Card::new(legal.trailing_zeros() as u8)
             } else {
-                let view = SeatView {
-                    hand: &h,
-                    played_by: &played_by,
-                    passed: passes.passed[mover],
-                    received: passes.received[mover],
-                    scores: &standing.totals,
-                    phase: Phase::Play,
-                    to_move: Some(mover),
-                    hand_number: standing.hand_number,
-                    selection: CardMultiset::EMPTY,
-                    count_down: standing.count_down,
-                };
-                encode_view(rules, &view, mover, encoding).expect("the mover is a seat");
+                passes.encode(rules, &h, &played_by, standing, mover, encoding);
                 net.best_play(encoding, legal, scratch)
             }
         } else {
@@ -1030,19 +1043,14 @@ impl<'n> Leaves<'n> {
         if h.is_complete(rules) {
             return judge.score(rules, &h, seat) * Self::SCALE;
         }
-        let view = SeatView {
-            hand: &h,
-            played_by: &played_by,
-            passed: self.passes.passed[seat],
-            received: self.passes.received[seat],
-            scores: &self.standing.totals,
-            phase: Phase::Play,
-            to_move: Some(seat),
-            hand_number: self.standing.hand_number,
-            selection: CardMultiset::EMPTY,
-            count_down: self.standing.count_down,
-        };
-        encode_view(rules, &view, seat, &mut self.encoding).expect("the searcher is a seat");
+        self.passes.encode(
+            rules,
+            &h,
+            &played_by,
+            &self.standing,
+            seat,
+            &mut self.encoding,
+        );
         let value = f64::from(self.net.leaf_value(&self.encoding, &mut self.scratch));
         // What the hand gives out: the points taken so far and those still held.
         let n = rules.players();
