@@ -1,12 +1,14 @@
-"""Writes js/test/fixtures/learned-decisions.json: the shipped network's decisions on a few
-observations, for the JavaScript package's learned player to be checked against (js/test/learned.test.mjs).
+"""Writes js/test/fixtures/learned-decisions.json: the shipped network's decisions and values on a
+few observations, for the JavaScript package's learned player to be checked against
+(js/test/learned.test.mjs).
 
 The decisions are ``LearnedPlayer.act``'s (python/reversis/players/learned.py: a pass card by
 card, the moon choice between ids 104 and 105) with the network evaluated by the pure-Python
 forward pass, :meth:`Weights.logits`, an implementation independent of the Rust one that the
-package runs. An observation is kept only where the best legal score leads the next by at least
-``MARGIN`` at every step of its decision, so that the float32 of the package and the float64 of
-Python cannot disagree on it. Run from the checkout, with the package installed:
+package runs; each case's ``value`` is :meth:`Weights.value` of its observation. An observation
+is kept only where the best legal score leads the next by at least ``MARGIN`` at every step of
+its decision, so that the float32 of the package and the float64 of Python cannot disagree on
+it. Run from the checkout, with the package installed:
 
     python tests/learned_fixtures.py
 """
@@ -83,14 +85,18 @@ def main() -> None:
                     action = player.act(observation)
                     if min(player.margins) >= MARGIN:
                         kept[phase] += 1
-                        cases.append({"ruleset": preset, "observation": observation.data, "action": action})
+                        value = player.pure.value(encode_observation(observation))
+                        cases.append(
+                            {"ruleset": preset, "observation": observation.data, "action": action, "value": value}
+                        )
                         print(f"{preset} {phase}: {action}", file=sys.stderr)
                 game.apply_action(next_action(game, rng, hunting_moons="moon" in wanted))
         if kept != wanted:
             raise SystemExit(f"{preset}: found only {kept} of {wanted}")
     document = {
         "about": "The shipped network's decisions (python/reversis/players/learned-hearts-computer.rvnn) by "
-        "LearnedPlayer.act with the pure-Python forward pass Weights.logits; written by tests/learned_fixtures.py.",
+        "LearnedPlayer.act with the pure-Python forward pass Weights.logits, and its values by Weights.value; "
+        "written by tests/learned_fixtures.py.",
         "weights": "python/reversis/players/learned-hearts-computer.rvnn",
         "margin": MARGIN,
         "cases": cases,

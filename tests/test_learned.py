@@ -628,9 +628,9 @@ def test_computer_actions_arguments_are_checked() -> None:
 
 
 def test_the_javascript_fixtures_are_the_shipped_players_decisions() -> None:
-    # js/test/learned.test.mjs holds the JavaScript package's learned player to these decisions,
-    # written by tests/learned_fixtures.py with the pure-Python forward pass; the Rust network of
-    # the Python package must make them too, or the fixtures are stale.
+    # js/test/learned.test.mjs holds the JavaScript package's learned player to these decisions
+    # and values, written by tests/learned_fixtures.py with the pure-Python forward pass; the Rust
+    # network of the Python package must make them too, or the fixtures are stale.
     fixtures = json.loads((ROOT / "js" / "test" / "fixtures" / "learned-decisions.json").read_text(encoding="utf-8"))
     player = LearnedPlayer()
     phases = Counter(case["observation"]["phase"] for case in fixtures["cases"])
@@ -641,3 +641,4 @@ def test_the_javascript_fixtures_are_the_shipped_players_decisions() -> None:
     for case in fixtures["cases"]:
         observation = Observation(reversis.preset(case["ruleset"]), case["observation"])
         assert player.act(observation) == case["action"], case["ruleset"]
+        assert player.value(observation) == pytest.approx(case["value"], rel=1e-3, abs=1e-3), case["ruleset"]

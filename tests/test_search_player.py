@@ -404,6 +404,9 @@ def test_rollouts_by_a_network_for_the_searcher_alone_are_another_search() -> No
     )
     with pytest.raises(ValueError, match="rollout_seats must be one of every, searcher"):
         SearchPlayer(rollout_seats="others")
+    # Without a network the option would change nothing.
+    with pytest.raises(ValueError, match="with rollouts='rules' the rule-based player plays them all"):
+        SearchPlayer(rollout_seats="searcher")
     game = reversis.Game(reversis.preset("hearts-4"), 3, hand_number=3)
     with pytest.raises(reversis.InvalidInputError, match="unknown rollout seats"):
         _core.search_play(game.ruleset, game.observation(game.to_move), 1, playouts=5, rollout_seats="others")
@@ -471,6 +474,9 @@ def test_leaves_need_a_value_the_points_and_one_pack(tmp_path: Any) -> None:
     write_weights(plain, [([[0.0] * 1435] * 106, [0.0] * 106, "identity")])
     with pytest.raises(ValueError, match="has no value"):
         SearchPlayer(leaves=str(plain))
+    # "rules" names no network: read as a path, not taken for playouts to the end.
+    with pytest.raises(reversis.InvalidInputError, match="cannot read the weight file rules"):
+        SearchPlayer(leaves="rules")
     game = reversis.Game(reversis.preset("hearts-computer"), 5, hand_number=3)
     obs = game.observation(game.to_move)
     network = _core.LearnedPolicy.from_file(SHIPPED_WEIGHTS)

@@ -384,6 +384,10 @@ export interface PlayerOptions {
   weights?: Uint8Array;
   /** search: the bytes of a `.rvnn` network that plays the playouts' cards instead of the rule-based player. */
   rolloutWeights?: Uint8Array;
+  /** search, with rolloutWeights: whose cards that network plays, every seat's (the default) or the searcher's own alone. */
+  rolloutSeats?: "every" | "searcher";
+  /** search: the bytes of a `.rvnn` network with a value (LRN-7) that ends each card's playouts at the searcher's next decision. */
+  leafWeights?: Uint8Array;
 }
 /** A computer player deciding from an observation and the public ruleset only. */
 export class Player {
@@ -391,10 +395,16 @@ export class Player {
   readonly name: PlayerName;
   act(observation: Observation, ruleset: Ruleset): Action;
 }
+/** The learned player, which also gives its network's value of an observation. */
+export class LearnedPlayer extends Player {
+  private constructor();
+  /** The network's estimate of the observing seat's points for the hand (LRN-7); null for a network without a value. */
+  value(observation: Observation, ruleset: Ruleset): number | null;
+}
 export function createPlayer(name: "random" | "rules", options?: Pick<PlayerOptions, "seed">): Player;
 export function createPlayer(name: "montecarlo", options?: Pick<PlayerOptions, "seed" | "rollouts">): Player;
-export function createPlayer(name: "search", options?: Pick<PlayerOptions, "seed" | "playouts" | "timeMs" | "objective" | "shoot" | "rolloutWeights">): Player;
-export function createPlayer(name: "learned", options: Pick<PlayerOptions, "seed"> & { weights: Uint8Array }): Player;
+export function createPlayer(name: "search", options?: Pick<PlayerOptions, "seed" | "playouts" | "timeMs" | "objective" | "shoot" | "rolloutWeights" | "rolloutSeats" | "leafWeights">): Player;
+export function createPlayer(name: "learned", options: Pick<PlayerOptions, "seed"> & { weights: Uint8Array }): LearnedPlayer;
 export function actFor(game: Game, players: Player[]): Action;
 /** A candidate of a reviewed decision and what it is expected to score. */
 export interface Estimate {

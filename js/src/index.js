@@ -1040,6 +1040,17 @@ function playerSeed(seed, name) {
   return BigInt(seed);
 }
 
+/** The bytes of a weight file given as option `what`, or `invalid-setup` naming it. */
+function weightsArg(value, what) {
+  if (!(value instanceof Uint8Array)) {
+    throw new InvalidInputError(
+      "invalid-setup",
+      `${what} are the bytes of a .rvnn weight file as a Uint8Array, not ${shown(value)}`,
+    );
+  }
+  return value;
+}
+
 /** A count option: an integer of at least 1, or `invalid-setup` naming it. */
 function positiveInteger(value, what) {
   if (!Number.isSafeInteger(value) || value < 1) {
@@ -1068,8 +1079,11 @@ const DEFAULT_PLAYOUTS = 4000;
  *   much). Options: `playouts`, `timeMs`, `seed`, `objective` (`"points"`, the default: the
  *   fewest points each hand; `"match"`: the greatest chance of winning the match from the totals),
  *   `shoot` (false: never tries the moon), `rolloutWeights` (the bytes of a `.rvnn` network, as
- *   `weights` below, that plays every seat's cards in the playouts instead of the rule-based
- *   player, read once, here).
+ *   `weights` below, that plays the playouts' cards instead of the rule-based player, read once,
+ *   here), `rolloutSeats` (whose cards that network plays: `"every"` seat's, the default, or the
+ *   `"searcher"`'s own later cards alone, the others the rule-based player's), `leafWeights` (the
+ *   bytes of a network with a value, LRN-7: each card's playouts end at the searcher's next
+ *   decision, scored by that value; objective `"points"`, one pack).
  *
  * - `"learned"`: the learned player of python/reversis/players/learned.py, a network of the
  *   `.rvnn` weight format (spec/learned.md) scoring the 106 action ids from the seat's OBS-3
@@ -1080,23 +1094,25 @@ const DEFAULT_PLAYOUTS = 4000;
  *   network the Python package ships, python/reversis/players/learned-hearts-computer.rvnn (2.0 MB,
  *   trained on `hearts-computer`); they are read once, here. Deterministic: `seed` is
  *   accepted and unused. Options: `weights`, `seed`.
+ *   A {@link LearnedPlayer}: it also gives its network's value of an observation.
  *
  * Each decision draws its seed from a generator seeded with `seed` (fresh entropy without one),
  * so repeated decisions differ while a seeded player replays exactly (the search player given
  * `timeMs` excepted: how far it gets depends on the clock).
  *
  * @param {"random"|"rules"|"montecarlo"|"search"|"learned"} name
- * @param {{seed?: number|bigint, rollouts?: number, playouts?: number, timeMs?: number, objective?: "points"|"match", shoot?: boolean, weights?: Uint8Array, rolloutWeights?: Uint8Array}} [options]
+ * @param {{seed?: number|bigint, rollouts?: number, playouts?: number, timeMs?: number, objective?: "points"|"match", shoot?: boolean, weights?: Uint8Array, rolloutWeights?: Uint8Array, rolloutSeats?: "every"|"searcher", leafWeights?: Uint8Array}} [options]
  * @returns {Player}
  * @throws {InvalidInputError} `invalid-setup` for an unknown name or option, or a bad value
- *   (for `"learned"`: missing weights, or bytes that are not a valid weight file, naming the problem)
+ *   (for `"learned"`: missing weights, or bytes that are not a valid weight file, naming the problem;
+ *   for `"search"`: `rolloutSeats` without `rolloutWeights`, `leafWeights` of a network without a value)
  */
 export function createPlayer(name, options = {}) {
   const allowed = {
     random: ["seed"],
     rules: ["seed"],
     montecarlo: ["rollouts", "seed"],
-    search: ["playouts", "timeMs", "seed", "objective", "shoot", "rolloutWeights"],
+    search: ["playouts", "timeMs", "seed", "objective", "shoot", "rolloutWeights", "rolloutSeats", "leafWeights"],
     learned: ["weights", "seed"],
   };
   if (typeof name !== "string" || !Object.hasOwn(allowed, name)) {
@@ -1142,22 +1158,29 @@ export function createPlayer(name, options = {}) {
       if (typeof shoot !== "boolean") {
         throw new InvalidInputError("invalid-setup", `shoot must be true or false, not ${shown(shoot)}`);
       }
+      const style = call(() => new wasm.SearchStyle(objective, shoot));
+      // A network plays the playouts' cards; without one the rule-based policy does.
       const rolloutWeights = options.rolloutWeights;
-      if (rolloutWeights !== undefined && !(rolloutWeights instanceof Uint8Array)) {
+      const rolloutSeats = options.rolloutSeats;
+      if (rolloutWeights !== undefined) {
+        const network = call(() => new wasm.LearnedNetwork(weightsArg(rolloutWeights, "rolloutWeights")));
+        call(() => style.rolloutsBy(network, rolloutSeats));
+      } else if (rolloutSeats !== undefined) {
         throw new InvalidInputError(
           "invalid-setup",
-          `rolloutWeights are the bytes of a .rvnn weight file as a Uint8Array, not ${shown(rolloutWeights)}`,
+          "rolloutSeats says whose cards the network of rolloutWeights plays; without rolloutWeights the rule-based player plays them all",
         );
       }
-      // The network plays the playouts' cards; without one the rule-based policy does.
-      const network = rolloutWeights === undefined ? null : call(() => new wasm.LearnedNetwork(rolloutWeights));
-      const search = network === null ? wasm.searchPlay : network.searchPlay.bind(network);
+      if (options.leafWeights !== undefined) {
+        const network = call(() => new wasm.LearnedNetwork(weightsArg(options.leafWeights, "leafWeights")));
+        call(() => style.leavesBy(network));
+      }
       return new Player(name, (observation, ruleset) => {
         const seed = nextSeed();
         if (observation.phase === "play" && observation.legal.length === 1) {
           return { type: "play", seat: observation.seat, card: observation.legal[0] };
         }
-        const ids = call(() => search(ruleset[INNER], observation, seed, playouts, timeMs, objective, shoot));
+        const ids = call(() => wasm.searchPlay(ruleset[INNER], observation, seed, playouts, timeMs, style));
         return actionFromIds(Array.from(ids), observation.seat);
       });
     }
@@ -1171,8 +1194,7 @@ export function createPlayer(name, options = {}) {
             : `the learned player's weights are the bytes of a .rvnn weight file as a Uint8Array, not ${shown(weights)}`,
         );
       }
-      const network = call(() => new wasm.LearnedNetwork(weights));
-      return new Player(name, (observation, ruleset) => learnedAction(network, observation, ruleset));
+      return new LearnedPlayer(call(() => new wasm.LearnedNetwork(weights)));
     }
   }
 }
@@ -1294,11 +1316,44 @@ export class Player {
    * @throws {InvalidInputError} for an observation that is not one of this ruleset
    */
   act(observation, ruleset) {
-    rulesetArg(ruleset, `the ${this.name} player`);
-    if (observation === null || typeof observation !== "object" || typeof observation.phase !== "string") {
-      throw new InvalidInputError("invalid-action", `an observation is an object of OBS-1, not ${shown(observation)}`);
-    }
+    observed(observation, ruleset, `the ${this.name} player`);
     return this.#decide(observation, ruleset);
+  }
+}
+
+/** Checks a player's arguments: a Ruleset, and an object that looks like an observation. */
+function observed(observation, ruleset, who) {
+  rulesetArg(ruleset, who);
+  if (observation === null || typeof observation !== "object" || typeof observation.phase !== "string") {
+    throw new InvalidInputError("invalid-action", `an observation is an object of OBS-1, not ${shown(observation)}`);
+  }
+}
+
+/**
+ * The learned player ({@link createPlayer} `"learned"`), which also gives its network's value,
+ * as python/reversis/players/learned.py's `LearnedPlayer.value`.
+ */
+export class LearnedPlayer extends Player {
+  /** @private */
+  constructor(network) {
+    super("learned", (observation, ruleset) => learnedAction(network, observation, ruleset));
+    this.#network = network;
+  }
+
+  #network;
+
+  /**
+   * The network's estimate of the observing seat's points for the hand (LRN-7), from its
+   * observation (OBS-1) and the public ruleset; null for a network without a value (format
+   * version 1). The network shipped with the Python package has one; its play does not read it.
+   * @param {object} observation
+   * @param {Ruleset} ruleset
+   * @returns {number|null}
+   * @throws {InvalidInputError} for an observation that is not one of this ruleset
+   */
+  value(observation, ruleset) {
+    observed(observation, ruleset, "the learned player");
+    return call(() => this.#network.value(observation, ruleset.players)) ?? null;
   }
 }
 

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
-import { Game, InvalidInputError, actFor, actionIds, createPlayer, preset } from "../src/index.js";
+import { Game, InvalidInputError, LearnedPlayer, actFor, actionIds, createPlayer, preset } from "../src/index.js";
 
 const WEIGHTS = new Uint8Array(readFileSync(new URL("../../python/reversis/players/learned-hearts-computer.rvnn", import.meta.url)));
 const FIXTURES = JSON.parse(readFileSync(new URL("fixtures/learned-decisions.json", import.meta.url), "utf8"));
@@ -129,4 +129,74 @@ test("a search refuses rollout weights that are not a network's bytes", () => {
     );
   invalid({ rolloutWeights: "learned" }, /rolloutWeights are the bytes of a \.rvnn weight file/);
   invalid({ rolloutWeights: new Uint8Array([1, 2, 3]) }, /weight/);
+});
+
+test("the learned player's value is the Python package's pure-Python value of each observation", () => {
+  const player = createPlayer("learned", { weights: WEIGHTS });
+  assert.ok(player instanceof LearnedPlayer);
+  for (const { ruleset, observation, value } of FIXTURES.cases) {
+    // float32 sums of binary16 weights against Python's float64 ones.
+    const got = player.value(observation, preset(ruleset));
+    assert.ok(Math.abs(got - value) <= 1e-3 * Math.max(1, Math.abs(value)), `${ruleset}: ${got} against ${value}`);
+  }
+  const plain = createPlayer("learned", { weights: withoutValue(WEIGHTS) });
+  const { ruleset, observation } = FIXTURES.cases[0];
+  assert.equal(plain.value(observation, preset(ruleset)), null);
+  assert.throws(() => player.value(observation, "hearts-computer"), InvalidInputError);
+  assert.throws(() => player.value(null, preset(ruleset)), (e) => e instanceof InvalidInputError && e.code === "invalid-action");
+  assert.throws(
+    () => player.value({ ...observation, hand: ["XX"] }, preset(ruleset)),
+    (e) => e instanceof InvalidInputError,
+  );
+});
+
+// Seat 0's cards of hand 0 of hearts-computer (deal seed 8), seat 0 a search player of
+// `options` and the others rule-based, with the actions of every seat.
+function searchersHand(options) {
+  const game = new Game(preset("hearts-computer"), { seed: 8 });
+  const players = [createPlayer("search", { playouts: 40, seed: 3, ...options }), ...[1, 2, 3].map(() => createPlayer("rules"))];
+  const actions = [];
+  while (game.handNumber === 0) actions.push(actFor(game, players));
+  game.free();
+  return actions;
+}
+
+test("a search whose own later cards alone the network plays makes legal, reproducible hands of its own", () => {
+  const mine = searchersHand({ rolloutWeights: WEIGHTS, rolloutSeats: "searcher" });
+  assert.equal(mine.filter((a) => a.type === "play").length, 52);
+  assert.deepStrictEqual(searchersHand({ rolloutWeights: WEIGHTS, rolloutSeats: "searcher" }), mine);
+  assert.deepStrictEqual(searchersHand({ rolloutWeights: WEIGHTS, rolloutSeats: "every" }), searchersHand({ rolloutWeights: WEIGHTS }));
+  assert.notDeepStrictEqual(searchersHand({ rolloutWeights: WEIGHTS }), mine);
+  assert.notDeepStrictEqual(searchersHand({}), mine);
+});
+
+test("a search whose playouts the value ends makes legal, reproducible hands of its own", () => {
+  const ended = searchersHand({ leafWeights: WEIGHTS });
+  assert.equal(ended.filter((a) => a.type === "play").length, 52);
+  assert.deepStrictEqual(searchersHand({ leafWeights: WEIGHTS }), ended);
+  assert.notDeepStrictEqual(searchersHand({}), ended);
+});
+
+test("a search refuses rollout seats without a network, unknown seats, and leaves without a value or that cannot judge", () => {
+  const invalid = (options, pattern) =>
+    assert.throws(
+      () => createPlayer("search", options),
+      (e) => e instanceof InvalidInputError && e.code === "invalid-setup" && pattern.test(e.message),
+    );
+  invalid({ rolloutSeats: "searcher" }, /without rolloutWeights/);
+  invalid({ rolloutWeights: WEIGHTS, rolloutSeats: "mine" }, /rolloutSeats must be "every" or "searcher", not "mine"/);
+  invalid({ leafWeights: WEIGHTS.slice(0, 10) }, /weight/);
+  invalid({ leafWeights: "learned" }, /leafWeights are the bytes of a \.rvnn weight file/);
+  invalid({ leafWeights: withoutValue(WEIGHTS) }, /has no value/);
+  const game = new Game(preset("hearts-computer"), { seed: 8 });
+  const rules = createPlayer("rules");
+  while (game.phase === "pass") actFor(game, [0, 1, 2, 3].map(() => rules));
+  actFor(game, [0, 1, 2, 3].map(() => rules));
+  const seat = game.toMove;
+  const match = createPlayer("search", { playouts: 20, seed: 1, objective: "match", leafWeights: WEIGHTS });
+  assert.throws(
+    () => match.act(game.observation(seat), game.ruleset),
+    (e) => e instanceof InvalidInputError && e.code === "invalid-setup" && /objective points/.test(e.message),
+  );
+  game.free();
 });

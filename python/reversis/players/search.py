@@ -136,11 +136,16 @@ class SearchPlayer(Player):
             raise ValueError(f"rollout_seats must be one of {', '.join(ROLLOUT_SEATS)}, not {rollout_seats!r}")
         if leaves is not None and not isinstance(leaves, (str, os.PathLike)):
             raise TypeError(f"leaves must be 'learned' or the path of a .rvnn network with a value, not {leaves!r}")
+        if rollout_seats != "every" and rollouts == "rules":
+            raise ValueError(
+                f"rollout_seats={rollout_seats!r} says whose cards a network plays in the playouts; "
+                "with rollouts='rules' the rule-based player plays them all"
+            )
         self.rollouts = rollouts
         self.rollout_seats = rollout_seats
-        self._network = _rollout_network(rollouts)
+        self._network = None if rollouts == "rules" else _network_of(rollouts)
         self.leaves = leaves
-        self._leaves = None if leaves is None else _rollout_network(leaves)
+        self._leaves = None if leaves is None else _network_of(leaves)
         if self._leaves is not None and not self._leaves.has_value:
             raise ValueError(f"leaves: the network {leaves} has no value (a format version 2 network has one)")
         self._rng = random.Random(seed)
@@ -213,15 +218,13 @@ def _forced_play(observation: Observation) -> dict[str, Any] | None:
     return None
 
 
-def _rollout_network(rollouts: PathLike) -> _core.LearnedPolicy | None:
-    """The network of ``rollouts`` (None for the rule-based player), read once per file."""
-    if rollouts == "rules":
-        return None
+def _network_of(name: PathLike) -> _core.LearnedPolicy:
+    """The network ``name`` names: ``"learned"``, the shipped one, or a path; read once per file."""
     from .learned import SHIPPED_WEIGHTS, _load
 
-    if rollouts == "learned":
+    if name == "learned":
         return _load(SHIPPED_WEIGHTS, shipped=True)
-    return _load(rollouts, shipped=False)
+    return _load(name, shipped=False)
 
 
 def evaluate_decision(

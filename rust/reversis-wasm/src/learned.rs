@@ -1,6 +1,7 @@
 //! The learned player's network (`reversis_players::Network`, the `.rvnn` weight format of
 //! spec/learned.md) for JavaScript: read once from the weight file's bytes, then deciding action
-//! ids (ACT-2) from a seat's JSON observation through the core's OBS-3 encoder.
+//! ids (ACT-2) and giving its value (LRN-7) from a seat's JSON observation through the core's
+//! OBS-3 encoder.
 
 use reversis_core as core;
 use reversis_core::ErrorCode;
@@ -8,12 +9,12 @@ use reversis_players as players;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::{core_result, count_arg, fail, json_arg, shown, WasmRuleset};
+use crate::{core_result, count_arg, fail, json_arg, shown};
 
 /// A network of the weight format.
 #[wasm_bindgen(js_name = LearnedNetwork)]
 pub struct WasmLearnedNetwork {
-    inner: players::Network,
+    pub(crate) inner: players::Network,
 }
 
 #[wasm_bindgen(js_class = LearnedNetwork)]
@@ -34,32 +35,6 @@ impl WasmLearnedNetwork {
         Ok(WasmLearnedNetwork { inner })
     }
 
-    /// The search player's decision, as `searchPlay` with the same arguments, with this
-    /// network playing every seat's cards in the playouts.
-    #[wasm_bindgen(js_name = searchPlay)]
-    #[allow(clippy::too_many_arguments)]
-    pub fn search_play(
-        &self,
-        ruleset: &WasmRuleset,
-        observation: &JsValue,
-        seed: &JsValue,
-        playouts: &JsValue,
-        time_ms: &JsValue,
-        objective: &JsValue,
-        shoot: &JsValue,
-    ) -> Result<Vec<u16>, JsValue> {
-        crate::search_play_rolled_by(
-            ruleset,
-            observation,
-            seed,
-            playouts,
-            time_ms,
-            objective,
-            shoot,
-            Some(&self.inner),
-        )
-    }
-
     /// The id among `legal` that the network scores highest for the observation (OBS-1) of a
     /// seat at a table of `players`, the lowest among equals.
     pub fn decide(
@@ -68,14 +43,7 @@ impl WasmLearnedNetwork {
         players: &JsValue,
         legal: &[u16],
     ) -> Result<u16, JsValue> {
-        let value = json_arg(observation, ErrorCode::InvalidAction, "an observation")?;
-        let players = count_arg(players, "a number of players", 0, u64::from(u16::MAX))?;
-        let mut encoding = vec![0; core::ENCODING_LENGTH];
-        core_result(core::encode_observation_json(
-            &value,
-            players,
-            &mut encoding,
-        ))?;
+        let encoding = encoding_of(observation, players)?;
         let mut mask = 0u128;
         for &id in legal {
             if id >= core::NUM_ACTIONS {
@@ -91,4 +59,25 @@ impl WasmLearnedNetwork {
         }
         core_result(self.inner.decide(&encoding, mask))
     }
+
+    /// The network's value (spec/learned.md, LRN-7) for the observation (OBS-1) of a seat at a
+    /// table of `players`: its estimate of that seat's points for the hand; `undefined` for a
+    /// network without one (format version 1).
+    pub fn value(&self, observation: &JsValue, players: &JsValue) -> Result<Option<f32>, JsValue> {
+        let encoding = encoding_of(observation, players)?;
+        core_result(self.inner.value(&encoding))
+    }
+}
+
+// The OBS-3 encoding of a seat's JSON observation at a table of `players`.
+fn encoding_of(observation: &JsValue, players: &JsValue) -> Result<Vec<i32>, JsValue> {
+    let value = json_arg(observation, ErrorCode::InvalidAction, "an observation")?;
+    let players = count_arg(players, "a number of players", 0, u64::from(u16::MAX))?;
+    let mut encoding = vec![0; core::ENCODING_LENGTH];
+    core_result(core::encode_observation_json(
+        &value,
+        players,
+        &mut encoding,
+    ))?;
+    Ok(encoding)
 }

@@ -1127,13 +1127,133 @@ fn host_clock() -> Duration {
     Duration::from_secs_f64(millis.max(0.0) / 1000.0)
 }
 
+/// How a search player plays (`reversis_players::Style`), built once for a player: what it plays
+/// for, whether it may go for the moon, and the networks that play its playouts' cards or end
+/// them. `searchPlay` takes it.
+#[wasm_bindgen(js_name = SearchStyle)]
+pub struct WasmSearchStyle {
+    objective: players::Objective,
+    shoot: bool,
+    rollouts: Option<players::Network>,
+    rollout_seats: players::RolloutSeats,
+    leaves: Option<players::Network>,
+}
+
+#[wasm_bindgen(js_class = SearchStyle)]
+impl WasmSearchStyle {
+    /// `objective` is what the search plays for: `"points"` (the hand; also for `null`) or
+    /// `"match"` (the chance of winning the match from the totals); with `shoot` false (`null`
+    /// is true) it never tries going for the moon. Its playouts are the rule-based policy's and
+    /// run to the end of the hand until `rolloutsBy` or `leavesBy` says otherwise.
+    #[wasm_bindgen(constructor)]
+    pub fn new(objective: &JsValue, shoot: &JsValue) -> Result<WasmSearchStyle, JsValue> {
+        let objective = if objective.is_null() || objective.is_undefined() {
+            players::Objective::Points
+        } else {
+            match objective
+                .as_string()
+                .map(|name| players::Objective::from_name(&name))
+            {
+                Some(Ok(objective)) => objective,
+                _ => {
+                    return fail(
+                        ErrorCode::InvalidSetup,
+                        format!(
+                            "objective must be \"points\" or \"match\", not {}",
+                            shown(objective)
+                        ),
+                    )
+                }
+            }
+        };
+        let shoot = if shoot.is_null() || shoot.is_undefined() {
+            true
+        } else {
+            match shoot.as_bool() {
+                Some(shoot) => shoot,
+                None => {
+                    return fail(
+                        ErrorCode::InvalidSetup,
+                        format!("shoot must be true or false, not {}", shown(shoot)),
+                    )
+                }
+            }
+        };
+        Ok(WasmSearchStyle {
+            objective,
+            shoot,
+            rollouts: None,
+            rollout_seats: players::RolloutSeats::Every,
+            leaves: None,
+        })
+    }
+
+    /// Has `network` play the playouts' cards: every seat's for `seats` `"every"` (also `null`),
+    /// the searcher's own later cards alone for `"searcher"` (the other seats following the
+    /// rule-based policy).
+    #[wasm_bindgen(js_name = rolloutsBy)]
+    pub fn rollouts_by(
+        &mut self,
+        network: &learned::WasmLearnedNetwork,
+        seats: &JsValue,
+    ) -> Result<(), JsValue> {
+        self.rollout_seats = if seats.is_null() || seats.is_undefined() {
+            players::RolloutSeats::Every
+        } else {
+            match seats
+                .as_string()
+                .map(|name| players::RolloutSeats::from_name(&name))
+            {
+                Some(Ok(seats)) => seats,
+                _ => {
+                    return fail(
+                        ErrorCode::InvalidSetup,
+                        format!(
+                            "rolloutSeats must be \"every\" or \"searcher\", not {}",
+                            shown(seats)
+                        ),
+                    )
+                }
+            }
+        };
+        self.rollouts = Some(network.inner.clone());
+        Ok(())
+    }
+
+    /// Ends each card's playouts at the searcher's next decision, scored by `network`'s value
+    /// there (spec/learned.md, LRN-7); `invalid-setup` for a network without a value. A table
+    /// the value cannot judge (objective `"match"` or a count-down hand, two packs) is refused
+    /// by `searchPlay`.
+    #[wasm_bindgen(js_name = leavesBy)]
+    pub fn leaves_by(&mut self, network: &learned::WasmLearnedNetwork) -> Result<(), JsValue> {
+        if !network.inner.has_value() {
+            return fail(
+                ErrorCode::InvalidSetup,
+                "invalid setup: the leaves' network has no value (a format version 2 network has one)"
+                    .to_owned(),
+            );
+        }
+        self.leaves = Some(network.inner.clone());
+        Ok(())
+    }
+}
+
+impl WasmSearchStyle {
+    fn style(&self) -> players::Style<'_> {
+        players::Style {
+            objective: self.objective,
+            shoot: self.shoot,
+            rollouts: self.rollouts.as_ref(),
+            rollout_seats: self.rollout_seats,
+            leaves: self.leaves.as_ref(),
+        }
+    }
+}
+
 /// The search player's decision for the observer of `observation` (OBS-1), as the action ids
-/// that make it (ACT-2). The budget is `playouts` per decision, `timeMs` per decision, or both
-/// (whichever runs out first; `null` for none); a pass gets four times as much. `objective` is
-/// what the search plays for: `"points"` (the hand; also for `null`) or `"match"` (the chance
-/// of winning the match from the totals); with `shoot` false (`null` is true) it never tries
-/// going for the moon. `LearnedNetwork.searchPlay` searches the same way with the network
-/// playing the playouts' cards.
+/// that make it (ACT-2), played as `style` says. The budget is `playouts` per decision,
+/// `timeMs` per decision, or both (whichever runs out first; `null` for none); a pass gets four
+/// times as much.
 #[wasm_bindgen(js_name = searchPlay)]
 pub fn search_play(
     ruleset: &WasmRuleset,
@@ -1141,66 +1261,9 @@ pub fn search_play(
     seed: &JsValue,
     playouts: &JsValue,
     time_ms: &JsValue,
-    objective: &JsValue,
-    shoot: &JsValue,
-) -> Result<Vec<u16>, JsValue> {
-    search_play_rolled_by(
-        ruleset,
-        observation,
-        seed,
-        playouts,
-        time_ms,
-        objective,
-        shoot,
-        None,
-    )
-}
-
-// `searchPlay` with the playouts' cards played by `rollouts` where given.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn search_play_rolled_by(
-    ruleset: &WasmRuleset,
-    observation: &JsValue,
-    seed: &JsValue,
-    playouts: &JsValue,
-    time_ms: &JsValue,
-    objective: &JsValue,
-    shoot: &JsValue,
-    rollouts: Option<&players::Network>,
+    style: &WasmSearchStyle,
 ) -> Result<Vec<u16>, JsValue> {
     let seed = unsigned_arg(seed, ErrorCode::InvalidSetup, "a seed")?;
-    let objective = if objective.is_null() || objective.is_undefined() {
-        players::Objective::Points
-    } else {
-        match objective
-            .as_string()
-            .map(|name| players::Objective::from_name(&name))
-        {
-            Some(Ok(objective)) => objective,
-            _ => {
-                return fail(
-                    ErrorCode::InvalidSetup,
-                    format!(
-                        "objective must be \"points\" or \"match\", not {}",
-                        shown(objective)
-                    ),
-                )
-            }
-        }
-    };
-    let shoot = if shoot.is_null() || shoot.is_undefined() {
-        true
-    } else {
-        match shoot.as_bool() {
-            Some(shoot) => shoot,
-            None => {
-                return fail(
-                    ErrorCode::InvalidSetup,
-                    format!("shoot must be true or false, not {}", shown(shoot)),
-                )
-            }
-        }
-    };
     let playouts = if playouts.is_null() || playouts.is_undefined() {
         None
     } else {
@@ -1232,13 +1295,7 @@ pub(crate) fn search_play_rolled_by(
         &ruleset.inner,
         &obs,
         budget,
-        players::Style {
-            objective,
-            shoot,
-            rollouts,
-            rollout_seats: players::RolloutSeats::Every,
-            leaves: None,
-        },
+        style.style(),
         seed,
         &host_clock,
     ))
