@@ -977,6 +977,9 @@ struct Leaves<'n> {
     net: &'n Network,
     standing: Standing,
     passes: Passes,
+    // What the hand gives out: every card's points (one pack, every card dealt: DEAL-1), those
+    // of a trick still on the table included.
+    total: i32,
     encoding: Vec<i32>,
     scratch: Scratch,
 }
@@ -1013,6 +1016,7 @@ impl<'n> Leaves<'n> {
             net,
             standing: standing_of(rules, obs)?,
             passes: rollout.passes,
+            total: rules.points_of_set(CardSet(rules.deck_cards().set)),
             encoding: vec![0; ENCODING_LENGTH],
             scratch: Scratch::default(),
         })
@@ -1052,12 +1056,12 @@ impl<'n> Leaves<'n> {
             &mut self.encoding,
         );
         let value = f64::from(self.net.leaf_value(&self.encoding, &mut self.scratch));
-        // What the hand gives out: the points taken so far and those still held.
-        let n = rules.players();
-        let mut total = 0i32;
-        for s in 0..n {
-            total += h.points()[s] + rules.points_of_set(h.held(s));
-        }
+        Self::margin(value, self.total, rules.players())
+    }
+
+    // The margin (times SCALE) of a seat expected to score `value` of a hand that gives out
+    // `total` points among `n` seats: its score minus the others' mean, `(total - value) / (n - 1)`.
+    fn margin(value: f64, total: i32, n: usize) -> i64 {
         let margin = (n as f64 * value - f64::from(total)) / (n as f64 - 1.0);
         (margin * Self::SCALE as f64).round() as i64
     }
@@ -1835,6 +1839,70 @@ mod tests {
         let mut out = vec![0; ENCODING_LENGTH];
         encode_view(rules, &view, seat, &mut out).unwrap();
         out
+    }
+
+    // A format version 2 network whose logits are all 0 and whose value is `value` (binary16 bits).
+    fn constant_value_network(value: u16) -> Network {
+        let mut file = b"RVNN".to_vec();
+        file.extend(2u16.to_le_bytes());
+        file.extend(1u16.to_le_bytes());
+        file.extend(0u32.to_le_bytes());
+        file.extend((ENCODING_LENGTH as u32).to_le_bytes());
+        file.extend(107u32.to_le_bytes());
+        file.extend([0, 0, 0, 0]);
+        file.extend(vec![0u8; 2 * 107 * ENCODING_LENGTH]);
+        for id in 0..107 {
+            file.extend((if id == 106 { value } else { 0 }).to_le_bytes());
+        }
+        Network::from_bytes(&file).unwrap()
+    }
+
+    #[test]
+    fn a_leaf_gives_out_every_cards_points_those_of_the_trick_on_the_table_too() {
+        let rules = preset("hearts-computer").unwrap();
+        let net = constant_value_network(0x4900); // 10.0
+        let queen = Card::parse("QS").unwrap();
+        let mut rng = SplitMix64::new(5);
+        let mut checked = 0;
+        for seed in 0..40u64 {
+            let mut g = Game::new(rules.clone(), Some(seed), 3, None).unwrap();
+            while g.phase() == Phase::Play {
+                let h = g.hand_state();
+                if h.trick().any(|(_, c)| c == queen) {
+                    let seat = h.to_move();
+                    let obs = g.observation(seat).unwrap();
+                    let policy = Policy::new(&rules);
+                    let rollout = Rollout {
+                        policy: &policy,
+                        players: Players::of(&rules, &obs, Style::default()).unwrap(),
+                        passes: Passes::of_observer(&rules, &obs, seat).unwrap(),
+                    };
+                    let root = Root::of(&rules, &obs).unwrap();
+                    let mut leaves = Leaves::new(&rules, &obs, &net, &rollout).unwrap();
+                    let score = leaves.score(
+                        &rules,
+                        &policy,
+                        h.clone(),
+                        root.played_by,
+                        0,
+                        seat,
+                        &mut Judge::Points,
+                    );
+                    // 10 of the 26 points the hand gives out, the queen's 13 among them: 10
+                    // against the others' mean of 16 / 3, whoever has taken what so far.
+                    assert_eq!(score, ((10.0 - 16.0 / 3.0) * 1000.0f64).round() as i64);
+                    checked += 1;
+                    break;
+                }
+                let ids = g.legal_actions(None).unwrap();
+                g.apply_action(ids[rng.below(ids.len() as u64) as usize], None)
+                    .unwrap();
+            }
+        }
+        assert!(
+            checked >= 10,
+            "{checked} positions with the queen on the table"
+        );
     }
 
     #[test]
