@@ -1882,7 +1882,7 @@ mod tests {
                     let score = leaves.score(
                         &rules,
                         &policy,
-                        h.clone(),
+                        *h,
                         root.played_by,
                         0,
                         seat,
