@@ -15,7 +15,7 @@ use reversis_core::{
 use reversis_players::{
     count_consistent_layouts, count_observation_layouts, knowledge_from_observation,
     play_exclusions, policy_decision, sample_consistent_layouts, search_decision,
-    search_decision_timed, Budget,
+    search_decision_timed, search_decision_with, Budget, Style,
 };
 use serde_json::Value;
 
@@ -436,25 +436,49 @@ fn before_the_first_lead_the_seat_to_move_holds_the_opening_card() {
     }
 }
 
-/// Plays one hand of `r` from a seeded game at `hand_number`, the search (with `playouts`) at
-/// the seats where `searcher` is true and the policy elsewhere, checking that every decision
-/// is legal; returns the game and the search's decisions in order.
+/// How `play_hand`'s search decides: its playouts, its style, and after how many of its
+/// decisions the hand stops.
+struct Searching<'n> {
+    playouts: u64,
+    style: Style<'n>,
+    limit: usize,
+}
+
+/// `play_hand`'s search in the default style, to the end of the hand.
+fn searched(playouts: u64) -> Searching<'static> {
+    Searching {
+        playouts,
+        style: Style::default(),
+        limit: usize::MAX,
+    }
+}
+
+/// Plays one hand of `r` from a seeded game at `hand_number`, the search at the seats where
+/// `searcher` is true and the policy elsewhere, checking that every decision is legal, until
+/// the hand is scored or the search has made its limit of decisions; returns the game and the
+/// search's decisions in order.
 fn play_hand(
     r: &Ruleset,
     seed: u64,
     hand_number: u64,
-    playouts: u64,
+    Searching {
+        playouts,
+        style,
+        limit,
+    }: Searching<'_>,
     searcher: impl Fn(usize) -> bool,
 ) -> (Game, Vec<Vec<u16>>) {
     let mut g = Game::new(r.clone(), Some(seed), hand_number, None).unwrap();
     let mut made = Vec::new();
     let mut step = 0u64;
-    while g.hands_scored() == 0 {
+    let no_clock = || std::time::Duration::ZERO;
+    while g.hands_scored() == 0 && made.len() < limit {
         let seat = g.to_act().unwrap();
         let o = g.observation(seat).unwrap();
         step += 1;
         let ids = if searcher(seat) {
-            let ids = search_decision(r, &o, Budget::playouts(playouts), seed ^ step).unwrap();
+            let budget = Budget::playouts(playouts);
+            let ids = search_decision_with(r, &o, budget, style, seed ^ step, &no_clock).unwrap();
             made.push(ids.clone());
             ids
         } else {
@@ -485,7 +509,7 @@ fn the_search_plays_legal_actions_on_every_preset() {
         let r = rules(name);
         for seed in 0..2u64 {
             // Hand numbers 0 and 1: a pass where the ruleset has passing.
-            play_hand(&r, seed, seed, 60, |s| s % 2 == 0);
+            play_hand(&r, seed, seed, searched(60), |s| s % 2 == 0);
         }
     }
 }
@@ -493,8 +517,8 @@ fn the_search_plays_legal_actions_on_every_preset() {
 #[test]
 fn the_search_is_deterministic_for_a_seed() {
     let r = rules("hearts-computer");
-    let (_, a) = play_hand(&r, 5, 0, 200, |s| s != 1);
-    let (_, b) = play_hand(&r, 5, 0, 200, |s| s != 1);
+    let (_, a) = play_hand(&r, 5, 0, searched(200), |s| s != 1);
+    let (_, b) = play_hand(&r, 5, 0, searched(200), |s| s != 1);
     assert_eq!(a, b);
 }
 
@@ -651,54 +675,25 @@ fn shipped_network() -> reversis_players::Network {
     reversis_players::Network::from_bytes(&std::fs::read(path).unwrap()).unwrap()
 }
 
-/// The search's first decisions (its pass and its first cards) in one hand of `seed`, with the
-/// playouts' cards played by `net`, for every seat but seat 1 (the policy), each checked legal.
+/// The search's first eight decisions (its pass and its first cards) in one hand of `seed`, three
+/// playouts each (a network decides far more slowly than the policy in a test build), the
+/// playouts' cards played by `net`, at every seat but seat 1 (the policy).
 fn play_hand_rolled_by(
     r: &Ruleset,
     seed: u64,
     hand_number: u64,
     net: Option<&reversis_players::Network>,
 ) -> Vec<Vec<u16>> {
-    let style = reversis_players::Style {
+    let style = Style {
         rollouts: net,
         ..Default::default()
     };
-    let mut g = Game::new(r.clone(), Some(seed), hand_number, None).unwrap();
-    let mut made = Vec::new();
-    let mut step = 0u64;
-    // A network decides far more slowly than the policy in a test build: a few decisions each.
-    while g.hands_scored() == 0 && made.len() < 8 {
-        let seat = g.to_act().unwrap();
-        let o = g.observation(seat).unwrap();
-        step += 1;
-        let ids = if seat != 1 {
-            let budget = Budget::playouts(3);
-            let no_clock = || std::time::Duration::ZERO;
-            let ids = reversis_players::search_decision_with(
-                r,
-                &o,
-                budget,
-                style,
-                seed ^ step,
-                &no_clock,
-            )
-            .unwrap();
-            made.push(ids.clone());
-            ids
-        } else {
-            policy_decision(r, &o, Some(step)).unwrap()
-        };
-        let legal = g.legal_actions(Some(seat)).unwrap();
-        assert!(
-            ids.iter().all(|id| legal.contains(id)),
-            "{} {ids:?}",
-            r.name()
-        );
-        for id in ids {
-            g.apply_action(id, Some(seat)).unwrap();
-        }
-    }
-    made
+    let searching = Searching {
+        playouts: 3,
+        style,
+        limit: 8,
+    };
+    play_hand(r, seed, hand_number, searching, |s| s != 1).1
 }
 
 #[test]
