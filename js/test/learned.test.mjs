@@ -184,7 +184,8 @@ test("a search refuses rollout seats without a network, unknown seats, and leave
       (e) => e instanceof InvalidInputError && e.code === "invalid-setup" && pattern.test(e.message),
     );
   invalid({ rolloutSeats: "searcher" }, /without rolloutWeights/);
-  invalid({ rolloutWeights: WEIGHTS, rolloutSeats: "mine" }, /rolloutSeats must be "every" or "searcher", not "mine"/);
+  invalid({ rolloutWeights: WEIGHTS, rolloutSeats: "mine" }, /rolloutSeats: unknown rollout seats "mine": every or searcher/);
+  invalid({ rolloutWeights: WEIGHTS, rolloutSeats: 1 }, /rolloutSeats is a name, not 1/);
   invalid({ leafWeights: WEIGHTS.slice(0, 10) }, /weight/);
   invalid({ leafWeights: "learned" }, /leafWeights are the bytes of a \.rvnn weight file/);
   invalid({ leafWeights: withoutValue(WEIGHTS) }, /has no value/);

@@ -1127,6 +1127,30 @@ fn host_clock() -> Duration {
     Duration::from_secs_f64(millis.max(0.0) / 1000.0)
 }
 
+/// The option `what` given by name: `default` for `null`, else the value `from_name` reads from
+/// a string; `invalid-setup` naming the option and quoting the value otherwise.
+fn named<T>(
+    value: &JsValue,
+    what: &str,
+    default: T,
+    from_name: impl Fn(&str) -> Result<T, core::Error>,
+) -> Result<T, JsValue> {
+    if value.is_null() || value.is_undefined() {
+        return Ok(default);
+    }
+    match value.as_string().map(|name| from_name(&name)) {
+        Some(Ok(named)) => Ok(named),
+        Some(Err(error)) => fail(
+            ErrorCode::InvalidSetup,
+            format!("{what}: {}", error.message()),
+        ),
+        None => fail(
+            ErrorCode::InvalidSetup,
+            format!("{what} is a name, not {}", shown(value)),
+        ),
+    }
+}
+
 /// How a search player plays (`reversis_players::Style`), built once for a player: what it plays
 /// for, whether it may go for the moon, and the networks that play its playouts' cards or end
 /// them. `searchPlay` takes it.
@@ -1147,25 +1171,12 @@ impl WasmSearchStyle {
     /// run to the end of the hand until `rolloutsBy` or `leavesBy` says otherwise.
     #[wasm_bindgen(constructor)]
     pub fn new(objective: &JsValue, shoot: &JsValue) -> Result<WasmSearchStyle, JsValue> {
-        let objective = if objective.is_null() || objective.is_undefined() {
-            players::Objective::Points
-        } else {
-            match objective
-                .as_string()
-                .map(|name| players::Objective::from_name(&name))
-            {
-                Some(Ok(objective)) => objective,
-                _ => {
-                    return fail(
-                        ErrorCode::InvalidSetup,
-                        format!(
-                            "objective must be \"points\" or \"match\", not {}",
-                            shown(objective)
-                        ),
-                    )
-                }
-            }
-        };
+        let objective = named(
+            objective,
+            "objective",
+            players::Objective::Points,
+            players::Objective::from_name,
+        )?;
         let shoot = if shoot.is_null() || shoot.is_undefined() {
             true
         } else {
@@ -1197,25 +1208,12 @@ impl WasmSearchStyle {
         network: &learned::WasmLearnedNetwork,
         seats: &JsValue,
     ) -> Result<(), JsValue> {
-        self.rollout_seats = if seats.is_null() || seats.is_undefined() {
-            players::RolloutSeats::Every
-        } else {
-            match seats
-                .as_string()
-                .map(|name| players::RolloutSeats::from_name(&name))
-            {
-                Some(Ok(seats)) => seats,
-                _ => {
-                    return fail(
-                        ErrorCode::InvalidSetup,
-                        format!(
-                            "rolloutSeats must be \"every\" or \"searcher\", not {}",
-                            shown(seats)
-                        ),
-                    )
-                }
-            }
-        };
+        self.rollout_seats = named(
+            seats,
+            "rolloutSeats",
+            players::RolloutSeats::Every,
+            players::RolloutSeats::from_name,
+        )?;
         self.rollouts = Some(network.inner.clone());
         Ok(())
     }
