@@ -372,6 +372,19 @@ def test_shoot_is_a_switch() -> None:
         tournament.player_options("search:shoot=no")
 
 
+def test_defend_is_a_switch_that_plays_another_search() -> None:
+    """``defend``: reproducible hands, not the default search's (the Rust tests check that it
+    changes only decisions where another seat could still run)."""
+    with pytest.raises(TypeError, match="defend must be True or False"):
+        SearchPlayer(defend="yes")  # type: ignore[arg-type]
+    assert tournament.player_options("search:defend=true") == ("search", {"defend": True})
+    with pytest.raises(tournament.TournamentError, match="defend=true or defend=false"):
+        tournament.player_options("search:defend=1")
+    defended = [first_hand(seed, playouts=60, defend=True) for seed in range(4)]
+    assert defended == [first_hand(seed, playouts=60, defend=True) for seed in range(4)]
+    assert defended != [first_hand(seed, playouts=60) for seed in range(4)]
+
+
 def first_hand(seed: int, **options: Any) -> list[dict[str, Any]]:
     """The actions of hand 0 of ``hearts-computer`` (a pass to the left), four search players of ``options``."""
     game = reversis.Game(reversis.preset("hearts-computer"), seed, hand_number=0)

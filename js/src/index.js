@@ -1078,7 +1078,9 @@ const DEFAULT_PLAYOUTS = 4000;
  *   and/or `timeMs` per decision (4000 playouts when neither is given; a pass gets four times as
  *   much). Options: `playouts`, `timeMs`, `seed`, `objective` (`"points"`, the default: the
  *   fewest points each hand; `"match"`: the greatest chance of winning the match from the totals),
- *   `shoot` (false: never tries the moon), `rolloutWeights` (the bytes of a `.rvnn` network, as
+ *   `shoot` (false: never tries the moon), `defend` (true: where another seat has captured every
+ *   point card so far, half of a card's layouts have it go for the moon in the playouts, which the
+ *   rule-based player never does), `rolloutWeights` (the bytes of a `.rvnn` network, as
  *   `weights` below, that plays the playouts' cards instead of the rule-based player, read once,
  *   here), `rolloutSeats` (whose cards that network plays: `"every"` seat's, the default, or the
  *   `"searcher"`'s own later cards alone, the others the rule-based player's), `leafWeights` (the
@@ -1101,7 +1103,7 @@ const DEFAULT_PLAYOUTS = 4000;
  * `timeMs` excepted: how far it gets depends on the clock).
  *
  * @param {"random"|"rules"|"montecarlo"|"search"|"learned"} name
- * @param {{seed?: number|bigint, rollouts?: number, playouts?: number, timeMs?: number, objective?: "points"|"match", shoot?: boolean, weights?: Uint8Array, rolloutWeights?: Uint8Array, rolloutSeats?: "every"|"searcher", leafWeights?: Uint8Array}} [options]
+ * @param {{seed?: number|bigint, rollouts?: number, playouts?: number, timeMs?: number, objective?: "points"|"match", shoot?: boolean, defend?: boolean, weights?: Uint8Array, rolloutWeights?: Uint8Array, rolloutSeats?: "every"|"searcher", leafWeights?: Uint8Array}} [options]
  * @returns {Player}
  * @throws {InvalidInputError} `invalid-setup` for an unknown name or option, or a bad value
  *   (for `"learned"`: missing weights, or bytes that are not a valid weight file, naming the problem;
@@ -1112,7 +1114,7 @@ export function createPlayer(name, options = {}) {
     random: ["seed"],
     rules: ["seed"],
     montecarlo: ["rollouts", "seed"],
-    search: ["playouts", "timeMs", "seed", "objective", "shoot", "rolloutWeights", "rolloutSeats", "leafWeights"],
+    search: ["playouts", "timeMs", "seed", "objective", "shoot", "defend", "rolloutWeights", "rolloutSeats", "leafWeights"],
     learned: ["weights", "seed"],
   };
   if (typeof name !== "string" || !Object.hasOwn(allowed, name)) {
@@ -1154,11 +1156,7 @@ export function createPlayer(name, options = {}) {
       if (objective !== "points" && objective !== "match") {
         throw new InvalidInputError("invalid-setup", `objective must be "points" or "match", not ${shown(objective)}`);
       }
-      const shoot = options.shoot === undefined ? true : options.shoot;
-      if (typeof shoot !== "boolean") {
-        throw new InvalidInputError("invalid-setup", `shoot must be true or false, not ${shown(shoot)}`);
-      }
-      const style = call(() => new wasm.SearchStyle(objective, shoot));
+      const style = call(() => new wasm.SearchStyle(objective, options.shoot, options.defend));
       // A network plays the playouts' cards; without one the rule-based policy does.
       const rolloutWeights = options.rolloutWeights;
       const rolloutSeats = options.rolloutSeats;

@@ -119,10 +119,23 @@ test("createPlayer rejects unknown names, unknown options and bad values", () =>
   invalid(() => createPlayer("search", { objective: 1 }));
   invalid(() => createPlayer("search", { shoot: "yes" }));
   invalid(() => createPlayer("search", { shoot: 1 }));
+  invalid(() => createPlayer("search", { defend: "yes" }));
   invalid(() => createPlayer("rules", { seed: -1 }));
   invalid(() => createPlayer("rules", { seed: 1.5 }));
   const game = new Game(preset("hearts-4"), { seed: 1 });
   invalid(() => createPlayer("rules").act(game.observation(0), preset("hearts-4").toJson()));
+});
+
+test("the search player that defends against the moon plays legal, reproducible hands of its own", () => {
+  const hand = (options) => {
+    const players = [0, 1, 2, 3].map((seat) => createPlayer("search", { playouts: 64, seed: seat, ...options }));
+    return playHand(new Game(preset("hearts-computer"), { seed: 3 }), players);
+  };
+  const defended = hand({ defend: true });
+  assert.equal(defended.filter((a) => a.type === "play").length, 52);
+  assert.deepStrictEqual(hand({ defend: true }), defended);
+  assert.deepStrictEqual(hand({ defend: false }), hand({}));
+  assert.notDeepStrictEqual(hand({}), defended);
 });
 
 test("the search player that never tries the moon plays legal hands", () => {

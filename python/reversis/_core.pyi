@@ -357,6 +357,7 @@ def search_play(
     rollouts: LearnedPolicy | None = None,
     leaves: LearnedPolicy | None = None,
     rollout_seats: str = "every",
+    defend: bool = False,
 ) -> list[int]: ...
 def search_policy(ruleset: Ruleset, observation: dict[str, Any], seed: int | None = None) -> list[int]: ...
 def evaluate_decision(

@@ -99,6 +99,10 @@ class SearchPlayer(Player):
     ``leaves``, ``"learned"`` or the path of a network with a value (LRN-7), ends each card's
     playouts at the searcher's next decision and scores them by the value of its view there
     (objective ``"points"``, one pack); ``None`` (the default) plays every playout to the end.
+
+    With ``defend``, where another seat has captured every point card taken so far, half of a
+    card's layouts have that seat go for the moon in the playouts (which the rule-based player
+    never does), so that a card is also judged by whether it lets a run through.
     """
 
     name = "search"
@@ -114,10 +118,13 @@ class SearchPlayer(Player):
         rollouts: PathLike = "rules",
         rollout_seats: str = "every",
         leaves: PathLike | None = None,
+        defend: bool = False,
     ) -> None:
         """Bound each decision by ``playouts`` and/or ``time_ms``, seeded by ``seed``, playing for ``objective``."""
         if not isinstance(shoot, bool):
             raise TypeError(f"shoot must be True or False, not {shoot!r}")
+        if not isinstance(defend, bool):
+            raise TypeError(f"defend must be True or False, not {defend!r}")
         if not isinstance(rollouts, (str, os.PathLike)):
             raise TypeError(f"rollouts must be 'rules', 'learned' or the path of a .rvnn network, not {rollouts!r}")
         if objective not in OBJECTIVES:
@@ -132,6 +139,7 @@ class SearchPlayer(Player):
         self.time_ms = time_ms
         self.objective = objective
         self.shoot = shoot
+        self.defend = defend
         if rollout_seats not in ROLLOUT_SEATS:
             raise ValueError(f"rollout_seats must be one of {', '.join(ROLLOUT_SEATS)}, not {rollout_seats!r}")
         if leaves is not None and not isinstance(leaves, (str, os.PathLike)):
@@ -175,6 +183,7 @@ class SearchPlayer(Player):
             rollouts=self._network,
             rollout_seats=self.rollout_seats,
             leaves=self._leaves,
+            defend=self.defend,
         )
         if observation.phase == "pass":
             deck = {_core.card_id(card): card for card in observation.hand}

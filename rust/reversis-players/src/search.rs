@@ -163,12 +163,28 @@ pub struct Style<'n> {
     /// card's points and no moon. `None`: every playout runs to the end of the hand. Needs a
     /// network with a value, the objective `Points` outside a count-down hand, and one pack.
     pub leaves: Option<&'n Network>,
+    /// Whether the search defends against the moon: where another seat has captured every
+    /// point card taken so far, half of a card's layouts (the same for every card) have that
+    /// seat go for the moon in the playouts ([`crate::policy::Policy::shoot`]), which the
+    /// rule-based policy never does, so that a card is also judged by whether it lets a run
+    /// through.
+    pub defend: bool,
 }
 
 impl Style<'_> {
     // Whether the search tries going for the moon at all: asked for, and the ruleset has one.
     fn tries_moon(self, rules: &Ruleset) -> bool {
         self.shoot && rules.moon().is_some()
+    }
+
+    // The seat whose run at the moon a card decision of `root` defends against, if any.
+    fn threat(self, rules: &Ruleset, root: &Root) -> Option<usize> {
+        if !self.defend || rules.moon().is_none() {
+            return None;
+        }
+        root.probe
+            .sole_point_taker()
+            .filter(|&taker| taker != root.seat)
     }
 }
 
@@ -180,6 +196,7 @@ impl Default for Style<'_> {
             rollouts: None,
             rollout_seats: RolloutSeats::Every,
             leaves: None,
+            defend: false,
         }
     }
 }
@@ -645,8 +662,10 @@ impl Plan {
         }
     }
 
-    // Plays `h` out by `rollout`, `seat` following the plan, exact ties drawn from `seed`.
+    // Plays `h` out by `rollout`, `seat` following the plan, exact ties drawn from `seed`;
+    // `threat`, if any, another seat going for the moon (where `seat` does not).
     #[inline]
+    #[allow(clippy::too_many_arguments)]
     fn finish(
         self,
         rules: &Ruleset,
@@ -655,8 +674,13 @@ impl Plan {
         played_by: PerSeat<CardMultiset>,
         seed: u64,
         seat: usize,
+        threat: Option<usize>,
     ) -> HandState {
-        let shooter = (self == Plan::Moon).then_some(seat);
+        let shooter = if self == Plan::Moon {
+            Some(seat)
+        } else {
+            threat
+        };
         finish(rules, rollout, h, played_by, seed, shooter, seat)
     }
 }
@@ -1091,6 +1115,7 @@ fn search_card(
     // Each card is tried under every plan, in the same layouts: the better plan of a card is
     // chosen from what the observer knows, as the card is, never from the hidden cards.
     let plans = Plan::for_root(rules, &root, style);
+    let threat = style.threat(rules, &root);
     let mut leaves = match style.leaves {
         None => None,
         Some(net) => Some(Leaves::new(rules, obs, net, &rollout)?),
@@ -1113,7 +1138,9 @@ fn search_card(
                     leaves.score(rules, &policy, h, played_by, s, root.seat, judge)
                 }
                 _ => {
-                    let end = plan.finish(rules, &rollout, h, played_by, s, root.seat);
+                    // The layout's shared seed says whether the threat runs in it.
+                    let threat = threat.filter(|_| s >> 63 == 1);
+                    let end = plan.finish(rules, &rollout, h, played_by, s, root.seat, threat);
                     judge.score(rules, &end, root.seat) * Leaves::SCALE
                 }
             }
@@ -1292,7 +1319,7 @@ impl PassDecision {
             passes: known,
         };
         let played_by = PerSeat::splat(CardMultiset::EMPTY);
-        plan.finish(rules, &rollout, h, played_by, seed, self.seat)
+        plan.finish(rules, &rollout, h, played_by, seed, self.seat, None)
     }
 }
 
@@ -1670,7 +1697,7 @@ fn evaluate_card(
                 tally.add(
                     rules,
                     &judge,
-                    &plan.finish(rules, &rollout, h, played_by, s, root.seat),
+                    &plan.finish(rules, &rollout, h, played_by, s, root.seat, None),
                     root.seat,
                 );
             }

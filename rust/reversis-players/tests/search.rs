@@ -722,3 +722,54 @@ fn the_network_in_the_playouts_changes_the_searchs_decisions() {
         "the network's playouts decided as the policy's in every hand"
     );
 }
+
+#[test]
+fn defending_against_the_moon_changes_only_decisions_where_another_seat_could_run() {
+    let r = rules("hearts-computer");
+    let defending = Style {
+        defend: true,
+        ..Default::default()
+    };
+    let no_clock = || std::time::Duration::ZERO;
+    let (mut threatened, mut changed, mut open) = (0, 0, 0);
+    for seed in 0..12u64 {
+        // Hand 3 holds: the first trick is played at once.
+        let mut g = Game::new(r.clone(), Some(seed), 3, None).unwrap();
+        let mut step = 0u64;
+        while g.hands_scored() == 0 {
+            step += 1;
+            let seat = g.to_act().unwrap();
+            let o = g.observation(seat).unwrap();
+            if g.phase() == Phase::Play && g.legal_actions(Some(seat)).unwrap().len() > 1 {
+                let budget = Budget::playouts(200);
+                let plain = search_decision(&r, &o, budget, step).unwrap();
+                let defended =
+                    search_decision_with(&r, &o, budget, defending, step, &no_clock).unwrap();
+                let h = g.hand_state();
+                match h.sole_point_taker() {
+                    Some(taker) if taker != seat => {
+                        threatened += 1;
+                        changed += usize::from(plain != defended);
+                    }
+                    // Nobody else can run: the same search, to the playout.
+                    _ => {
+                        open += 1;
+                        assert_eq!(plain, defended, "seed {seed}, step {step}");
+                    }
+                }
+            }
+            let ids = policy_decision(&r, &o, Some(step)).unwrap();
+            for id in ids {
+                g.apply_action(id, Some(seat)).unwrap();
+            }
+        }
+    }
+    assert!(
+        open > 50 && threatened > 20,
+        "{open} open, {threatened} threatened"
+    );
+    assert!(
+        changed > 0,
+        "defending changed none of {threatened} decisions"
+    );
+}

@@ -1689,11 +1689,13 @@ fn network_arg(value: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Option<
 /// false it never tries going for the moon. `rollouts`, a `LearnedPolicy`, plays the playouts'
 /// cards instead of the rule-based policy: every seat's, or with `rollout_seats="searcher"` the
 /// searcher's alone. `leaves`, a `LearnedPolicy` with a value, ends a
-/// card's playouts at the searcher's next decision, scored by the value of its view there.
+/// card's playouts at the searcher's next decision, scored by the value of its view there. With
+/// `defend`, where another seat has captured every point card so far, half of a card's layouts
+/// have it go for the moon in the playouts.
 // Each argument is one of Python's keywords, so they stay apart.
 #[allow(clippy::too_many_arguments)]
 #[pyfunction]
-#[pyo3(signature = (ruleset, observation, seed, playouts=None, time_ms=None, objective="points", shoot=true, rollouts=None, leaves=None, rollout_seats="every"))]
+#[pyo3(signature = (ruleset, observation, seed, playouts=None, time_ms=None, objective="points", shoot=true, rollouts=None, leaves=None, rollout_seats="every", defend=false))]
 fn search_play(
     py: Python<'_>,
     ruleset: &Bound<'_, PyAny>,
@@ -1706,6 +1708,7 @@ fn search_play(
     rollouts: Option<&Bound<'_, PyAny>>,
     leaves: Option<&Bound<'_, PyAny>>,
     rollout_seats: &str,
+    defend: bool,
 ) -> PyResult<Vec<u16>> {
     let rollouts = network_arg(rollouts, "rollouts")?;
     let leaves = network_arg(leaves, "leaves")?;
@@ -1742,6 +1745,7 @@ fn search_play(
             rollouts: rollouts.as_ref(),
             rollout_seats,
             leaves: leaves.as_ref(),
+            defend,
         };
         players::search_decision_with(&rules, &obs, budget, style, seed, &players::monotonic)
     }))

@@ -1151,6 +1151,20 @@ fn named<T>(
     }
 }
 
+/// The switch `what`: `default` for `null`, else a boolean; `invalid-setup` otherwise.
+fn switch(value: &JsValue, what: &str, default: bool) -> Result<bool, JsValue> {
+    if value.is_null() || value.is_undefined() {
+        return Ok(default);
+    }
+    match value.as_bool() {
+        Some(on) => Ok(on),
+        None => fail(
+            ErrorCode::InvalidSetup,
+            format!("{what} must be true or false, not {}", shown(value)),
+        ),
+    }
+}
+
 /// How a search player plays (`reversis_players::Style`), built once for a player: what it plays
 /// for, whether it may go for the moon, and the networks that play its playouts' cards or end
 /// them. `searchPlay` takes it.
@@ -1161,38 +1175,33 @@ pub struct WasmSearchStyle {
     rollouts: Option<players::Network>,
     rollout_seats: players::RolloutSeats,
     leaves: Option<players::Network>,
+    defend: bool,
 }
 
 #[wasm_bindgen(js_class = SearchStyle)]
 impl WasmSearchStyle {
     /// `objective` is what the search plays for: `"points"` (the hand; also for `null`) or
     /// `"match"` (the chance of winning the match from the totals); with `shoot` false (`null`
-    /// is true) it never tries going for the moon. Its playouts are the rule-based policy's and
-    /// run to the end of the hand until `rolloutsBy` or `leavesBy` says otherwise.
+    /// is true) it never tries going for the moon; with `defend` true (`null` is false), where
+    /// another seat has captured every point card so far, half of a card's layouts have that seat
+    /// go for the moon in the playouts. Its playouts are the rule-based policy's and run to the
+    /// end of the hand until `rolloutsBy` or `leavesBy` says otherwise.
     #[wasm_bindgen(constructor)]
-    pub fn new(objective: &JsValue, shoot: &JsValue) -> Result<WasmSearchStyle, JsValue> {
+    pub fn new(
+        objective: &JsValue,
+        shoot: &JsValue,
+        defend: &JsValue,
+    ) -> Result<WasmSearchStyle, JsValue> {
         let objective = named(
             objective,
             "objective",
             players::Objective::Points,
             players::Objective::from_name,
         )?;
-        let shoot = if shoot.is_null() || shoot.is_undefined() {
-            true
-        } else {
-            match shoot.as_bool() {
-                Some(shoot) => shoot,
-                None => {
-                    return fail(
-                        ErrorCode::InvalidSetup,
-                        format!("shoot must be true or false, not {}", shown(shoot)),
-                    )
-                }
-            }
-        };
         Ok(WasmSearchStyle {
             objective,
-            shoot,
+            shoot: switch(shoot, "shoot", true)?,
+            defend: switch(defend, "defend", false)?,
             rollouts: None,
             rollout_seats: players::RolloutSeats::Every,
             leaves: None,
@@ -1244,6 +1253,7 @@ impl WasmSearchStyle {
             rollouts: self.rollouts.as_ref(),
             rollout_seats: self.rollout_seats,
             leaves: self.leaves.as_ref(),
+            defend: self.defend,
         }
     }
 }
