@@ -93,6 +93,7 @@ def test_a_reviewed_action_is_the_one_the_player_would_play() -> None:
         SearchPlayer(shoot=False),
         SearchPlayer(rollouts="learned"),
         SearchPlayer(leaves="learned"),
+        SearchPlayer(defend=True),
     ],
 )
 def test_only_a_player_the_review_reproduces_reviews(player: SearchPlayer) -> None:

@@ -380,6 +380,14 @@ def test_defend_is_a_switch_that_plays_another_search() -> None:
     assert tournament.player_options("search:defend=true") == ("search", {"defend": True})
     with pytest.raises(tournament.TournamentError, match="defend=true or defend=false"):
         tournament.player_options("search:defend=1")
+    with pytest.raises(ValueError, match="defend plays another seat's run at the moon to the end of the hand"):
+        SearchPlayer(defend=True, leaves="learned")
+    game = reversis.Game(reversis.preset("hearts-computer"), 5, hand_number=3)
+    from reversis.players.learned import SHIPPED_WEIGHTS
+
+    network = _core.LearnedPolicy.from_file(SHIPPED_WEIGHTS)
+    with pytest.raises(reversis.InvalidInputError, match="invalid setup: defending against the moon"):
+        _core.search_play(game.ruleset, game.observation(game.to_move), 1, playouts=5, leaves=network, defend=True)
     defended = [first_hand(seed, playouts=60, defend=True) for seed in range(4)]
     assert defended == [first_hand(seed, playouts=60, defend=True) for seed in range(4)]
     assert defended != [first_hand(seed, playouts=60) for seed in range(4)]

@@ -156,6 +156,10 @@ class SearchPlayer(Player):
         self._leaves = None if leaves is None else _network_of(leaves)
         if self._leaves is not None and not self._leaves.has_value:
             raise ValueError(f"leaves: the network {leaves} has no value (a format version 2 network has one)")
+        if self._leaves is not None and defend:
+            raise ValueError(
+                "defend plays another seat's run at the moon to the end of the hand, which leaves cut short"
+            )
         self._rng = random.Random(seed)
         self._rules: tuple[Any, _core.Ruleset] | None = None
 
@@ -197,8 +201,8 @@ class SearchPlayer(Player):
         The same action from the same seed draw, so a player may alternate the two freely; the
         review (``None`` for a forced card) has every candidate's estimate, at about twice the
         time of :meth:`act`. Only a player that :func:`evaluate_decision` reproduces can review:
-        a budget of playouts alone, the points as its objective, shooting allowed and the
-        rule-based playouts; any other raises :class:`ValueError`.
+        a budget of playouts alone, the points as its objective, shooting allowed, no defence
+        and the rule-based playouts to the end; any other raises :class:`ValueError`.
         """
         if (
             self.time_ms is not None
@@ -206,9 +210,11 @@ class SearchPlayer(Player):
             or not self.shoot
             or self._network is not None
             or self._leaves is not None
+            or self.defend
         ):
             raise ValueError(
-                "act_reviewed needs playouts alone, objective 'points', shoot and rule-based playouts to the end"
+                "act_reviewed needs playouts alone, objective 'points', shoot, no defend and rule-based playouts "
+                "to the end"
             )
         seed = self._rng.getrandbits(64)
         forced = _forced_play(observation)

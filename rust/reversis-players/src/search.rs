@@ -18,8 +18,9 @@
 //! same generator stream, and keeping the better half, so that the comparisons are paired and
 //! most playouts go to the close calls. The moon choice is evaluated exactly.
 //!
-//! [`Style`] varies it: the match as the objective, a network playing the playouts' cards, or a
-//! network's value ending a card's playouts at the searcher's next decision.
+//! [`Style`] varies it: the match as the objective, a network playing the playouts' cards, a
+//! network's value ending a card's playouts at the searcher's next decision, or a defence against
+//! another seat's run at the moon.
 
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
@@ -293,7 +294,7 @@ pub fn search_decision_with(
     budget.check()?;
     let mut judge = Judge::new(rules, obs, style.objective, seed)?;
     if let Some(net) = style.leaves {
-        Leaves::check(rules, net, &judge)?;
+        Leaves::check(rules, net, &judge, style.defend)?;
     }
     let start = Stopwatch {
         clock,
@@ -1012,10 +1013,13 @@ impl<'n> Leaves<'n> {
     // Scores are margins in points times this, so that a value's fractions count.
     const SCALE: i64 = 1000;
 
-    // Whether a search judged by `judge` may end its playouts by `net`'s value: a setting the
-    // table or the network cannot take is the player's setup, not the observation's fault.
-    fn check(rules: &Ruleset, net: &Network, judge: &Judge<'_>) -> Result<(), Error> {
-        let refused = if !net.has_value() {
+    // Whether a search judged by `judge` (and defending against the moon, or not) may end its
+    // playouts by `net`'s value: a setting the table or the network cannot take is the player's
+    // setup, not the observation's fault.
+    fn check(rules: &Ruleset, net: &Network, judge: &Judge<'_>, defend: bool) -> Result<(), Error> {
+        let refused = if defend {
+            "defending against the moon plays another seat's run to the end of the hand, which the leaves cut short"
+        } else if !net.has_value() {
             "the leaves' network has no value (a format version 2 network has one)"
         } else if !matches!(judge, Judge::Points) {
             "the leaves' value is a hand's points: objective points outside a count-down hand"
@@ -1084,7 +1088,8 @@ impl<'n> Leaves<'n> {
     }
 
     // The margin (times SCALE) of a seat expected to score `value` of a hand that gives out
-    // `total` points among `n` seats: its score minus the others' mean, `(total - value) / (n - 1)`.
+    // `total` points among `n` seats: its score minus the others' mean, `(total - value) / (n - 1)`
+    // (no moon).
     fn margin(value: f64, total: i32, n: usize) -> i64 {
         let margin = (n as f64 * value - f64::from(total)) / (n as f64 - 1.0);
         (margin * Self::SCALE as f64).round() as i64
