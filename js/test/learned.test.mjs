@@ -189,6 +189,7 @@ test("a search refuses rollout seats without a network, unknown seats, and leave
   invalid({ leafWeights: WEIGHTS.slice(0, 10) }, /weight/);
   invalid({ leafWeights: "learned" }, /leafWeights are the bytes of a \.rvnn weight file/);
   invalid({ leafWeights: withoutValue(WEIGHTS) }, /has no value/);
+  invalid({ leafWeights: WEIGHTS, defend: true }, /defending against the moon plays another seat's run to the end/);
   const game = new Game(preset("hearts-computer"), { seed: 8 });
   const rules = createPlayer("rules");
   while (game.phase === "pass") actFor(game, [0, 1, 2, 3].map(() => rules));
