@@ -121,16 +121,6 @@ test("a search whose playouts the network plays makes legal, reproducible hands 
   assert.notDeepStrictEqual(hand({}), rolled);
 });
 
-test("a search refuses rollout weights that are not a network's bytes", () => {
-  const invalid = (options, pattern) =>
-    assert.throws(
-      () => createPlayer("search", options),
-      (e) => e instanceof InvalidInputError && e.code === "invalid-setup" && pattern.test(e.message),
-    );
-  invalid({ rolloutWeights: "learned" }, /rolloutWeights are the bytes of a \.rvnn weight file/);
-  invalid({ rolloutWeights: new Uint8Array([1, 2, 3]) }, /weight/);
-});
-
 test("the learned player's value is the Python package's pure-Python value of each observation", () => {
   const player = createPlayer("learned", { weights: WEIGHTS });
   assert.ok(player instanceof LearnedPlayer);
@@ -177,12 +167,14 @@ test("a search whose playouts the value ends makes legal, reproducible hands of 
   assert.notDeepStrictEqual(searchersHand({}), ended);
 });
 
-test("a search refuses rollout seats without a network, unknown seats, and leaves without a value or that cannot judge", () => {
+test("a search refuses weights that are not a network's, rollout seats without a network, and leaves without a value or that cannot judge", () => {
   const invalid = (options, pattern) =>
     assert.throws(
       () => createPlayer("search", options),
       (e) => e instanceof InvalidInputError && e.code === "invalid-setup" && pattern.test(e.message),
     );
+  invalid({ rolloutWeights: "learned" }, /rolloutWeights are the bytes of a \.rvnn weight file/);
+  invalid({ rolloutWeights: new Uint8Array([1, 2, 3]) }, /weight/);
   invalid({ rolloutSeats: "searcher" }, /without rolloutWeights/);
   invalid({ rolloutWeights: WEIGHTS, rolloutSeats: "mine" }, /rolloutSeats: unknown rollout seats "mine": every or searcher/);
   invalid({ rolloutWeights: WEIGHTS, rolloutSeats: 1 }, /rolloutSeats is a name, not 1/);
