@@ -1107,7 +1107,8 @@ const DEFAULT_PLAYOUTS = 4000;
  * @returns {Player}
  * @throws {InvalidInputError} `invalid-setup` for an unknown name or option, or a bad value
  *   (for `"learned"`: missing weights, or bytes that are not a valid weight file, naming the problem;
- *   for `"search"`: `rolloutSeats` without `rolloutWeights`, `leafWeights` of a network without a value)
+ *   for `"search"`: `rolloutSeats` without `rolloutWeights`, `leafWeights` of a network without a value
+ *   or with `defend`)
  */
 export function createPlayer(name, options = {}) {
   const allowed = {
