@@ -209,6 +209,19 @@ def test_search_play_rejects_bad_budgets(kwargs: dict[str, Any]) -> None:
     assert caught.value.code == "invalid-setup"
 
 
+def test_search_play_takes_a_search_style_or_none() -> None:
+    """No style is the default one; anything but a ``SearchStyle`` is refused by name."""
+    game = reversis.Game(reversis.preset("hearts-computer"), 6, hand_number=3)
+    obs = game.observation(game.to_move)
+    plain = [_core.search_play(game.ruleset, obs, seed, playouts=30) for seed in range(6)]
+    assert plain == [
+        _core.search_play(game.ruleset, obs, seed, playouts=30, style=_core.SearchStyle()) for seed in range(6)
+    ]
+    with pytest.raises(reversis.InvalidInputError, match="style is a SearchStyle or None, not") as caught:
+        _core.search_play(game.ruleset, obs, 1, playouts=5, style={"objective": "points"})  # type: ignore[arg-type]
+    assert caught.value.code == "invalid-setup"
+
+
 def test_search_play_refuses_a_seat_with_nothing_to_decide() -> None:
     game = reversis.Game(reversis.preset("hearts-4"), 8, hand_number=3)
     other = (game.to_move + 1) % 4
@@ -256,10 +269,10 @@ def test_the_objective_is_points_or_match() -> None:
     game = reversis.Game(reversis.preset("hearts-4"), 3, hand_number=3)
     obs = game.observation(game.to_move)
     for objective in ("points", "match"):
-        ids = _core.search_play(game.ruleset, obs, 1, playouts=50, objective=objective)
+        ids = _core.search_play(game.ruleset, obs, 1, playouts=50, style=_core.SearchStyle(objective=objective))
         assert ids[0] in game.legal_actions(game.to_move)
     with pytest.raises(reversis.InvalidInputError) as caught:
-        _core.search_play(game.ruleset, obs, 1, playouts=50, objective="hand")
+        _core.SearchStyle(objective="hand")
     assert caught.value.code == "invalid-setup" and "points or match" in str(caught.value)
     with pytest.raises(ValueError, match="objective"):
         SearchPlayer(objective="win")
@@ -324,7 +337,9 @@ def test_in_a_count_down_hand_the_search_takes_points(objective: str) -> None:
             winners = [card for card in obs.legal if len(trick) == 3 and _takes(trick, card)]
             if sum(points.get(p["card"], 0) for p in trick) >= 2 and 0 < len(winners) < len(obs.legal):
                 assert obs.data["count_down"] is True
-                ids = _core.search_play(rules, obs.data, seed, playouts=200, objective=objective)
+                ids = _core.search_play(
+                    rules, obs.data, seed, playouts=200, style=_core.SearchStyle(objective=objective)
+                )
                 taken += _takes(trick, _core.action_from_ids(ids, obs.seat)["card"])
                 chances += 1
             act_for(game, players)
@@ -380,14 +395,13 @@ def test_defend_is_a_switch_that_plays_another_search() -> None:
     assert tournament.player_options("search:defend=true") == ("search", {"defend": True})
     with pytest.raises(tournament.TournamentError, match="defend=true or defend=false"):
         tournament.player_options("search:defend=1")
-    with pytest.raises(ValueError, match="defend plays another seat's run at the moon to the end of the hand"):
+    with pytest.raises(ValueError, match="defending against the moon plays another seat's run to the end of the hand"):
         SearchPlayer(defend=True, leaves="learned")
-    game = reversis.Game(reversis.preset("hearts-computer"), 5, hand_number=3)
     from reversis.players.learned import SHIPPED_WEIGHTS
 
     network = _core.LearnedPolicy.from_file(SHIPPED_WEIGHTS)
     with pytest.raises(reversis.InvalidInputError, match="invalid setup: defending against the moon"):
-        _core.search_play(game.ruleset, game.observation(game.to_move), 1, playouts=5, leaves=network, defend=True)
+        _core.SearchStyle(leaves=network, defend=True)
     defended = [first_hand(seed, playouts=60, defend=True) for seed in range(4)]
     assert defended == [first_hand(seed, playouts=60, defend=True) for seed in range(4)]
     assert defended != [first_hand(seed, playouts=60) for seed in range(4)]
@@ -426,11 +440,10 @@ def test_rollouts_by_a_network_for_the_searcher_alone_are_another_search() -> No
     with pytest.raises(ValueError, match="rollout_seats must be one of every, searcher"):
         SearchPlayer(rollout_seats="others")
     # Without a network the option would change nothing.
-    with pytest.raises(ValueError, match="with rollouts='rules' the rule-based player plays them all"):
+    with pytest.raises(ValueError, match="without rollouts the rule-based policy plays them all"):
         SearchPlayer(rollout_seats="searcher")
-    game = reversis.Game(reversis.preset("hearts-4"), 3, hand_number=3)
     with pytest.raises(reversis.InvalidInputError, match="unknown rollout seats"):
-        _core.search_play(game.ruleset, game.observation(game.to_move), 1, playouts=5, rollout_seats="others")
+        _core.SearchStyle(rollout_seats="others")
 
 
 def test_rollouts_take_any_network_file(tmp_path: Any) -> None:
@@ -456,9 +469,8 @@ def test_bad_rollouts_are_refused_by_name(tmp_path: Any) -> None:
     with pytest.raises(reversis.InvalidInputError) as caught:
         SearchPlayer(rollouts=str(broken))
     assert caught.value.code == "invalid-setup"
-    game = reversis.Game(reversis.preset("hearts-4"), 3, hand_number=3)
     with pytest.raises(reversis.InvalidInputError, match="rollouts is a LearnedPolicy or None, not 'learned'"):
-        _core.search_play(game.ruleset, game.observation(game.to_move), 1, playouts=5, rollouts="learned")
+        _core.SearchStyle(rollouts="learned")
 
 
 def test_rollouts_on_the_command_line() -> None:
@@ -502,14 +514,20 @@ def test_leaves_need_a_value_the_points_and_one_pack(tmp_path: Any) -> None:
     obs = game.observation(game.to_move)
     network = _core.LearnedPolicy.from_file(SHIPPED_WEIGHTS)
     with pytest.raises(reversis.InvalidInputError, match="objective points") as caught:
-        _core.search_play(game.ruleset, obs, 1, playouts=5, objective="match", leaves=network)
+        _core.search_play(game.ruleset, obs, 1, playouts=5, style=_core.SearchStyle(objective="match", leaves=network))
     assert caught.value.code == "invalid-setup"
     with pytest.raises(reversis.InvalidInputError, match="has no value"):
-        _core.search_play(game.ruleset, obs, 1, playouts=5, leaves=_core.LearnedPolicy.from_file(plain))
+        _core.SearchStyle(leaves=_core.LearnedPolicy.from_file(plain))
     with pytest.raises(reversis.InvalidInputError, match="leaves is a LearnedPolicy or None, not 'learned'"):
-        _core.search_play(game.ruleset, obs, 1, playouts=5, leaves="learned")
+        _core.SearchStyle(leaves="learned")
     two_packs = reversis.Game(reversis.preset("cancellation-6"), 5, hand_number=3)
     while two_packs.phase != "play":
         act_for(two_packs, [SearchPlayer(playouts=5, seed=s) for s in range(6)])
     with pytest.raises(reversis.InvalidInputError, match="one pack"):
-        _core.search_play(two_packs.ruleset, two_packs.observation(two_packs.to_move), 1, playouts=5, leaves=network)
+        _core.search_play(
+            two_packs.ruleset,
+            two_packs.observation(two_packs.to_move),
+            1,
+            playouts=5,
+            style=_core.SearchStyle(leaves=network),
+        )

@@ -346,18 +346,27 @@ def simulate_scores_and_masks(
 def sample_hidden(ruleset: Ruleset, observation: dict[str, Any], samples: int, seed: int) -> list[list[list[str]]]: ...
 def count_layouts(ruleset: Ruleset, observation: dict[str, Any]) -> int: ...
 def monte_carlo_play(ruleset: Ruleset, observation: dict[str, Any], rollouts: int, seed: int) -> str: ...
+
+class SearchStyle:
+    """How the search player plays, its settings checked once when it is made."""
+
+    def __init__(
+        self,
+        objective: str = "points",
+        shoot: bool = True,
+        rollouts: LearnedPolicy | None = None,
+        rollout_seats: str = "every",
+        leaves: LearnedPolicy | None = None,
+        defend: bool = False,
+    ) -> None: ...
+
 def search_play(
     ruleset: Ruleset,
     observation: dict[str, Any],
     seed: int,
     playouts: int | None = None,
     time_ms: float | None = None,
-    objective: str = "points",
-    shoot: bool = True,
-    rollouts: LearnedPolicy | None = None,
-    leaves: LearnedPolicy | None = None,
-    rollout_seats: str = "every",
-    defend: bool = False,
+    style: SearchStyle | None = None,
 ) -> list[int]: ...
 def search_policy(ruleset: Ruleset, observation: dict[str, Any], seed: int | None = None) -> list[int]: ...
 def evaluate_decision(

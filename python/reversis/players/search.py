@@ -140,26 +140,23 @@ class SearchPlayer(Player):
         self.objective = objective
         self.shoot = shoot
         self.defend = defend
-        if rollout_seats not in ROLLOUT_SEATS:
-            raise ValueError(f"rollout_seats must be one of {', '.join(ROLLOUT_SEATS)}, not {rollout_seats!r}")
         if leaves is not None and not isinstance(leaves, (str, os.PathLike)):
             raise TypeError(f"leaves must be 'learned' or the path of a .rvnn network with a value, not {leaves!r}")
-        if rollout_seats != "every" and rollouts == "rules":
-            raise ValueError(
-                f"rollout_seats={rollout_seats!r} says whose cards a network plays in the playouts; "
-                "with rollouts='rules' the rule-based player plays them all"
-            )
+        if rollout_seats not in ROLLOUT_SEATS:
+            raise ValueError(f"rollout_seats must be one of {', '.join(ROLLOUT_SEATS)}, not {rollout_seats!r}")
         self.rollouts = rollouts
         self.rollout_seats = rollout_seats
-        self._network = None if rollouts == "rules" else _network_of(rollouts)
         self.leaves = leaves
-        self._leaves = None if leaves is None else _network_of(leaves)
-        if self._leaves is not None and not self._leaves.has_value:
-            raise ValueError(f"leaves: the network {leaves} has no value (a format version 2 network has one)")
-        if self._leaves is not None and defend:
-            raise ValueError(
-                "defend plays another seat's run at the moon to the end of the hand, which leaves cut short"
-            )
+        network = None if rollouts == "rules" else _network_of(rollouts)
+        # The core refuses settings that cannot go together, here rather than at the first card.
+        self._style = _core.SearchStyle(
+            objective=objective,
+            shoot=shoot,
+            rollouts=network,
+            rollout_seats=rollout_seats,
+            leaves=None if leaves is None else _network_of(leaves),
+            defend=defend,
+        )
         self._rng = random.Random(seed)
         self._rules: tuple[Any, _core.Ruleset] | None = None
 
@@ -182,12 +179,7 @@ class SearchPlayer(Player):
             seed,
             playouts=self.playouts,
             time_ms=self.time_ms,
-            objective=self.objective,
-            shoot=self.shoot,
-            rollouts=self._network,
-            rollout_seats=self.rollout_seats,
-            leaves=self._leaves,
-            defend=self.defend,
+            style=self._style,
         )
         if observation.phase == "pass":
             deck = {_core.card_id(card): card for card in observation.hand}
@@ -208,8 +200,8 @@ class SearchPlayer(Player):
             self.time_ms is not None
             or self.objective != "points"
             or not self.shoot
-            or self._network is not None
-            or self._leaves is not None
+            or self.rollouts != "rules"
+            or self.leaves is not None
             or self.defend
         ):
             raise ValueError(

@@ -173,6 +173,30 @@ pub struct Style<'n> {
 }
 
 impl Style<'_> {
+    /// Whether the settings go together, whatever the table: `rollout_seats` other than
+    /// `Every` needs `rollouts` (without a network the rule-based policy plays every seat's
+    /// cards), `leaves` a network with a value, and `defend` playouts that run to the end of the
+    /// hand, so no `leaves`. What the table must allow is checked by the search itself.
+    ///
+    /// # Errors
+    ///
+    /// `invalid-setup`, naming the setting refused.
+    pub fn check(self) -> Result<(), Error> {
+        let refused = if self.rollout_seats != RolloutSeats::Every && self.rollouts.is_none() {
+            "rollout seats say whose cards a network plays in the playouts; without rollouts the rule-based policy plays them all"
+        } else if self.leaves.is_some_and(|net| !net.has_value()) {
+            "the leaves' network has no value (a format version 2 network has one)"
+        } else if self.leaves.is_some() && self.defend {
+            "defending against the moon plays another seat's run to the end of the hand, which the leaves cut short"
+        } else {
+            return Ok(());
+        };
+        Err(Error::new(
+            ErrorCode::InvalidSetup,
+            format!("invalid setup: {refused}"),
+        ))
+    }
+
     // Whether the search tries going for the moon at all: asked for, and the ruleset has one.
     fn tries_moon(self, rules: &Ruleset) -> bool {
         self.shoot && rules.moon().is_some()
@@ -292,9 +316,10 @@ pub fn search_decision_with(
     clock: &dyn Fn() -> Duration,
 ) -> Result<Vec<u16>, Error> {
     budget.check()?;
+    style.check()?;
     let mut judge = Judge::new(rules, obs, style.objective, seed)?;
-    if let Some(net) = style.leaves {
-        Leaves::check(rules, net, &judge, style.defend)?;
+    if style.leaves.is_some() {
+        Leaves::check(rules, &judge)?;
     }
     let start = Stopwatch {
         clock,
@@ -1013,15 +1038,11 @@ impl<'n> Leaves<'n> {
     // Scores are margins in points times this, so that a value's fractions count.
     const SCALE: i64 = 1000;
 
-    // Whether a search judged by `judge` (and defending against the moon, or not) may end its
-    // playouts by `net`'s value: a setting the table or the network cannot take is the player's
-    // setup, not the observation's fault.
-    fn check(rules: &Ruleset, net: &Network, judge: &Judge<'_>, defend: bool) -> Result<(), Error> {
-        let refused = if defend {
-            "defending against the moon plays another seat's run to the end of the hand, which the leaves cut short"
-        } else if !net.has_value() {
-            "the leaves' network has no value (a format version 2 network has one)"
-        } else if !matches!(judge, Judge::Points) {
+    // Whether a search judged by `judge` may end its playouts by a value (the style's own
+    // settings are `Style::check`'s): a table the value cannot judge is the player's setup, not
+    // the observation's fault.
+    fn check(rules: &Ruleset, judge: &Judge<'_>) -> Result<(), Error> {
+        let refused = if !matches!(judge, Judge::Points) {
             "the leaves' value is a hand's points: objective points outside a count-down hand"
         } else if rules.packs() != 1 {
             "the leaves' value is for tables of one pack"

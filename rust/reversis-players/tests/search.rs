@@ -8,14 +8,14 @@ use std::collections::HashMap;
 
 use common::*;
 use reversis_core::{
-    preset_names, Card, CardMultiset, CardSet, Game, HandState, Knowledge, PassDirection, PerSeat,
-    Phase, Ruleset, Sampler, SplitMix64, Suit, MAX_PLAYERS, MOON_ADD_ID, MOON_SUBTRACT_ID,
-    PASS_BASE,
+    preset_names, Card, CardMultiset, CardSet, ErrorCode, Game, HandState, Knowledge,
+    PassDirection, PerSeat, Phase, Ruleset, Sampler, SplitMix64, Suit, MAX_PLAYERS, MOON_ADD_ID,
+    MOON_SUBTRACT_ID, PASS_BASE,
 };
 use reversis_players::{
     count_consistent_layouts, count_observation_layouts, knowledge_from_observation,
     play_exclusions, policy_decision, sample_consistent_layouts, search_decision,
-    search_decision_timed, search_decision_with, Budget, Style,
+    search_decision_timed, search_decision_with, Budget, RolloutSeats, Style,
 };
 use serde_json::Value;
 
@@ -772,4 +772,76 @@ fn defending_against_the_moon_changes_only_decisions_where_another_seat_could_ru
         changed > 0,
         "defending changed none of {threatened} decisions"
     );
+}
+
+// A format version 1 network (spec/learned.md): one layer of zeros from the encoding to the 106
+// logits, and no value.
+fn network_without_a_value() -> reversis_players::Network {
+    let inputs = reversis_core::ENCODING_LENGTH;
+    let mut file = b"RVNN".to_vec();
+    file.extend(1u16.to_le_bytes());
+    file.extend(1u16.to_le_bytes());
+    file.extend(0u32.to_le_bytes());
+    file.extend((inputs as u32).to_le_bytes());
+    file.extend(106u32.to_le_bytes());
+    file.extend([0, 0, 0, 0]);
+    file.extend(vec![0u8; 2 * 106 * inputs + 2 * 106]);
+    let net = reversis_players::Network::from_bytes(&file).unwrap();
+    assert!(!net.has_value());
+    net
+}
+
+#[test]
+fn settings_that_cannot_go_together_are_refused_before_any_table() {
+    let net = shipped_network();
+    let plain = network_without_a_value();
+    let refused = [
+        (
+            Style {
+                rollout_seats: RolloutSeats::Searcher,
+                ..Default::default()
+            },
+            "without rollouts",
+        ),
+        (
+            Style {
+                leaves: Some(&plain),
+                ..Default::default()
+            },
+            "has no value",
+        ),
+        (
+            Style {
+                leaves: Some(&net),
+                defend: true,
+                ..Default::default()
+            },
+            "defending against the moon",
+        ),
+    ];
+    let r = rules("hearts-computer");
+    let g = Game::new(r.clone(), Some(4), 3, None).unwrap();
+    let o = g.observation(g.to_act().unwrap()).unwrap();
+    let no_clock = || std::time::Duration::ZERO;
+    for (style, why) in refused {
+        let error = style.check().unwrap_err();
+        assert_eq!(error.code(), ErrorCode::InvalidSetup, "{why}");
+        assert!(error.message().contains(why), "{}", error.message());
+        let searched = search_decision_with(&r, &o, Budget::playouts(5), style, 1, &no_clock);
+        assert_eq!(searched.unwrap_err().message(), error.message());
+    }
+    for fine in [
+        Style::default(),
+        Style {
+            rollouts: Some(&net),
+            rollout_seats: RolloutSeats::Searcher,
+            ..Default::default()
+        },
+        Style {
+            leaves: Some(&net),
+            ..Default::default()
+        },
+    ] {
+        fine.check().unwrap();
+    }
 }

@@ -1681,21 +1681,78 @@ fn network_arg(value: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Option<
     }
 }
 
+/// How the search player plays (`search_play`'s `style`), checked once when it is made.
+#[pyclass(module = "reversis._core", name = "SearchStyle", frozen)]
+struct PySearchStyle {
+    objective: players::Objective,
+    shoot: bool,
+    rollouts: Option<players::Network>,
+    rollout_seats: players::RolloutSeats,
+    leaves: Option<players::Network>,
+    defend: bool,
+}
+
+#[pymethods]
+impl PySearchStyle {
+    /// `objective` is what the search plays for: `points` (the hand) or `match` (the chance of
+    /// winning the match from the totals); with `shoot` false it never tries going for the moon.
+    /// `rollouts`, a `LearnedPolicy`, plays the playouts' cards instead of the rule-based
+    /// policy: every seat's, or with `rollout_seats="searcher"` the searcher's alone. `leaves`, a
+    /// `LearnedPolicy` with a value, ends a card's playouts at the searcher's next decision,
+    /// scored by the value of its view there. With `defend`, where another seat has captured
+    /// every point card so far, half of a card's layouts have it go for the moon in the
+    /// playouts. Settings that cannot go together are refused here (`invalid-setup`); a table
+    /// the style cannot play, by `search_play`.
+    #[new]
+    #[pyo3(signature = (objective="points", shoot=true, rollouts=None, rollout_seats="every", leaves=None, defend=false))]
+    fn new(
+        objective: &str,
+        shoot: bool,
+        rollouts: Option<&Bound<'_, PyAny>>,
+        rollout_seats: &str,
+        leaves: Option<&Bound<'_, PyAny>>,
+        defend: bool,
+    ) -> PyResult<Self> {
+        // A name the core does not know is a setting of the player's, not an action's.
+        let setup = |error: core::Error| {
+            to_py_err(core::Error::new(
+                ErrorCode::InvalidSetup,
+                error.message().to_owned(),
+            ))
+        };
+        let style = PySearchStyle {
+            objective: players::Objective::from_name(objective).map_err(setup)?,
+            shoot,
+            rollouts: network_arg(rollouts, "rollouts")?,
+            rollout_seats: players::RolloutSeats::from_name(rollout_seats).map_err(setup)?,
+            leaves: network_arg(leaves, "leaves")?,
+            defend,
+        };
+        core_result(style.style().check())?;
+        Ok(style)
+    }
+}
+
+impl PySearchStyle {
+    fn style(&self) -> players::Style<'_> {
+        players::Style {
+            objective: self.objective,
+            shoot: self.shoot,
+            rollouts: self.rollouts.as_ref(),
+            rollout_seats: self.rollout_seats,
+            leaves: self.leaves.as_ref(),
+            defend: self.defend,
+        }
+    }
+}
+
 /// The search player's decision for the observer of `observation` (OBS-1), as the action ids
 /// that make it (ACT-2): one for a card or a moon choice, the `52 + c` of each card of a pass.
 /// The budget is `playouts` per decision, `time_ms` per decision, or both (whichever runs out
-/// first); a pass gets four times as much. `objective` is what the search plays for: `points`
-/// (the hand) or `match` (the chance of winning the match from the totals); with `shoot`
-/// false it never tries going for the moon. `rollouts`, a `LearnedPolicy`, plays the playouts'
-/// cards instead of the rule-based policy: every seat's, or with `rollout_seats="searcher"` the
-/// searcher's alone. `leaves`, a `LearnedPolicy` with a value, ends a
-/// card's playouts at the searcher's next decision, scored by the value of its view there. With
-/// `defend`, where another seat has captured every point card so far, half of a card's layouts
-/// have it go for the moon in the playouts.
-// Each argument is one of Python's keywords, so they stay apart.
-#[allow(clippy::too_many_arguments)]
+/// first); a pass gets four times as much. `style` is a `SearchStyle`, the default one (the
+/// hand's points, rule-based playouts to the end) for `None`.
 #[pyfunction]
-#[pyo3(signature = (ruleset, observation, seed, playouts=None, time_ms=None, objective="points", shoot=true, rollouts=None, leaves=None, rollout_seats="every", defend=false))]
+#[pyo3(signature = (ruleset, observation, seed, playouts=None, time_ms=None, style=None))]
 fn search_play(
     py: Python<'_>,
     ruleset: &Bound<'_, PyAny>,
@@ -1703,22 +1760,22 @@ fn search_play(
     seed: &Bound<'_, PyAny>,
     playouts: Option<&Bound<'_, PyAny>>,
     time_ms: Option<&Bound<'_, PyAny>>,
-    objective: &str,
-    shoot: bool,
-    rollouts: Option<&Bound<'_, PyAny>>,
-    leaves: Option<&Bound<'_, PyAny>>,
-    rollout_seats: &str,
-    defend: bool,
+    style: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Vec<u16>> {
-    let rollouts = network_arg(rollouts, "rollouts")?;
-    let leaves = network_arg(leaves, "leaves")?;
-    let rollout_seats = match players::RolloutSeats::from_name(rollout_seats) {
-        Ok(seats) => seats,
-        Err(error) => return fail(ErrorCode::InvalidSetup, error.message().to_owned()),
-    };
-    let objective = match players::Objective::from_name(objective) {
-        Ok(objective) => objective,
-        Err(error) => return fail(ErrorCode::InvalidSetup, error.message().to_owned()),
+    let style = match style.filter(|s| !s.is_none()) {
+        None => None,
+        Some(s) => match s.cast::<PySearchStyle>() {
+            Ok(style) => Some(style.clone()),
+            Err(_) => {
+                return fail(
+                    ErrorCode::InvalidSetup,
+                    format!(
+                        "invalid setup: style is a SearchStyle or None, not {}",
+                        describe(s)
+                    ),
+                )
+            }
+        },
     };
     let rules = ruleset_arg(ruleset)?;
     let seed = unsigned_arg(seed, ErrorCode::InvalidSetup, "a seed")?;
@@ -1738,15 +1795,9 @@ fn search_play(
     }
     let budget = players::Budget { playouts, time };
     let obs = json_arg(observation, ErrorCode::InvalidAction, "an observation")?;
+    let style = style.as_ref().map(|s| s.get());
     core_result(py.detach(|| {
-        let style = players::Style {
-            objective,
-            shoot,
-            rollouts: rollouts.as_ref(),
-            rollout_seats,
-            leaves: leaves.as_ref(),
-            defend,
-        };
+        let style = style.map_or_else(players::Style::default, PySearchStyle::style);
         players::search_decision_with(&rules, &obs, budget, style, seed, &players::monotonic)
     }))
 }
@@ -1861,6 +1912,7 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<vector::PyVectorEnv>()?;
     module.add_class::<vector::Buffer>()?;
     module.add_class::<learned::PyLearnedPolicy>()?;
+    module.add_class::<PySearchStyle>()?;
     module.add_function(wrap_pyfunction!(vector::episode_seed, module)?)?;
     module.add_function(wrap_pyfunction!(vector::computer_actions, module)?)?;
     module.add("NUM_ACTIONS", core::NUM_ACTIONS)?;

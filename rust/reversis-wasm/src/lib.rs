@@ -1229,26 +1229,15 @@ impl WasmSearchStyle {
 
     /// Ends each card's playouts at the searcher's next decision, scored by `network`'s value
     /// there (spec/learned.md, LRN-7); `invalid-setup` for a network without a value or a style
-    /// that defends against the moon. A table
-    /// the value cannot judge (objective `"match"` or a count-down hand, two packs) is refused
-    /// by `searchPlay`.
+    /// that defends against the moon, the style left as it was. A table the value cannot judge
+    /// (objective `"match"` or a count-down hand, two packs) is refused by `searchPlay`.
     #[wasm_bindgen(js_name = leavesBy)]
     pub fn leaves_by(&mut self, network: &learned::WasmLearnedNetwork) -> Result<(), JsValue> {
-        if self.defend {
-            return fail(
-                ErrorCode::InvalidSetup,
-                "invalid setup: defending against the moon plays another seat's run to the end of the hand, which the leaves cut short"
-                    .to_owned(),
-            );
+        let previous = self.leaves.replace(network.inner.clone());
+        if let Err(error) = self.style().check() {
+            self.leaves = previous;
+            return core_result(Err(error));
         }
-        if !network.inner.has_value() {
-            return fail(
-                ErrorCode::InvalidSetup,
-                "invalid setup: the leaves' network has no value (a format version 2 network has one)"
-                    .to_owned(),
-            );
-        }
-        self.leaves = Some(network.inner.clone());
         Ok(())
     }
 }
