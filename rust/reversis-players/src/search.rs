@@ -688,26 +688,14 @@ impl Plan {
         }
     }
 
-    // Plays `h` out by `rollout`, `seat` following the plan, exact ties drawn from `seed`;
-    // `threat`, if any, another seat going for the moon (where `seat` does not).
-    #[inline]
-    #[allow(clippy::too_many_arguments)]
-    fn finish(
-        self,
-        rules: &Ruleset,
-        rollout: &Rollout<'_>,
-        h: HandState,
-        played_by: PerSeat<CardMultiset>,
-        seed: u64,
-        seat: usize,
-        threat: Option<usize>,
-    ) -> HandState {
-        let shooter = if self == Plan::Moon {
+    // The seat going for the moon in a playout where `seat` follows the plan: `seat` itself
+    // under `Moon`, else `threat`, another seat running at it, if any.
+    fn shooter(self, seat: usize, threat: Option<usize>) -> Option<usize> {
+        if self == Plan::Moon {
             Some(seat)
         } else {
             threat
-        };
-        finish(rules, rollout, h, played_by, seed, shooter, seat)
+        }
     }
 }
 
@@ -1166,7 +1154,8 @@ fn search_card(
                 _ => {
                     // The layout's shared seed says whether the threat runs in it.
                     let threat = threat.filter(|_| s >> 63 == 1);
-                    let end = plan.finish(rules, &rollout, h, played_by, s, root.seat, threat);
+                    let shooter = plan.shooter(root.seat, threat);
+                    let end = finish(rules, &rollout, h, played_by, s, shooter, root.seat);
                     judge.score(rules, &end, root.seat) * Leaves::SCALE
                 }
             }
@@ -1345,7 +1334,8 @@ impl PassDecision {
             passes: known,
         };
         let played_by = PerSeat::splat(CardMultiset::EMPTY);
-        plan.finish(rules, &rollout, h, played_by, seed, self.seat, None)
+        let shooter = plan.shooter(self.seat, None);
+        finish(rules, &rollout, h, played_by, seed, shooter, self.seat)
     }
 }
 
@@ -1723,7 +1713,15 @@ fn evaluate_card(
                 tally.add(
                     rules,
                     &judge,
-                    &plan.finish(rules, &rollout, h, played_by, s, root.seat, None),
+                    &finish(
+                        rules,
+                        &rollout,
+                        h,
+                        played_by,
+                        s,
+                        plan.shooter(root.seat, None),
+                        root.seat,
+                    ),
                     root.seat,
                 );
             }
