@@ -407,6 +407,21 @@ def test_defend_is_a_switch_that_plays_another_search() -> None:
     assert defended != [first_hand(seed, playouts=60) for seed in range(4)]
 
 
+def test_weigh_passes_is_a_switch_that_plays_another_search() -> None:
+    """``weigh_passes``: reproducible hands, not the default search's (the Rust tests check that
+    it changes only decisions after a pass, and how a receipt is weighed)."""
+    with pytest.raises(TypeError, match="weigh_passes must be True or False"):
+        SearchPlayer(weigh_passes=1)  # type: ignore[arg-type]
+    assert tournament.player_options("search:weigh_passes=true") == ("search", {"weigh_passes": True})
+    with pytest.raises(ValueError, match="no weigh_passes"):
+        SearchPlayer(playouts=20, weigh_passes=True).act_reviewed(
+            observe(reversis.Game(reversis.preset("hearts-4"), 1), 0)
+        )
+    weighed = [first_hand(seed, playouts=60, weigh_passes=True) for seed in range(4)]
+    assert weighed == [first_hand(seed, playouts=60, weigh_passes=True) for seed in range(4)]
+    assert weighed != [first_hand(seed, playouts=60) for seed in range(4)]
+
+
 def first_hand(seed: int, **options: Any) -> list[dict[str, Any]]:
     """The actions of hand 0 of ``hearts-computer`` (a pass to the left), four search players of ``options``."""
     game = reversis.Game(reversis.preset("hearts-computer"), seed, hand_number=0)

@@ -358,6 +358,7 @@ class SearchStyle:
         rollout_seats: str = "every",
         leaves: LearnedPolicy | None = None,
         defend: bool = False,
+        weigh_passes: bool = False,
     ) -> None: ...
 
 def search_play(

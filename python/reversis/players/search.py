@@ -103,6 +103,10 @@ class SearchPlayer(Player):
     With ``defend``, where another seat has captured every point card taken so far, half of a
     card's layouts have that seat go for the moon in the playouts (which the rule-based player
     never does), so that a card is also judged by whether it lets a run through.
+
+    With ``weigh_passes``, the layouts of a card are also weighed by the pass the searcher
+    received: by how many of its cards the rule-based player would have passed from the passer's
+    hand before the exchange in each (one pack).
     """
 
     name = "search"
@@ -119,12 +123,15 @@ class SearchPlayer(Player):
         rollout_seats: str = "every",
         leaves: PathLike | None = None,
         defend: bool = False,
+        weigh_passes: bool = False,
     ) -> None:
         """Bound each decision by ``playouts`` and/or ``time_ms``, seeded by ``seed``, playing for ``objective``."""
         if not isinstance(shoot, bool):
             raise TypeError(f"shoot must be True or False, not {shoot!r}")
         if not isinstance(defend, bool):
             raise TypeError(f"defend must be True or False, not {defend!r}")
+        if not isinstance(weigh_passes, bool):
+            raise TypeError(f"weigh_passes must be True or False, not {weigh_passes!r}")
         if not isinstance(rollouts, (str, os.PathLike)):
             raise TypeError(f"rollouts must be 'rules', 'learned' or the path of a .rvnn network, not {rollouts!r}")
         if objective not in OBJECTIVES:
@@ -140,6 +147,7 @@ class SearchPlayer(Player):
         self.objective = objective
         self.shoot = shoot
         self.defend = defend
+        self.weigh_passes = weigh_passes
         if leaves is not None and not isinstance(leaves, (str, os.PathLike)):
             raise TypeError(f"leaves must be 'learned' or the path of a .rvnn network with a value, not {leaves!r}")
         if rollout_seats not in ROLLOUT_SEATS:
@@ -156,6 +164,7 @@ class SearchPlayer(Player):
             rollout_seats=rollout_seats,
             leaves=None if leaves is None else _network_of(leaves),
             defend=defend,
+            weigh_passes=weigh_passes,
         )
         self._rng = random.Random(seed)
         self._rules: tuple[Any, _core.Ruleset] | None = None
@@ -193,8 +202,9 @@ class SearchPlayer(Player):
         The same action from the same seed draw, so a player may alternate the two freely; the
         review (``None`` for a forced card) has every candidate's estimate, at about twice the
         time of :meth:`act`. Only a player that :func:`evaluate_decision` reproduces can review:
-        a budget of playouts alone, the points as its objective, shooting allowed, no defence
-        and the rule-based playouts to the end; any other raises :class:`ValueError`.
+        a budget of playouts alone, the points as its objective, shooting allowed, no defence, no
+        weighing of passes and the rule-based playouts to the end; any other raises
+        :class:`ValueError`.
         """
         if (
             self.time_ms is not None
@@ -203,10 +213,11 @@ class SearchPlayer(Player):
             or self.rollouts != "rules"
             or self.leaves is not None
             or self.defend
+            or self.weigh_passes
         ):
             raise ValueError(
-                "act_reviewed needs playouts alone, objective 'points', shoot, no defend and rule-based playouts "
-                "to the end"
+                "act_reviewed needs playouts alone, objective 'points', shoot, no defend, no weigh_passes and "
+                "rule-based playouts to the end"
             )
         seed = self._rng.getrandbits(64)
         forced = _forced_play(observation)

@@ -170,6 +170,12 @@ pub struct Style<'n> {
     /// rule-based policy never does, so that a card is also judged by whether it lets a run
     /// through.
     pub defend: bool,
+    /// Whether the belief also weighs the pass the searcher received: each layout by how close
+    /// the rule-based policy's pass from the passer's hand before the exchange in it
+    /// ([`crate::policy::Policy::pass`]) comes to the cards received, where the passer's own
+    /// receipt, unless it was the searcher's pass, is drawn from what it holds and has played.
+    /// One pack.
+    pub weigh_passes: bool,
 }
 
 impl Style<'_> {
@@ -222,6 +228,7 @@ impl Default for Style<'_> {
             rollout_seats: RolloutSeats::Every,
             leaves: None,
             defend: false,
+            weigh_passes: false,
         }
     }
 }
@@ -832,11 +839,82 @@ struct Belief {
     cumulative: Vec<f64>,
 }
 
+// The pass the searcher received (Style::weigh_passes), to weigh a layout by: who passed it,
+// the cards, and what the passer received in turn where the searcher knows it (its own pass).
+#[derive(Clone, Copy)]
+struct Receipt {
+    from: usize,
+    cards: u64,
+    from_got: Option<u64>,
+}
+
+impl Receipt {
+    // A card of the received pass that the policy would not have passed from the passer's
+    // hand counts this much, as a play against the policy does at the most (Belief::new).
+    const MISS: f64 = 0.5;
+
+    // The receipt of the searcher of `obs`, if it has one and the table one pack.
+    fn of(rules: &Ruleset, obs: &Value, seat: usize) -> Result<Option<Receipt>, Error> {
+        if rules.packs() != 1 {
+            return Ok(None);
+        }
+        let passes = Passes::of_observer(rules, obs, seat)?;
+        let Some(received) = passes.received[seat] else {
+            return Ok(None);
+        };
+        let dir = field(obs, "pass_direction")?
+            .as_str()
+            .and_then(PassDirection::from_name)
+            .ok_or_else(|| invalid("a pass happened without a pass direction"))?;
+        let from = dir.source(seat, rules.players());
+        Ok((from != seat).then(|| Receipt {
+            from,
+            cards: received.set,
+            from_got: passes.received[from].map(|got| got.set),
+        }))
+    }
+
+    // The log of how likely the receipt is from the passer's cards `after` (in hand and
+    // played, after the exchange), its own receipt drawn from them where unknown.
+    fn log_likelihood(&self, policy: &Policy, after: u64, rng: &mut SplitMix64) -> f64 {
+        let size = self.cards.count_ones() as usize;
+        let got = self
+            .from_got
+            .unwrap_or_else(|| random_subset(after & !self.cards, size, rng));
+        let before = (after & !got) | self.cards;
+        let hand = CardMultiset {
+            set: before,
+            twice: 0,
+        };
+        let passed = policy.pass(hand, size, &mut None);
+        let misses = size - (passed & self.cards).count_ones() as usize;
+        misses as f64 * Self::MISS.ln()
+    }
+}
+
+// `k` of the cards of `cards`, drawn uniformly.
+fn random_subset(mut cards: u64, k: usize, rng: &mut SplitMix64) -> u64 {
+    let mut chosen = 0;
+    for _ in 0..k.min(cards.count_ones() as usize) {
+        let mut skip = rng.below(u64::from(cards.count_ones()));
+        let mut rest = cards;
+        while skip > 0 {
+            rest &= rest - 1;
+            skip -= 1;
+        }
+        let bit = rest & rest.wrapping_neg();
+        chosen |= bit;
+        cards &= !bit;
+    }
+    chosen
+}
+
 impl Belief {
     fn new(
         rules: &Ruleset,
         policy: &Policy,
         root: &Root,
+        receipt: Option<Receipt>,
         sampler: &Sampler,
         size: usize,
         rng: &mut SplitMix64,
@@ -872,6 +950,10 @@ impl Belief {
                     }
                 }
                 h.play_unchecked(rules, c);
+            }
+            if let Some(r) = receipt {
+                let after = layout[r.from].plus(root.played_by[r.from]).set;
+                log += r.log_likelihood(policy, after, rng);
             }
             pool.push(layout);
             matched.push(log);
@@ -989,16 +1071,22 @@ impl CardLayouts {
         policy: &Policy,
         root: &Root,
         budget: Budget,
+        weigh_passes: bool,
         rng: &mut SplitMix64,
     ) -> Result<CardLayouts, Error> {
         let excluded = play_exclusions(rules, obs)?;
         let sampler = Sampler::with_exclusions(rules, &root.knowledge, &excluded)?;
-        // Before any other seat has played there is nothing to weigh.
-        let belief = root
-            .plays
-            .iter()
-            .any(|&(s, _)| s != root.seat)
-            .then(|| Belief::new(rules, policy, root, &sampler, pool_size(budget), rng));
+        let receipt = if weigh_passes {
+            Receipt::of(rules, obs, root.seat)?
+        } else {
+            None
+        };
+        // Before any other seat has played, or passed to it, there is nothing to weigh.
+        let belief =
+            (receipt.is_some() || root.plays.iter().any(|&(s, _)| s != root.seat)).then(|| {
+                let size = pool_size(budget);
+                Belief::new(rules, policy, root, receipt, &sampler, size, rng)
+            });
         Ok(CardLayouts { sampler, belief })
     }
 
@@ -1125,7 +1213,15 @@ fn search_card(
         passes: Passes::of_observer(rules, obs, root.seat)?,
     };
     let mut rng = SplitMix64::new(seed);
-    let layouts = CardLayouts::new(rules, obs, &policy, &root, budget, &mut rng)?;
+    let layouts = CardLayouts::new(
+        rules,
+        obs,
+        &policy,
+        &root,
+        budget,
+        style.weigh_passes,
+        &mut rng,
+    )?;
     // Each card is tried under every plan, in the same layouts: the better plan of a card is
     // chosen from what the observer knows, as the card is, never from the hidden cards.
     let plans = Plan::for_root(rules, &root, style);
@@ -1689,6 +1785,7 @@ fn evaluate_card(
         &policy,
         &root,
         Budget::playouts(playouts),
+        false,
         &mut rng,
     )?;
     let plans = Plan::for_root(rules, &root, Style::default());
@@ -1858,6 +1955,46 @@ mod tests {
     use reversis_core::{encode_observation, preset, Game, ENCODING_LAYOUT};
 
     use super::*;
+
+    fn set_of(text: &str) -> u64 {
+        text.split_whitespace()
+            .map(|c| Card::parse(c).unwrap().bit())
+            .fold(0, |a, b| a | b)
+    }
+
+    #[test]
+    fn a_receipt_is_as_likely_as_the_policy_would_have_passed_it() {
+        let rules = preset("hearts-computer").unwrap();
+        let policy = Policy::new(&rules);
+        let mut rng = SplitMix64::new(0);
+        // The passer's receipt was the searcher's pass: its hand before the exchange is exact.
+        let got = set_of("4H 5H 6H");
+        let kept = set_of("5C 6D 7D 8D 9H 2H 3H");
+        // Short below the queen of spades, the policy passes it and the spades above it.
+        let spades = set_of("QS KS AS");
+        let clubs = set_of("2C 3C 4C");
+        let mut likelihood = |passed: u64, before: u64| {
+            let receipt = Receipt {
+                from: 1,
+                cards: passed,
+                from_got: Some(got),
+            };
+            receipt.log_likelihood(&policy, (before & !passed) | got, &mut rng)
+        };
+        assert_eq!(likelihood(spades, kept | spades | clubs), 0.0);
+        let missed = likelihood(clubs, kept | spades | clubs);
+        assert!(
+            (missed - 3.0 * Receipt::MISS.ln()).abs() < 1e-12,
+            "{missed}"
+        );
+        // One of three: the queen passed with two low clubs, the king and ace kept.
+        let two = set_of("QS 2C 3C");
+        let one_miss = likelihood(two, kept | spades | clubs);
+        assert!(
+            (one_miss - 2.0 * Receipt::MISS.ln()).abs() < 1e-12,
+            "{one_miss}"
+        );
+    }
 
     // The entries of `encoding` outside the blocks named `hidden`.
     fn without(encoding: &[i32], hidden: &[&str]) -> Vec<i32> {

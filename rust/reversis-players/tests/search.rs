@@ -845,3 +845,51 @@ fn settings_that_cannot_go_together_are_refused_before_any_table() {
         fine.check().unwrap();
     }
 }
+
+#[test]
+fn weighing_the_pass_received_changes_only_decisions_after_a_pass() {
+    let r = rules("hearts-computer");
+    let weighing = Style {
+        weigh_passes: true,
+        ..Default::default()
+    };
+    let no_clock = || std::time::Duration::ZERO;
+    // Hand 0 passes left, hand 3 holds.
+    for (hand_number, passed) in [(0u64, true), (3, false)] {
+        let (mut decisions, mut changed) = (0, 0);
+        for seed in 0..6u64 {
+            let mut g = Game::new(r.clone(), Some(seed), hand_number, None).unwrap();
+            let mut step = 0u64;
+            while g.hands_scored() == 0 {
+                step += 1;
+                let seat = g.to_act().unwrap();
+                let o = g.observation(seat).unwrap();
+                if g.phase() == Phase::Play && g.legal_actions(Some(seat)).unwrap().len() > 1 {
+                    let budget = Budget::playouts(200);
+                    let plain = search_decision(&r, &o, budget, step).unwrap();
+                    let weighed =
+                        search_decision_with(&r, &o, budget, weighing, step, &no_clock).unwrap();
+                    assert_eq!(
+                        weighed,
+                        search_decision_with(&r, &o, budget, weighing, step, &no_clock).unwrap()
+                    );
+                    decisions += 1;
+                    changed += usize::from(plain != weighed);
+                }
+                let ids = policy_decision(&r, &o, Some(step)).unwrap();
+                for id in ids {
+                    g.apply_action(id, Some(seat)).unwrap();
+                }
+            }
+        }
+        assert!(decisions > 100, "{decisions} decisions");
+        if passed {
+            assert!(
+                changed > 0,
+                "weighing the pass changed none of {decisions} decisions"
+            );
+        } else {
+            assert_eq!(changed, 0, "without a pass there is nothing to weigh");
+        }
+    }
+}

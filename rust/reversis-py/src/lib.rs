@@ -1690,6 +1690,7 @@ struct PySearchStyle {
     rollout_seats: players::RolloutSeats,
     leaves: Option<players::Network>,
     defend: bool,
+    weigh_passes: bool,
 }
 
 #[pymethods]
@@ -1701,10 +1702,11 @@ impl PySearchStyle {
     /// `LearnedPolicy` with a value, ends a card's playouts at the searcher's next decision,
     /// scored by the value of its view there. With `defend`, where another seat has captured
     /// every point card so far, half of a card's layouts have it go for the moon in the
-    /// playouts. Settings that cannot go together are refused here (`invalid-setup`); a table
+    /// playouts. With `weigh_passes`, the layouts are also weighed by the pass the searcher
+    /// received, under the rule-based policy's pass. Settings that cannot go together are refused here (`invalid-setup`); a table
     /// the style cannot play, by `search_play`.
     #[new]
-    #[pyo3(signature = (objective="points", shoot=true, rollouts=None, rollout_seats="every", leaves=None, defend=false))]
+    #[pyo3(signature = (objective="points", shoot=true, rollouts=None, rollout_seats="every", leaves=None, defend=false, weigh_passes=false))]
     fn new(
         objective: &str,
         shoot: bool,
@@ -1712,6 +1714,7 @@ impl PySearchStyle {
         rollout_seats: &str,
         leaves: Option<&Bound<'_, PyAny>>,
         defend: bool,
+        weigh_passes: bool,
     ) -> PyResult<Self> {
         // A name the core does not know is a setting of the player's, not an action's.
         let setup = |error: core::Error| {
@@ -1727,6 +1730,7 @@ impl PySearchStyle {
             rollout_seats: players::RolloutSeats::from_name(rollout_seats).map_err(setup)?,
             leaves: network_arg(leaves, "leaves")?,
             defend,
+            weigh_passes,
         };
         core_result(style.style().check())?;
         Ok(style)
@@ -1742,6 +1746,7 @@ impl PySearchStyle {
             rollout_seats: self.rollout_seats,
             leaves: self.leaves.as_ref(),
             defend: self.defend,
+            weigh_passes: self.weigh_passes,
         }
     }
 }

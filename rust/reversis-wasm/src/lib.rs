@@ -1251,6 +1251,7 @@ impl WasmSearchStyle {
             rollout_seats: self.rollout_seats,
             leaves: self.leaves.as_ref(),
             defend: self.defend,
+            weigh_passes: false,
         }
     }
 }

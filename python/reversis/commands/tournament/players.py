@@ -66,7 +66,7 @@ PATH_OPTIONS = frozenset({"weights", "rollouts", "leaves"})
 WORD_OPTIONS = frozenset({"objective", "rollout_seats"})
 
 #: Options whose value is ``true`` or ``false`` (``search:shoot=false``).
-SWITCH_OPTIONS = frozenset({"shoot", "defend"})
+SWITCH_OPTIONS = frozenset({"shoot", "defend", "weigh_passes"})
 
 #: A player named ``cmd:COMMAND`` is the program ``COMMAND``, through spec/player.md.
 COMMAND_PREFIX = "cmd:"
