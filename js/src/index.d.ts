@@ -382,6 +382,8 @@ export interface PlayerOptions {
   shoot?: boolean;
   /** search: whether it defends against another seat's run at the moon in its playouts (false by default). */
   defend?: boolean;
+  /** search: whether its layouts are also weighed by the pass it received (false by default). */
+  weighPasses?: boolean;
   /** learned (required): the bytes of a `.rvnn` weight file (spec/learned.md). */
   weights?: Uint8Array;
   /** search: the bytes of a `.rvnn` network that plays the playouts' cards instead of the rule-based player. */
@@ -405,7 +407,7 @@ export class LearnedPlayer extends Player {
 }
 export function createPlayer(name: "random" | "rules", options?: Pick<PlayerOptions, "seed">): Player;
 export function createPlayer(name: "montecarlo", options?: Pick<PlayerOptions, "seed" | "rollouts">): Player;
-export function createPlayer(name: "search", options?: Pick<PlayerOptions, "seed" | "playouts" | "timeMs" | "objective" | "shoot" | "defend" | "rolloutWeights" | "rolloutSeats" | "leafWeights">): Player;
+export function createPlayer(name: "search", options?: Pick<PlayerOptions, "seed" | "playouts" | "timeMs" | "objective" | "shoot" | "defend" | "weighPasses" | "rolloutWeights" | "rolloutSeats" | "leafWeights">): Player;
 export function createPlayer(name: "learned", options: Pick<PlayerOptions, "seed"> & { weights: Uint8Array }): LearnedPlayer;
 export function actFor(game: Game, players: Player[]): Action;
 /** A candidate of a reviewed decision and what it is expected to score. */

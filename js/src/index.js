@@ -1080,7 +1080,9 @@ const DEFAULT_PLAYOUTS = 4000;
  *   fewest points each hand; `"match"`: the greatest chance of winning the match from the totals),
  *   `shoot` (false: never tries the moon), `defend` (true: where another seat has captured every
  *   point card so far, half of a card's layouts have it go for the moon in the playouts, which the
- *   rule-based player never does), `rolloutWeights` (the bytes of a `.rvnn` network, as
+ *   rule-based player never does), `weighPasses` (true: a card's layouts are also weighed by the
+ *   pass the searcher received, by how much of it the rule-based player would have passed from the
+ *   passer's hand in each), `rolloutWeights` (the bytes of a `.rvnn` network, as
  *   `weights` below, that plays the playouts' cards instead of the rule-based player, read once,
  *   here), `rolloutSeats` (whose cards that network plays: `"every"` seat's, the default, or the
  *   `"searcher"`'s own later cards alone, the others the rule-based player's), `leafWeights` (the
@@ -1103,7 +1105,7 @@ const DEFAULT_PLAYOUTS = 4000;
  * `timeMs` excepted: how far it gets depends on the clock).
  *
  * @param {"random"|"rules"|"montecarlo"|"search"|"learned"} name
- * @param {{seed?: number|bigint, rollouts?: number, playouts?: number, timeMs?: number, objective?: "points"|"match", shoot?: boolean, defend?: boolean, weights?: Uint8Array, rolloutWeights?: Uint8Array, rolloutSeats?: "every"|"searcher", leafWeights?: Uint8Array}} [options]
+ * @param {{seed?: number|bigint, rollouts?: number, playouts?: number, timeMs?: number, objective?: "points"|"match", shoot?: boolean, defend?: boolean, weighPasses?: boolean, weights?: Uint8Array, rolloutWeights?: Uint8Array, rolloutSeats?: "every"|"searcher", leafWeights?: Uint8Array}} [options]
  * @returns {Player}
  * @throws {InvalidInputError} `invalid-setup` for an unknown name or option, or a bad value
  *   (for `"learned"`: missing weights, or bytes that are not a valid weight file, naming the problem;
@@ -1115,7 +1117,7 @@ export function createPlayer(name, options = {}) {
     random: ["seed"],
     rules: ["seed"],
     montecarlo: ["rollouts", "seed"],
-    search: ["playouts", "timeMs", "seed", "objective", "shoot", "defend", "rolloutWeights", "rolloutSeats", "leafWeights"],
+    search: ["playouts", "timeMs", "seed", "objective", "shoot", "defend", "weighPasses", "rolloutWeights", "rolloutSeats", "leafWeights"],
     learned: ["weights", "seed"],
   };
   if (typeof name !== "string" || !Object.hasOwn(allowed, name)) {
@@ -1157,7 +1159,7 @@ export function createPlayer(name, options = {}) {
       if (objective !== "points" && objective !== "match") {
         throw new InvalidInputError("invalid-setup", `objective must be "points" or "match", not ${shown(objective)}`);
       }
-      const style = call(() => new wasm.SearchStyle(objective, options.shoot, options.defend));
+      const style = call(() => new wasm.SearchStyle(objective, options.shoot, options.defend, options.weighPasses));
       // A network plays the playouts' cards; without one the rule-based policy does.
       const rolloutWeights = options.rolloutWeights;
       const rolloutSeats = options.rolloutSeats;

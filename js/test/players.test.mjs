@@ -120,6 +120,7 @@ test("createPlayer rejects unknown names, unknown options and bad values", () =>
   invalid(() => createPlayer("search", { shoot: "yes" }));
   invalid(() => createPlayer("search", { shoot: 1 }));
   invalid(() => createPlayer("search", { defend: "yes" }));
+  invalid(() => createPlayer("search", { weighPasses: 1 }));
   invalid(() => createPlayer("rules", { seed: -1 }));
   invalid(() => createPlayer("rules", { seed: 1.5 }));
   const game = new Game(preset("hearts-4"), { seed: 1 });
@@ -136,6 +137,19 @@ test("the search player that defends against the moon plays legal, reproducible 
   assert.deepStrictEqual(hand({ defend: true }), defended);
   assert.deepStrictEqual(hand({ defend: false }), hand({}));
   assert.notDeepStrictEqual(hand({}), defended);
+});
+
+test("the search player that weighs the pass it received plays legal, reproducible hands of its own", () => {
+  const hand = (options) => {
+    const players = [0, 1, 2, 3].map((seat) => createPlayer("search", { playouts: 64, seed: seat, ...options }));
+    // Hand 0 passes to the left.
+    return playHand(new Game(preset("hearts-computer"), { seed: 3 }), players);
+  };
+  const weighed = hand({ weighPasses: true });
+  assert.equal(weighed.filter((a) => a.type === "play").length, 52);
+  assert.deepStrictEqual(hand({ weighPasses: true }), weighed);
+  assert.deepStrictEqual(hand({ weighPasses: false }), hand({}));
+  assert.notDeepStrictEqual(hand({}), weighed);
 });
 
 test("the search player that never tries the moon plays legal hands", () => {

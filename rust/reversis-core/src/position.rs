@@ -701,7 +701,7 @@ mod tests {
 
     #[test]
     fn a_position_is_small() {
-        // What a game of the vector environment costs (the bound is 256 bytes).
+        // What a game of the vector environment costs (bounded at 256 bytes).
         // With 10 seats (RS-3 of 1.2.0) the totals alone take 80 bytes.
         let size = std::mem::size_of::<Position>();
         assert!(size <= 512, "{size}");

@@ -1176,6 +1176,7 @@ pub struct WasmSearchStyle {
     rollout_seats: players::RolloutSeats,
     leaves: Option<players::Network>,
     defend: bool,
+    weigh_passes: bool,
 }
 
 #[wasm_bindgen(js_class = SearchStyle)]
@@ -1184,13 +1185,16 @@ impl WasmSearchStyle {
     /// `"match"` (the chance of winning the match from the totals); with `shoot` false (`null`
     /// is true) it never tries going for the moon; with `defend` true (`null` is false), where
     /// another seat has captured every point card so far, half of a card's layouts have that seat
-    /// go for the moon in the playouts. Its playouts are the rule-based policy's and run to the
-    /// end of the hand until `rolloutsBy` or `leavesBy` says otherwise.
+    /// go for the moon in the playouts; with `weighPasses` true (`null` is false) the layouts are
+    /// also weighed by the pass the searcher received, under the rule-based policy's pass. Its
+    /// playouts are the rule-based policy's and run to the end of the hand until `rolloutsBy` or
+    /// `leavesBy` says otherwise.
     #[wasm_bindgen(constructor)]
     pub fn new(
         objective: &JsValue,
         shoot: &JsValue,
         defend: &JsValue,
+        weigh_passes: &JsValue,
     ) -> Result<WasmSearchStyle, JsValue> {
         let objective = named(
             objective,
@@ -1202,6 +1206,7 @@ impl WasmSearchStyle {
             objective,
             shoot: switch(shoot, "shoot", true)?,
             defend: switch(defend, "defend", false)?,
+            weigh_passes: switch(weigh_passes, "weighPasses", false)?,
             rollouts: None,
             rollout_seats: players::RolloutSeats::Every,
             leaves: None,
@@ -1251,7 +1256,7 @@ impl WasmSearchStyle {
             rollout_seats: self.rollout_seats,
             leaves: self.leaves.as_ref(),
             defend: self.defend,
-            weigh_passes: false,
+            weigh_passes: self.weigh_passes,
         }
     }
 }
