@@ -21,6 +21,7 @@ __all__ = [
     "Game",
     "LearnedPolicy",
     "Ruleset",
+    "SearchStyle",
     "VectorEnv",
     "VectorEnvBuffer",
     "_encode_observation",
@@ -347,11 +348,12 @@ def sample_hidden(ruleset: Ruleset, observation: dict[str, Any], samples: int, s
 def count_layouts(ruleset: Ruleset, observation: dict[str, Any]) -> int: ...
 def monte_carlo_play(ruleset: Ruleset, observation: dict[str, Any], rollouts: int, seed: int) -> str: ...
 
+@final
 class SearchStyle:
     """How the search player plays, its settings checked once when it is made."""
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         objective: str = "points",
         shoot: bool = True,
         rollouts: LearnedPolicy | None = None,
@@ -359,7 +361,7 @@ class SearchStyle:
         leaves: LearnedPolicy | None = None,
         defend: bool = False,
         weigh_passes: bool = False,
-    ) -> None: ...
+    ) -> Self: ...
 
 def search_play(
     ruleset: Ruleset,
