@@ -36,7 +36,7 @@ pub use learned::{
 };
 pub use search::{
     evaluate_decision, monotonic, policy_decision, search_decision, search_decision_timed,
-    search_decision_with, Budget, Estimate, Evaluation, Objective, RolloutSeats, Style,
+    search_decision_with, Budget, Estimate, Evaluation, Objective, OwnedStyle, RolloutSeats, Style,
 };
 
 use reversis_core::{

@@ -233,6 +233,63 @@ impl Default for Style<'_> {
     }
 }
 
+/// A [`Style`] that owns its networks: the settings of a search player made once and asked for
+/// many decisions (each binding's search style keeps one).
+#[derive(Clone, Debug)]
+pub struct OwnedStyle {
+    /// [`Style::objective`].
+    pub objective: Objective,
+    /// [`Style::shoot`].
+    pub shoot: bool,
+    /// [`Style::rollouts`].
+    pub rollouts: Option<Network>,
+    /// [`Style::rollout_seats`].
+    pub rollout_seats: RolloutSeats,
+    /// [`Style::leaves`].
+    pub leaves: Option<Network>,
+    /// [`Style::defend`].
+    pub defend: bool,
+    /// [`Style::weigh_passes`].
+    pub weigh_passes: bool,
+}
+
+impl OwnedStyle {
+    /// The style these settings make, borrowing the networks.
+    pub fn style(&self) -> Style<'_> {
+        Style {
+            objective: self.objective,
+            shoot: self.shoot,
+            rollouts: self.rollouts.as_ref(),
+            rollout_seats: self.rollout_seats,
+            leaves: self.leaves.as_ref(),
+            defend: self.defend,
+            weigh_passes: self.weigh_passes,
+        }
+    }
+}
+
+impl Default for OwnedStyle {
+    fn default() -> Self {
+        let Style {
+            objective,
+            shoot,
+            rollout_seats,
+            defend,
+            weigh_passes,
+            ..
+        } = Style::default();
+        OwnedStyle {
+            objective,
+            shoot,
+            rollouts: None,
+            rollout_seats,
+            leaves: None,
+            defend,
+            weigh_passes,
+        }
+    }
+}
+
 /// Whose cards a network plays in the search's playouts ([`Style::rollouts`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum RolloutSeats {

@@ -723,44 +723,64 @@ fn the_network_in_the_playouts_changes_the_searchs_decisions() {
     );
 }
 
-#[test]
-fn defending_against_the_moon_changes_only_decisions_where_another_seat_could_run() {
+// One card decision of a seat with a choice, in a hand played by the rule-based policy: the
+// seat, the hand state, and the default search's decision beside the one in a given style.
+struct Beside {
+    seat: usize,
+    hand: HandState,
+    plain: Vec<u16>,
+    styled: Vec<u16>,
+}
+
+// Every card decision with a choice in hand `hand_number` of `hearts-computer` for each of
+// `seeds`, searched with 200 playouts by default and in `style` on the same seed.
+fn beside_the_default(hand_number: u64, seeds: std::ops::Range<u64>, style: Style) -> Vec<Beside> {
     let r = rules("hearts-computer");
-    let defending = Style {
-        defend: true,
-        ..Default::default()
-    };
     let no_clock = || std::time::Duration::ZERO;
-    let (mut threatened, mut changed, mut open) = (0, 0, 0);
-    for seed in 0..12u64 {
-        // Hand 3 holds: the first trick is played at once.
-        let mut g = Game::new(r.clone(), Some(seed), 3, None).unwrap();
+    let budget = Budget::playouts(200);
+    let mut out = Vec::new();
+    for seed in seeds {
+        let mut g = Game::new(r.clone(), Some(seed), hand_number, None).unwrap();
         let mut step = 0u64;
         while g.hands_scored() == 0 {
             step += 1;
             let seat = g.to_act().unwrap();
             let o = g.observation(seat).unwrap();
             if g.phase() == Phase::Play && g.legal_actions(Some(seat)).unwrap().len() > 1 {
-                let budget = Budget::playouts(200);
-                let plain = search_decision(&r, &o, budget, step).unwrap();
-                let defended =
-                    search_decision_with(&r, &o, budget, defending, step, &no_clock).unwrap();
-                let h = g.hand_state();
-                match h.sole_point_taker() {
-                    Some(taker) if taker != seat => {
-                        threatened += 1;
-                        changed += usize::from(plain != defended);
-                    }
-                    // Nobody else can run: the same search, to the playout.
-                    _ => {
-                        open += 1;
-                        assert_eq!(plain, defended, "seed {seed}, step {step}");
-                    }
-                }
+                out.push(Beside {
+                    seat,
+                    hand: *g.hand_state(),
+                    plain: search_decision(&r, &o, budget, step).unwrap(),
+                    styled: search_decision_with(&r, &o, budget, style, step, &no_clock).unwrap(),
+                });
             }
             let ids = policy_decision(&r, &o, Some(step)).unwrap();
             for id in ids {
                 g.apply_action(id, Some(seat)).unwrap();
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn defending_against_the_moon_changes_only_decisions_where_another_seat_could_run() {
+    let defending = Style {
+        defend: true,
+        ..Default::default()
+    };
+    let (mut threatened, mut changed, mut open) = (0, 0, 0);
+    // Hand 3 holds: the first trick is played at once.
+    for d in beside_the_default(3, 0..12, defending) {
+        match d.hand.sole_point_taker() {
+            Some(taker) if taker != d.seat => {
+                threatened += 1;
+                changed += usize::from(d.plain != d.styled);
+            }
+            // Nobody else can run: the same search, to the playout.
+            _ => {
+                open += 1;
+                assert_eq!(d.plain, d.styled);
             }
         }
     }
@@ -848,48 +868,24 @@ fn settings_that_cannot_go_together_are_refused_before_any_table() {
 
 #[test]
 fn weighing_the_pass_received_changes_only_decisions_after_a_pass() {
-    let r = rules("hearts-computer");
     let weighing = Style {
         weigh_passes: true,
         ..Default::default()
     };
-    let no_clock = || std::time::Duration::ZERO;
     // Hand 0 passes left, hand 3 holds.
-    for (hand_number, passed) in [(0u64, true), (3, false)] {
-        let (mut decisions, mut changed) = (0, 0);
-        for seed in 0..6u64 {
-            let mut g = Game::new(r.clone(), Some(seed), hand_number, None).unwrap();
-            let mut step = 0u64;
-            while g.hands_scored() == 0 {
-                step += 1;
-                let seat = g.to_act().unwrap();
-                let o = g.observation(seat).unwrap();
-                if g.phase() == Phase::Play && g.legal_actions(Some(seat)).unwrap().len() > 1 {
-                    let budget = Budget::playouts(200);
-                    let plain = search_decision(&r, &o, budget, step).unwrap();
-                    let weighed =
-                        search_decision_with(&r, &o, budget, weighing, step, &no_clock).unwrap();
-                    assert_eq!(
-                        weighed,
-                        search_decision_with(&r, &o, budget, weighing, step, &no_clock).unwrap()
-                    );
-                    decisions += 1;
-                    changed += usize::from(plain != weighed);
-                }
-                let ids = policy_decision(&r, &o, Some(step)).unwrap();
-                for id in ids {
-                    g.apply_action(id, Some(seat)).unwrap();
-                }
-            }
-        }
-        assert!(decisions > 100, "{decisions} decisions");
-        if passed {
-            assert!(
-                changed > 0,
-                "weighing the pass changed none of {decisions} decisions"
-            );
-        } else {
-            assert_eq!(changed, 0, "without a pass there is nothing to weigh");
-        }
+    let passed = beside_the_default(0, 0..6, weighing);
+    let changed = passed.iter().filter(|d| d.plain != d.styled).count();
+    assert!(
+        passed.len() > 100 && changed > 0,
+        "{changed} of {} decisions changed",
+        passed.len()
+    );
+    let held = beside_the_default(3, 0..6, weighing);
+    assert!(held.len() > 100);
+    for d in held {
+        assert_eq!(
+            d.plain, d.styled,
+            "without a pass there is nothing to weigh"
+        );
     }
 }

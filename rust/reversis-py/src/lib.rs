@@ -1684,13 +1684,7 @@ fn network_arg(value: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Option<
 /// How the search player plays (`search_play`'s `style`), checked once when it is made.
 #[pyclass(module = "reversis._core", name = "SearchStyle", frozen)]
 struct PySearchStyle {
-    objective: players::Objective,
-    shoot: bool,
-    rollouts: Option<players::Network>,
-    rollout_seats: players::RolloutSeats,
-    leaves: Option<players::Network>,
-    defend: bool,
-    weigh_passes: bool,
+    inner: players::OwnedStyle,
 }
 
 #[pymethods]
@@ -1723,7 +1717,7 @@ impl PySearchStyle {
                 error.message().to_owned(),
             ))
         };
-        let style = PySearchStyle {
+        let inner = players::OwnedStyle {
             objective: players::Objective::from_name(objective).map_err(setup)?,
             shoot,
             rollouts: network_arg(rollouts, "rollouts")?,
@@ -1732,22 +1726,8 @@ impl PySearchStyle {
             defend,
             weigh_passes,
         };
-        core_result(style.style().check())?;
-        Ok(style)
-    }
-}
-
-impl PySearchStyle {
-    fn style(&self) -> players::Style<'_> {
-        players::Style {
-            objective: self.objective,
-            shoot: self.shoot,
-            rollouts: self.rollouts.as_ref(),
-            rollout_seats: self.rollout_seats,
-            leaves: self.leaves.as_ref(),
-            defend: self.defend,
-            weigh_passes: self.weigh_passes,
-        }
+        core_result(inner.style().check())?;
+        Ok(PySearchStyle { inner })
     }
 }
 
@@ -1802,7 +1782,7 @@ fn search_play(
     let obs = json_arg(observation, ErrorCode::InvalidAction, "an observation")?;
     let style = style.as_ref().map(|s| s.get());
     core_result(py.detach(|| {
-        let style = style.map_or_else(players::Style::default, PySearchStyle::style);
+        let style = style.map_or_else(players::Style::default, |s| s.inner.style());
         players::search_decision_with(&rules, &obs, budget, style, seed, &players::monotonic)
     }))
 }

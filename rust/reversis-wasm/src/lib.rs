@@ -1170,13 +1170,7 @@ fn switch(value: &JsValue, what: &str, default: bool) -> Result<bool, JsValue> {
 /// them. `searchPlay` takes it.
 #[wasm_bindgen(js_name = SearchStyle)]
 pub struct WasmSearchStyle {
-    objective: players::Objective,
-    shoot: bool,
-    rollouts: Option<players::Network>,
-    rollout_seats: players::RolloutSeats,
-    leaves: Option<players::Network>,
-    defend: bool,
-    weigh_passes: bool,
+    inner: players::OwnedStyle,
 }
 
 #[wasm_bindgen(js_class = SearchStyle)]
@@ -1203,13 +1197,13 @@ impl WasmSearchStyle {
             players::Objective::from_name,
         )?;
         Ok(WasmSearchStyle {
-            objective,
-            shoot: switch(shoot, "shoot", true)?,
-            defend: switch(defend, "defend", false)?,
-            weigh_passes: switch(weigh_passes, "weighPasses", false)?,
-            rollouts: None,
-            rollout_seats: players::RolloutSeats::Every,
-            leaves: None,
+            inner: players::OwnedStyle {
+                objective,
+                shoot: switch(shoot, "shoot", true)?,
+                defend: switch(defend, "defend", false)?,
+                weigh_passes: switch(weigh_passes, "weighPasses", false)?,
+                ..Default::default()
+            },
         })
     }
 
@@ -1222,13 +1216,13 @@ impl WasmSearchStyle {
         network: &learned::WasmLearnedNetwork,
         seats: &JsValue,
     ) -> Result<(), JsValue> {
-        self.rollout_seats = named(
+        self.inner.rollout_seats = named(
             seats,
             "rolloutSeats",
             players::RolloutSeats::Every,
             players::RolloutSeats::from_name,
         )?;
-        self.rollouts = Some(network.inner.clone());
+        self.inner.rollouts = Some(network.inner.clone());
         Ok(())
     }
 
@@ -1238,26 +1232,12 @@ impl WasmSearchStyle {
     /// (objective `"match"` or a count-down hand, two packs) is refused by `searchPlay`.
     #[wasm_bindgen(js_name = leavesBy)]
     pub fn leaves_by(&mut self, network: &learned::WasmLearnedNetwork) -> Result<(), JsValue> {
-        let previous = self.leaves.replace(network.inner.clone());
-        if let Err(error) = self.style().check() {
-            self.leaves = previous;
+        let previous = self.inner.leaves.replace(network.inner.clone());
+        if let Err(error) = self.inner.style().check() {
+            self.inner.leaves = previous;
             return core_result(Err(error));
         }
         Ok(())
-    }
-}
-
-impl WasmSearchStyle {
-    fn style(&self) -> players::Style<'_> {
-        players::Style {
-            objective: self.objective,
-            shoot: self.shoot,
-            rollouts: self.rollouts.as_ref(),
-            rollout_seats: self.rollout_seats,
-            leaves: self.leaves.as_ref(),
-            defend: self.defend,
-            weigh_passes: self.weigh_passes,
-        }
     }
 }
 
@@ -1306,7 +1286,7 @@ pub fn search_play(
         &ruleset.inner,
         &obs,
         budget,
-        style.style(),
+        style.inner.style(),
         seed,
         &host_clock,
     ))
