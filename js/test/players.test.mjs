@@ -127,30 +127,21 @@ test("createPlayer rejects unknown names, unknown options and bad values", () =>
   invalid(() => createPlayer("rules").act(game.observation(0), preset("hearts-4").toJson()));
 });
 
-test("the search player that defends against the moon plays legal, reproducible hands of its own", () => {
-  const hand = (options) => {
-    const players = [0, 1, 2, 3].map((seat) => createPlayer("search", { playouts: 64, seed: seat, ...options }));
-    return playHand(new Game(preset("hearts-computer"), { seed: 3 }), players);
-  };
-  const defended = hand({ defend: true });
-  assert.equal(defended.filter((a) => a.type === "play").length, 52);
-  assert.deepStrictEqual(hand({ defend: true }), defended);
-  assert.deepStrictEqual(hand({ defend: false }), hand({}));
-  assert.notDeepStrictEqual(hand({}), defended);
-});
-
-test("the search player that weighs the pass it received plays legal, reproducible hands of its own", () => {
-  const hand = (options) => {
-    const players = [0, 1, 2, 3].map((seat) => createPlayer("search", { playouts: 64, seed: seat, ...options }));
-    // Hand 0 passes to the left.
-    return playHand(new Game(preset("hearts-computer"), { seed: 3 }), players);
-  };
-  const weighed = hand({ weighPasses: true });
-  assert.equal(weighed.filter((a) => a.type === "play").length, 52);
-  assert.deepStrictEqual(hand({ weighPasses: true }), weighed);
-  assert.deepStrictEqual(hand({ weighPasses: false }), hand({}));
-  assert.notDeepStrictEqual(hand({}), weighed);
-});
+// Each switch of the search makes a player of its own: the defence against the moon, and the
+// pass received weighed in its belief (hand 0 passes to the left).
+for (const option of ["defend", "weighPasses"]) {
+  test(`the search player with ${option} plays legal, reproducible hands of its own`, () => {
+    const hand = (options) => {
+      const players = [0, 1, 2, 3].map((seat) => createPlayer("search", { playouts: 64, seed: seat, ...options }));
+      return playHand(new Game(preset("hearts-computer"), { seed: 3 }), players);
+    };
+    const switched = hand({ [option]: true });
+    assert.equal(switched.filter((a) => a.type === "play").length, 52);
+    assert.deepStrictEqual(hand({ [option]: true }), switched);
+    assert.deepStrictEqual(hand({ [option]: false }), hand({}));
+    assert.notDeepStrictEqual(hand({}), switched);
+  });
+}
 
 test("the search player that never tries the moon plays legal hands", () => {
   const players = [0, 1, 2, 3].map((seat) => createPlayer("search", { playouts: 64, shoot: false, seed: seat }));
